@@ -1,0 +1,108 @@
+import path from 'node:path';
+
+/**
+ * The server's whole configuration, read once from the environment at start. Every setting has a
+ * working default; a bad value stops the server with a list of everything that is wrong, rather
+ * than failing later on the first request that needs it.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Absent: SQLite in dataDir. */
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  /** Base of the links we print into QR codes. */
+  publicUrl: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Origins allowed to call the API from another origin; empty means CORS stays closed. */
+  corsOrigins: string[] | '*';
+  /** Per-client requests a minute on the routes that can test a guess; 0 disables every limit. */
+  rateLimitPerMinute: number;
+  /** All clients together, a minute, per route; protects the OPRF key from distributed guessing. */
+  rateLimitGlobalPerMinute: number;
+  /** Fastify's trustProxy: which proxies may set X-Forwarded-For. false trusts nobody. */
+  trustProxy: boolean | string | number;
+  /** OPRF private key from the environment (base64url); otherwise a key file in dataDir. */
+  oprfPrivateKey: string | undefined;
+  /** Where the built web app lives. */
+  webDist: string;
+  /** How long a one-time challenge stays usable. */
+  challengeTtlMs: number;
+  /** How long an old Merkle root stays acceptable after the tree moves on. */
+  rootWindowMs: number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
+  const port = integer('PORT', 8080, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for SQLite)');
+  }
+
+  const publicUrl = (env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  if (!URL.canParse(publicUrl)) problems.push(`PUBLIC_URL must be an absolute URL (got "${publicUrl}")`);
+
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const corsRaw = (env.CORS_ORIGINS || '').trim();
+  const corsOrigins: Config['corsOrigins'] =
+    corsRaw === '*' ? '*' : corsRaw.split(',').map((o) => o.trim()).filter(Boolean);
+  if (Array.isArray(corsOrigins)) {
+    for (const origin of corsOrigins) {
+      if (!URL.canParse(origin)) problems.push(`CORS_ORIGINS entry "${origin}" is not an origin like https://app.example`);
+    }
+  }
+
+  const trustProxyRaw = env.TRUST_PROXY || 'false';
+  const trustProxy: Config['trustProxy'] =
+    trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : /^\d+$/.test(trustProxyRaw) ? Number(trustProxyRaw) : trustProxyRaw;
+
+  const config: Config = {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    publicUrl,
+    logLevel,
+    corsOrigins,
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
+    rateLimitGlobalPerMinute: integer('RATE_LIMIT_GLOBAL_PER_MINUTE', 6000, 0, 100_000_000),
+    trustProxy,
+    oprfPrivateKey: env.OPRF_PRIVATE_KEY || undefined,
+    webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
+    challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,
+    rootWindowMs: integer('ROOT_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

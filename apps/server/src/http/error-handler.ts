@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ProtocolInputError } from '@zeroid/protocol';
+import { Problem, unavailable } from './problem.ts';
+import { describeValidationError } from './describe-validation-error.ts';
+
+/**
+ * Turns every failure into `{error: {code, message}}`: a 4xx for anything a client can send, a 503
+ * when storage is failing (so nothing is acknowledged that was not saved), and a 500 only for our own
+ * bugs. Logs carry the error's name and code, never the request body or a message derived from it.
+ */
+export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+  const problem = toProblem(error);
+  if (problem.statusCode >= 500) {
+    request.log.error({ err: { name: error.name, code: (error as FastifyError).code, stack: error.stack } }, 'request failed');
+  } else {
+    request.log.info({ code: problem.code, statusCode: problem.statusCode }, 'request rejected');
+  }
+  void reply
+    .code(problem.statusCode)
+    .headers(problem.headers)
+    .send({ error: { code: problem.code, message: problem.message } });
+}
+
+function toProblem(error: FastifyError | Error): Problem {
+  if (error instanceof Problem) return error;
+  if (error instanceof ProtocolInputError) return new Problem(400, error.code, error.message);
+
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return new Problem(400, 'INVALID_REQUEST', describeValidationError(fastifyError.validation[0], fastifyError.validationContext));
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new Problem(413, 'BODY_TOO_LARGE', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new Problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new Problem(400, 'EMPTY_BODY', 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new Problem(400, 'INVALID_JSON', 'The request body is not valid JSON.');
+  }
+  const status = fastifyError.statusCode;
+  if (status === 429) {
+    return new Problem(429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new Problem(status, 'BAD_REQUEST', 'The request could not be processed.');
+  }
+  if (isStorageFailure(error)) return unavailable();
+  return new Problem(500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
+}
+
+/** Database errors: SQLite's SQLITE_* codes, PostgreSQL's connection and resource errors. */
+export function isStorageFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    code.startsWith('SQLITE_') ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOSPC', 'EROFS', 'EACCES', '57P01', '57P02', '57P03', '53100', '53200', '53300', '08000', '08003', '08006', '08001', '08004'].includes(code)
+  );
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.ts';
+
+/** Liveness (the process answers) and readiness (storage answers and the tree is loaded). */
+export function healthRoutes(app: FastifyInstance, { storage, registry }: AppDeps) {
+  app.get('/livez', async () => ({ status: 'ok' }));
+  app.get('/healthz', async (request, reply) => {
+    try {
+      await storage.ping();
+      await registry.catchUp();
+      return { status: 'ready', members: registry.size, root: registry.root };
+    } catch (error) {
+      request.log.warn({ err: { name: (error as Error).name, code: (error as { code?: string }).code } }, 'not ready');
+      return reply.code(503).header('retry-after', '5').send({ error: { code: 'NOT_READY', message: 'Storage is not reachable yet.' } });
+    }
+  });
+}

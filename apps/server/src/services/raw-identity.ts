@@ -1,0 +1,23 @@
+import { deriveDidKey, deriveIdTag, deriveIdentity, normaliseInput, type OprfEvaluator } from '@zeroid/protocol';
+
+/**
+ * The specification's legacy path: the client sent its raw ID and biometric, so the server runs the
+ * client's side of the derivation on its behalf, with the same protocol code the browser uses, and
+ * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag.
+ */
+export async function deriveFromRaw(oprf: OprfEvaluator, raw: { idInfo: string; bioInfo: string }) {
+  const bio = normaliseInput(raw.bioInfo);
+  const id = normaliseInput(raw.idInfo);
+  const [oprfBio, oprfId] = await Promise.all([oprf.evaluate('bio', bio), oprf.evaluate('id', id)]);
+  return {
+    commitment: deriveIdentity(oprfBio).commitment.toString(),
+    did: deriveDidKey(oprfBio).did,
+    idTag: deriveIdTag(oprfId),
+  };
+}
+
+/** The commitment a raw biometric maps to, for the legacy verification path. */
+export async function commitmentFromRawBio(oprf: OprfEvaluator, bioInfo: string): Promise<string> {
+  const oprfBio = await oprf.evaluate('bio', normaliseInput(bioInfo));
+  return deriveIdentity(oprfBio).commitment.toString();
+}

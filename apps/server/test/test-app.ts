@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { generateOprfKeyPair, OprfEvaluator } from '@zeroid/protocol';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { Registry } from '../src/services/registry.ts';
+import { openStorage } from '../src/storage/open-storage.ts';
+import type { Storage } from '../src/storage/types.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  storage: Storage;
+  registry: Registry;
+  config: Config;
+  dataDir: string;
+  /** Every log line the app wrote, as raw text. */
+  logs: string[];
+  /** Closes app and storage, keeping the data directory (to test a restart). */
+  close(): Promise<void>;
+  /** Closes everything and deletes the data directory. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A real app on a real database (SQLite in a fresh temp dir unless `databaseUrl` is given) with a real
+ * OPRF key, logging at trace level into memory so tests can scan the logs for raw values.
+ */
+export async function startTestApp(
+  options: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; oprfPrivateKey?: Uint8Array } = {},
+): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'zeroid-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'trace', ...options.env });
+  const storage = await openStorage({ databaseUrl: options.databaseUrl, dataDir, poolSize: 10 });
+  const privateKey = options.oprfPrivateKey ?? (await generateOprfKeyPair()).privateKey;
+  const oprf = new OprfEvaluator(privateKey);
+  const registry = new Registry(storage);
+  await registry.catchUp();
+
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(String(chunk));
+      callback();
+    },
+  });
+  const app = await buildApp({ config, storage, registry, oprf }, { logger: { level: 'trace', stream } });
+  await app.ready();
+
+  const close = async () => {
+    await app.close();
+    await storage.close();
+  };
+  return {
+    app,
+    storage,
+    registry,
+    config,
+    dataDir,
+    logs,
+    close,
+    destroy: async () => {
+      await close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
