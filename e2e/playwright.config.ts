@@ -1,0 +1,59 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// Real Chromium (Debian's package), the real server on a fresh SQLite database, the freshly built app.
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  throw new Error(`End-to-end tests need Chromium at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium`);
+}
+
+const port = Number(process.env.E2E_PORT ?? 18181);
+// Set once in the main process; the test workers inherit it, so all of them talk about one server.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-'));
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npm run build --workspace @zeroid/web && exec npx tsx apps/server/src/server.ts',
+    cwd: path.resolve(path.dirname(new URL(import.meta.url).pathname), '..'),
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      PUBLIC_URL: baseURL,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
