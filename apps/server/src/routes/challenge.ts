@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import { ChallengeReply } from '@zeroid/protocol';
+import type { AppDeps } from '../app.ts';
+import { guessLimited } from '../http/guess-limits.ts';
+import { issueChallenge } from '../services/challenges.ts';
+
+/** POST /challenge: a fresh one-time challenge for a registration or a proof. */
+export function challengeRoute(app: FastifyInstance, { storage, config, limits }: AppDeps) {
+  app.post('/challenge', { ...guessLimited(limits), schema: { response: { 200: ChallengeReply } } }, async () =>
+    issueChallenge(storage.challenges, config.challengeTtlMs),
+  );
+}

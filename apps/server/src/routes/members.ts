@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
+import type { AppDeps } from '../app.ts';
+import { guessLimited } from '../http/guess-limits.ts';
+import { badRequest } from '../http/problem.ts';
+import { bucketHexChars } from '../services/registry.ts';
+
+/**
+ * GET /members?bucket=<hex>: k-anonymous membership, after Have I Been Pwned's range API. The client
+ * sends only the first hex characters of sha256(commitment); we answer every leaf in that bucket with
+ * its Merkle proof. We learn the bucket, never which of its members is verifying. Without `bucket`,
+ * the reply says how long a bucket prefix must be for the current group. A longer prefix than that
+ * would shrink the anonymity set, so it is refused.
+ */
+export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps) {
+  app.get<{ Querystring: Static<typeof MembersQuery> }>(
+    '/members',
+    { ...guessLimited(limits), schema: { querystring: MembersQuery, response: { 200: MembersReply } } },
+    async (request) => {
+      await registry.catchUp();
+      const size = registry.size;
+      const chars = bucketHexChars(size);
+      const base = { size, depth: registry.provingDepth, root: registry.root, bucketHexChars: chars };
+      const { bucket } = request.query;
+      if (bucket === undefined) return base;
+      if (bucket.length !== chars) {
+        throw badRequest('BUCKET_LENGTH', `The bucket must be exactly ${chars} hex characters for the current group.`);
+      }
+      const members = registry.leavesInBucket(bucket).map((leafIndex) => {
+        const proof = registry.merkleProof(leafIndex);
+        return {
+          commitment: registry.commitmentAt(leafIndex)!,
+          leafIndex,
+          proofIndex: proof.index,
+          siblings: proof.siblings.map((s) => s.toString()),
+        };
+      });
+      return { ...base, bucket, members };
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { OPRF_SUITE, OprfKeyReply, OprfReply, OprfRequest, type Static } from '@zeroid/protocol';
+import type { AppDeps } from '../app.ts';
+import { guessLimited } from '../http/guess-limits.ts';
+
+/**
+ * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
+ * server's key and proves (DLEQ) that it used the published key. Every guess at a biometric or ID
+ * must pass through here, since stored values are useless without the key: this is the brute-force
+ * gate, under both rate limits. GET /oprf/public-key publishes the key the client checks proofs against.
+ */
+export function oprfRoutes(app: FastifyInstance, { oprf, limits }: AppDeps) {
+  const publicKey = Buffer.from(oprf.publicKey).toString('base64url');
+  app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({ suite: OPRF_SUITE, publicKey }));
+
+  app.post<{ Body: Static<typeof OprfRequest> }>(
+    '/oprf',
+    { ...guessLimited(limits), schema: { body: OprfRequest, response: { 200: OprfReply } } },
+    async (request) => {
+      const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
+      const evaluation = await oprf.blindEvaluate(element);
+      return { evaluation: Buffer.from(evaluation).toString('base64url') };
+    },
+  );
+}

@@ -1,0 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import type { ChallengeRepository } from '../storage/types.ts';
+
+/**
+ * One-time challenges: 31 random bytes, so always below the BN254 scalar field modulus, written as
+ * canonical decimal (the only form we store or compare). Replay protection rests on consuming a
+ * challenge exactly once, atomically, in the database, never on the bytes of a proof: a Groth16
+ * proof with negated points still verifies.
+ */
+export async function issueChallenge(challenges: ChallengeRepository, ttlMs: number, now = new Date()) {
+  const challenge = BigInt(`0x${randomBytes(31).toString('hex')}`).toString();
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  await challenges.issue(challenge, expiresAt);
+  return { challenge, expiresAt: expiresAt.toISOString() };
+}

@@ -1,0 +1,35 @@
+import { verifyProof } from '@semaphore-protocol/proof';
+import { parseSemaphoreProof } from '@zeroid/protocol';
+import type { Storage } from '../storage/types.ts';
+import type { Registry } from './registry.ts';
+
+export type ProofVerdict = 'Success' | 'Failure';
+
+/**
+ * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
+ * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400);
+ * 2. binding: message and scope are both the challenge;
+ * 3. depth: the depth of our own tree, the only one we serve artifacts for;
+ * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any);
+ * 5. the challenge is consumed atomically, so a replay, however re-encoded, fails here;
+ * 6. finally the Groth16 pairing check, which throws on some malformed points: that is a Failure.
+ */
+export async function verifyMembershipProof(
+  deps: { storage: Storage; registry: Registry; rootWindowMs: number },
+  body: unknown,
+): Promise<ProofVerdict> {
+  const proof = parseSemaphoreProof(body);
+  if (proof.message !== proof.scope) return 'Failure';
+
+  await deps.registry.catchUp();
+  if (proof.merkleTreeDepth !== deps.registry.provingDepth) return 'Failure';
+  if (proof.merkleTreeRoot === '0') return 'Failure';
+  if (!(await deps.storage.roots.isAccepted(proof.merkleTreeRoot, deps.rootWindowMs))) return 'Failure';
+  if (!(await deps.storage.challenges.consume(proof.message))) return 'Failure';
+
+  try {
+    return (await verifyProof(proof)) ? 'Success' : 'Failure';
+  } catch {
+    return 'Failure';
+  }
+}
