@@ -1,0 +1,18 @@
+/** The BN254 scalar field modulus r: every public input of a Semaphore proof is below it. */
+export const SNARK_SCALAR_FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+
+/** Canonical decimal: no sign, no leading zeros, no hex. The only form we store or compare. */
+export const CANONICAL_DECIMAL = /^(0|[1-9][0-9]{0,77})$/;
+
+/** True for a canonical decimal string below the field modulus. */
+export function isFieldElement(value: unknown): value is string {
+  return typeof value === 'string' && CANONICAL_DECIMAL.test(value) && BigInt(value) < SNARK_SCALAR_FIELD;
+}
+
+/** The BN254 base field modulus q: the coordinates of a Groth16 proof's points are below it. */
+export const BN254_BASE_FIELD = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;
+
+/** True for a canonical decimal string that is a valid point coordinate. */
+export function isBaseFieldElement(value: unknown): value is string {
+  return typeof value === 'string' && CANONICAL_DECIMAL.test(value) && BigInt(value) < BN254_BASE_FIELD;
+}

@@ -1,0 +1,14 @@
+export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
+export { ProtocolInputError, OprfProofError, type ProtocolInputErrorCode } from './errors.ts';
+export { normaliseInput, MAX_INPUT_BYTES } from './normalise-input.ts';
+export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
+export { OprfEvaluator } from './oprf-evaluator.ts';
+export { blindOprfInput } from './blind-oprf-input.ts';
+export { deriveIdentity, Identity } from './derive-identity.ts';
+export { deriveIdTag } from './derive-id-tag.ts';
+export { deriveDidKey, didKeyFromPublicKey, didKeyPublicKey, didDocument } from './did-key.ts';
+export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement } from './field.ts';
+export { registrationMessage, signRegistration, verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from './registration-signatures.ts';
+export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof } from './parse-semaphore-proof.ts';
+export { memberBucket } from './member-bucket.ts';
+export * from './schemas.ts';

@@ -1,0 +1,75 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { base64url } from '@scure/base';
+import { Identity } from '@semaphore-protocol/identity';
+import { didKeyPublicKey } from './did-key.ts';
+import { SNARK_SCALAR_FIELD, isFieldElement } from './field.ts';
+
+/** What a zero-knowledge registration claims: all derived in the browser, none of it raw. */
+export interface ZkRegisterFields {
+  commitment: string;
+  idTag: string;
+  did: string;
+  challenge: string;
+}
+
+/** Proof of possession of both keys behind a registration. Numbers are canonical decimal strings. */
+export interface RegistrationSignatures {
+  semaphore: { publicKey: [string, string]; signature: { R8: [string, string]; S: string } };
+  /** base64url Ed25519 signature over the same message bytes. */
+  did: string;
+}
+
+const encoder = new TextEncoder();
+
+function messageBytes(fields: ZkRegisterFields): Uint8Array {
+  return sha256(encoder.encode(['zeroid/register/v1', fields.challenge, fields.commitment, fields.idTag, fields.did].join('\u0000')));
+}
+
+/**
+ * The message both keys sign: SHA-256 over a domain-separated encoding of every field, reduced into
+ * the BN254 scalar field for the EdDSA-Poseidon signature. Binding the one-time challenge makes a
+ * captured registration useless to replay; binding the ID tag and DID stops a thief from pairing
+ * someone's commitment with other values.
+ */
+export function registrationMessage(fields: ZkRegisterFields): bigint {
+  return BigInt(`0x${bytesToHex(messageBytes(fields))}`) % SNARK_SCALAR_FIELD;
+}
+
+/** Signs a registration with the Semaphore identity (EdDSA-Poseidon) and the DID key (Ed25519). */
+export function signRegistration(identity: Identity, didSecretKey: Uint8Array, fields: ZkRegisterFields): RegistrationSignatures {
+  const signature = identity.signMessage(registrationMessage(fields));
+  const [x, y] = identity.publicKey;
+  return {
+    semaphore: {
+      publicKey: [x.toString(), y.toString()],
+      signature: { R8: [signature.R8[0].toString(), signature.R8[1].toString()], S: signature.S.toString() },
+    },
+    did: base64url.encode(ed25519.sign(messageBytes(fields), didSecretKey)),
+  };
+}
+
+/**
+ * True only when the Semaphore signature verifies under a public key whose commitment is
+ * `fields.commitment`, and the Ed25519 signature verifies under the key inside `fields.did`.
+ * Malformed values give false, never an exception.
+ */
+export function verifyRegistration(fields: ZkRegisterFields, signatures: RegistrationSignatures): boolean {
+  try {
+    const { publicKey, signature } = signatures.semaphore;
+    const numbers = [...publicKey, ...signature.R8, signature.S, fields.commitment, fields.challenge];
+    if (!numbers.every(isFieldElement)) return false;
+    const point: [bigint, bigint] = [BigInt(publicKey[0]), BigInt(publicKey[1])];
+    if (Identity.generateCommitment(point).toString() !== fields.commitment) return false;
+    const semaphoreOk = Identity.verifySignature(
+      registrationMessage(fields),
+      { R8: [BigInt(signature.R8[0]), BigInt(signature.R8[1])], S: BigInt(signature.S) },
+      point,
+    );
+    if (!semaphoreOk) return false;
+    return ed25519.verify(base64url.decode(signatures.did), messageBytes(fields), didKeyPublicKey(fields.did));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,116 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
+
+/**
+ * Every request and reply on the wire, declared once. The server validates with these, the web app
+ * types its calls with them, and the OpenAPI document is generated from them. Objects are closed
+ * (`additionalProperties: false`): an unknown field is a 400, not silently dropped.
+ */
+
+const decimal = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$', description });
+const rawText = (description: string) => Type.String({ minLength: 1, maxLength: 16_384, description });
+const closed = { additionalProperties: false } as const;
+
+export const LegacyRegisterBody = Type.Object(
+  { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
+  { ...closed, description: "The specification's raw registration body; the server derives on the client's behalf." },
+);
+
+export const LegacyVerifyBody = Type.Object(
+  { bio_info: rawText('The biometric text, as typed or pasted.') },
+  { ...closed, description: "The specification's raw verification body." },
+);
+
+export const RegistrationSignaturesSchema = Type.Object(
+  {
+    semaphore: Type.Object(
+      {
+        publicKey: Type.Tuple([decimal('x'), decimal('y')]),
+        signature: Type.Object({ R8: Type.Tuple([decimal('x'), decimal('y')]), S: decimal('S') }, closed),
+      },
+      closed,
+    ),
+    did: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'base64url Ed25519 signature' }),
+  },
+  closed,
+);
+
+export const ZkRegisterBody = Type.Object(
+  {
+    commitment: decimal('Semaphore identity commitment'),
+    idTag: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HKDF(oprf(id)), hex' }),
+    did: Type.String({ pattern: '^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$' }),
+    challenge: decimal('an unused challenge from POST /challenge'),
+    signatures: RegistrationSignaturesSchema,
+  },
+  { ...closed, description: 'Zero-knowledge registration: derived values and proof of possession of both keys.' },
+);
+
+export const RegisterReply = Type.Union([
+  Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(false), DID: Type.String() }, closed),
+  Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(true) }, closed),
+]);
+
+export const SemaphoreProofSchema = Type.Object(
+  {
+    merkleTreeDepth: Type.Integer({ minimum: 1, maximum: 32 }),
+    merkleTreeRoot: decimal('a root from the root history'),
+    nullifier: decimal('nullifier'),
+    message: decimal('the challenge'),
+    scope: decimal('the challenge'),
+    points: Type.Array(decimal('coordinate'), { minItems: 8, maxItems: 8 }),
+  },
+  closed,
+);
+
+export const ZkVerifyBody = Type.Object({ proof: SemaphoreProofSchema }, { ...closed, description: 'A Semaphore v4 proof whose message and scope are an unused challenge.' });
+
+export const VerifyReply = Type.Object({ [VERIFICATION_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
+
+export const ErrorReply = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }, closed) }, closed);
+
+export const OprfRequest = Type.Object(
+  { element: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'base64url of a serialized EvaluationRequest with one element' }) },
+  closed,
+);
+export const OprfReply = Type.Object({ evaluation: Type.String({ description: 'base64url of the serialized Evaluation with its DLEQ proof' }) }, closed);
+export const OprfKeyReply = Type.Object({ suite: Type.String(), publicKey: Type.String({ description: 'base64url' }) }, closed);
+
+export const ChallengeReply = Type.Object({ challenge: decimal('one-time challenge, a field element'), expiresAt: Type.String({ format: 'date-time' }) }, closed);
+
+export const MembersQuery = Type.Object({ bucket: Type.Optional(Type.String({ pattern: '^[0-9a-f]{0,4}$' })) }, closed);
+
+export const MemberWithProof = Type.Object(
+  {
+    commitment: decimal('commitment'),
+    leafIndex: Type.Integer({ minimum: 0 }),
+    proofIndex: Type.Integer({ minimum: 0, description: 'LeanIMT proof index (path bits)' }),
+    siblings: Type.Array(decimal('sibling')),
+  },
+  closed,
+);
+
+export const MembersReply = Type.Object(
+  {
+    size: Type.Integer({ minimum: 0 }),
+    depth: Type.Integer({ minimum: 1, maximum: 32 }),
+    root: decimal('current root'),
+    bucketHexChars: Type.Integer({ minimum: 0, maximum: 4 }),
+    bucket: Type.Optional(Type.String()),
+    members: Type.Optional(Type.Array(MemberWithProof)),
+  },
+  closed,
+);
+
+export type LegacyRegisterBody = Static<typeof LegacyRegisterBody>;
+export type LegacyVerifyBody = Static<typeof LegacyVerifyBody>;
+export type ZkRegisterBody = Static<typeof ZkRegisterBody>;
+export type ZkVerifyBody = Static<typeof ZkVerifyBody>;
+export type RegisterReply = Static<typeof RegisterReply>;
+export type VerifyReply = Static<typeof VerifyReply>;
+export type ErrorReply = Static<typeof ErrorReply>;
+export type OprfReply = Static<typeof OprfReply>;
+export type OprfKeyReply = Static<typeof OprfKeyReply>;
+export type ChallengeReply = Static<typeof ChallengeReply>;
+export type MembersReply = Static<typeof MembersReply>;
+export type { Static };
