@@ -4,12 +4,17 @@ import type { OprfEvaluator } from '@zeroid/protocol';
 import type { Config } from './config.ts';
 import type { Storage } from './storage/types.ts';
 import type { Registry } from './services/registry.ts';
+import type { Artifacts } from './services/artifacts.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { parseStrictJson } from './http/strict-json.ts';
 import { registerGuessLimits, type GuessLimitSettings } from './http/guess-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
+import { artifactRoutes } from './routes/artifacts.ts';
+import { challengeRoute } from './routes/challenge.ts';
 import { healthRoutes } from './routes/health.ts';
+import { membersRoute } from './routes/members.ts';
+import { oprfRoutes } from './routes/oprf.ts';
 import { qrCodeRoute } from './routes/qr-code.ts';
 import { registerRoute } from './routes/register.ts';
 import { verifyRoute } from './routes/verify.ts';
@@ -19,6 +24,7 @@ export interface AppDeps {
   storage: Storage;
   registry: Registry;
   oprf: OprfEvaluator;
+  artifacts: Artifacts;
   limits: GuessLimitSettings;
 }
 
@@ -36,7 +42,8 @@ export async function buildApp(
   const { config } = deps;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front of us; otherwise true, false or addresses.
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: BODY_LIMIT,
     // Slow clients must not pin the server (DESIGN §6).
     requestTimeout: 15_000,
@@ -72,6 +79,10 @@ export async function buildApp(
   registerRoute(app, routeDeps);
   verifyRoute(app, routeDeps);
   qrCodeRoute(app, routeDeps);
+  oprfRoutes(app, routeDeps);
+  challengeRoute(app, routeDeps);
+  membersRoute(app, routeDeps);
+  artifactRoutes(app, routeDeps);
   await serveWebApp(app, config.webDist);
 
   return app;

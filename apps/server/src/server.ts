@@ -4,6 +4,7 @@ import path from 'node:path';
 import { OprfEvaluator } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { Artifacts } from './services/artifacts.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { Registry } from './services/registry.ts';
 import { openStorage } from './storage/open-storage.ts';
@@ -30,9 +31,9 @@ async function main() {
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   const oprf = new OprfEvaluator(await loadOprfKey(config.dataDir, config.oprfPrivateKey));
   const registry = new Registry(storage);
-  await registry.catchUp();
+  const [artifacts] = await Promise.all([Artifacts.load(), registry.catchUp()]);
 
-  const app = await buildApp({ config, storage, registry, oprf });
+  const app = await buildApp({ config, storage, registry, oprf, artifacts });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -6,14 +6,20 @@ import { generateOprfKeyPair, OprfEvaluator } from '@zeroid/protocol';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import { Artifacts } from '../src/services/artifacts.ts';
 import { Registry } from '../src/services/registry.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/types.ts';
+
+let artifacts: Promise<Artifacts> | undefined;
+/** Checksumming 180 MB of artifacts once per test file is enough. */
+const loadArtifactsOnce = () => (artifacts ??= Artifacts.load());
 
 export interface TestApp {
   app: FastifyInstance;
   storage: Storage;
   registry: Registry;
+  oprf: OprfEvaluator;
   config: Config;
   dataDir: string;
   /** Every log line the app wrote, as raw text. */
@@ -46,7 +52,7 @@ export async function startTestApp(
       callback();
     },
   });
-  const app = await buildApp({ config, storage, registry, oprf }, { logger: { level: 'trace', stream } });
+  const app = await buildApp({ config, storage, registry, oprf, artifacts: await loadArtifactsOnce() }, { logger: { level: 'trace', stream } });
   await app.ready();
 
   const close = async () => {
@@ -57,6 +63,7 @@ export async function startTestApp(
     app,
     storage,
     registry,
+    oprf,
     config,
     dataDir,
     logs,

@@ -1,32 +1,51 @@
 import type { FastifyInstance } from 'fastify';
-import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, type Static } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { deriveFromRaw } from '../services/raw-identity.ts';
+import { registerCommitment } from '../services/register-commitment.ts';
 
+/** The raw body carries two 16 KiB fields, JSON-escaped; every other body stays within 8 KiB. */
 const RAW_BODY_LIMIT = 64 * 1024;
 
+type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
+
 /**
- * POST /register. The reply is 200 whatever the verdict: the specification's client reads only the
- * body of a successful reply. An existing identity's data is never echoed.
+ * POST /register, in either of two bodies: the zero-knowledge one (`commitment`, `idTag`, `did`,
+ * `challenge`, `signatures`), or the specification's raw one (`id_info`, `bio_info`), for which the
+ * server derives on the client's behalf and drops the raw values. The reply is 200 whatever the
+ * verdict, and an existing identity's data is never echoed.
  */
 export function registerRoute(app: FastifyInstance, { oprf, storage, registry, limits }: AppDeps) {
-  app.post<{ Body: Static<typeof LegacyRegisterBody> }>(
+  app.post<{ Body: Body }>(
     '/register',
     {
       bodyLimit: RAW_BODY_LIMIT,
-      schema: { body: LegacyRegisterBody, response: { 200: RegisterReply } },
       ...guessLimited(limits),
+      schema: {
+        body: { if: { required: ['commitment'] }, then: ZkRegisterBody, else: LegacyRegisterBody },
+        response: { 200: RegisterReply },
+      },
     },
     async (request) => {
-      const idInfo = normaliseField(request.body.id_info, 'id_info');
-      const bioInfo = normaliseField(request.body.bio_info, 'bio_info');
-      const derived = await deriveFromRaw(oprf, { idInfo, bioInfo });
-      const outcome = await storage.identities.register(derived);
-      if (!outcome.inserted) return { [DID_ALREADY_GENERATED]: true };
+      const body = request.body;
+      let did: string;
+      let inserted: boolean;
+      if ('commitment' in body) {
+        const { signatures, ...fields } = body;
+        inserted = (await registerCommitment(storage, fields, signatures)).inserted;
+        did = fields.did;
+      } else {
+        const idInfo = normaliseField(body.id_info, 'id_info');
+        const bioInfo = normaliseField(body.bio_info, 'bio_info');
+        const derived = await deriveFromRaw(oprf, { idInfo, bioInfo });
+        inserted = (await storage.identities.register(derived)).inserted;
+        did = derived.did;
+      }
+      if (!inserted) return { [DID_ALREADY_GENERATED]: true };
       await registry.catchUp();
-      return { [DID_ALREADY_GENERATED]: false, DID: derived.did };
+      return { [DID_ALREADY_GENERATED]: false, DID: did };
     },
   );
 }

@@ -1,23 +1,38 @@
 import type { FastifyInstance } from 'fastify';
-import { LegacyVerifyBody, VERIFICATION_RESULT, VerifyReply, type Static } from '@zeroid/protocol';
+import { LegacyVerifyBody, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { commitmentFromRawBio } from '../services/raw-identity.ts';
+import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
 
 const RAW_BODY_LIMIT = 64 * 1024;
 
-/** POST /verify. 200 with "Success" or "Failure"; a 4xx only for a malformed request. */
-export function verifyRoute(app: FastifyInstance, { oprf, storage, limits }: AppDeps) {
-  app.post<{ Body: Static<typeof LegacyVerifyBody> }>(
+type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
+
+/**
+ * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
+ * specification's raw `bio_info`, for which the server derives the commitment and looks it up.
+ * 200 with "Success" or "Failure"; a 4xx only for a malformed request.
+ */
+export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, config, limits }: AppDeps) {
+  app.post<{ Body: Body }>(
     '/verify',
     {
       bodyLimit: RAW_BODY_LIMIT,
-      schema: { body: LegacyVerifyBody, response: { 200: VerifyReply } },
       ...guessLimited(limits),
+      schema: {
+        body: { if: { required: ['proof'] }, then: ZkVerifyBody, else: LegacyVerifyBody },
+        response: { 200: VerifyReply },
+      },
     },
     async (request) => {
-      const commitment = await commitmentFromRawBio(oprf, normaliseField(request.body.bio_info, 'bio_info'));
+      const body = request.body;
+      if ('proof' in body) {
+        const verdict = await verifyMembershipProof({ storage, registry, rootWindowMs: config.rootWindowMs }, body.proof);
+        return { [VERIFICATION_RESULT]: verdict };
+      }
+      const commitment = await commitmentFromRawBio(oprf, normaliseField(body.bio_info, 'bio_info'));
       const known = await storage.identities.findByCommitment(commitment);
       return { [VERIFICATION_RESULT]: known ? 'Success' : 'Failure' };
     },

@@ -1,4 +1,4 @@
-import { verifyProof } from '@semaphore-protocol/proof';
+import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { parseSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { Registry } from './registry.ts';
@@ -28,7 +28,8 @@ export async function verifyMembershipProof(
   if (!(await deps.storage.challenges.consume(proof.message))) return 'Failure';
 
   try {
-    return (await verifyProof(proof)) ? 'Success' : 'Failure';
+    // The points were checked to be exactly eight canonical coordinates by parseSemaphoreProof.
+    return (await verifyProof({ ...proof, points: proof.points as SemaphoreProof['points'] })) ? 'Success' : 'Failure';
   } catch {
     return 'Failure';
   }

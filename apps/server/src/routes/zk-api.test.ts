@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
+import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { ZkTestClient } from '../../test/zk-client.ts';
+import { Artifacts } from '../services/artifacts.ts';
+
+const CAROL = { id: 'EF-555 Carol', bio: 'retina vessels 12 branch 7 fovea 3 disc 41' };
+const DAVE = { id: 'GH-777 Dave', bio: 'palm crease 8 mount 2 thenar 66 line 9' };
+
+let t: TestApp;
+let client: ZkTestClient;
+let validProof: SemaphoreProof;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  client = new ZkTestClient(t.app, await Artifacts.load());
+  expect((await client.register(CAROL.id, CAROL.bio)).json()).toMatchObject({ 'DID already generated': false });
+  const proof = await client.prove(CAROL.bio);
+  expect(proof).toBeDefined();
+  validProof = proof!;
+});
+
+afterAll(async () => {
+  await t.destroy();
+  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+});
+
+const verdict = async (proof: unknown) => {
+  const reply = await client.verify(proof);
+  expect(reply.statusCode, reply.body).toBeLessThan(500);
+  return reply.statusCode === 200 ? reply.json<{ 'Verification Result': string }>()['Verification Result'] : reply.statusCode;
+};
+
+describe('zero-knowledge registration', () => {
+  it('answers "already registered" for the same biometric or ID, and never echoes', async () => {
+    expect((await client.register('another id', CAROL.bio)).json()).toEqual({ 'DID already generated': true });
+    expect((await client.register(CAROL.id, 'another biometric')).json()).toEqual({ 'DID already generated': true });
+  });
+
+  it('rejects a replayed registration body, since its challenge is spent', async () => {
+    const { identity, didKey, idTag } = await client.derive('JK-1 Erin', 'erin biometric 1');
+    const challenge = await client.challenge();
+    const { signRegistration } = await import('@zeroid/protocol');
+    const fields = { commitment: identity.commitment.toString(), idTag, did: didKey.did, challenge };
+    const body = { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) };
+    const first = await t.app.inject({ method: 'POST', url: '/register', payload: body });
+    expect(first.json()).toMatchObject({ 'DID already generated': false });
+    const replay = await t.app.inject({ method: 'POST', url: '/register', payload: body });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().error.code).toBe('CHALLENGE_UNUSABLE');
+  });
+
+  it('rejects signatures that do not match the commitment', async () => {
+    const a = await client.derive('LM-2 Frank', 'frank biometric 2');
+    const b = await client.derive('LM-3 Grace', 'grace biometric 3');
+    const { signRegistration } = await import('@zeroid/protocol');
+    const fields = { commitment: a.identity.commitment.toString(), idTag: a.idTag, did: a.didKey.did, challenge: await client.challenge() };
+    const signatures = signRegistration(b.identity, b.didKey.secretKey, fields);
+    const reply = await t.app.inject({ method: 'POST', url: '/register', payload: { ...fields, signatures } });
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json().error.code).toBe('INVALID_SIGNATURE');
+  });
+});
+
+describe('zero-knowledge verification (P4)', () => {
+  it('accepts a valid proof once, and the replay fails', async () => {
+    expect(await verdict(validProof)).toBe('Success');
+    expect(await verdict(validProof)).toBe('Failure');
+  });
+
+  it('rejects a replay of an accepted proof with negated points, although it still verifies', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict(proof)).toBe('Success');
+    // (-A, -B, C) satisfies the same pairing equation: packed as [a0, a1, b01, b00, b11, b10, c0, c1].
+    const q = BN254_BASE_FIELD;
+    const p = proof.points.map(BigInt);
+    const negated = [p[0]!, q - p[1]!, p[2]!, p[3]!, q - p[4]!, q - p[5]!, p[6]!, p[7]!].map(String);
+    const mutated = { ...proof, points: negated as SemaphoreProof['points'] };
+    expect(await verifyProof(mutated)).toBe(true);
+    expect(await verdict(mutated)).toBe('Failure');
+  });
+
+  it('rejects a proof moved to another issued challenge', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    const other = await client.challenge();
+    expect(await verdict({ ...proof, message: other, scope: other })).toBe('Failure');
+  });
+
+  it('rejects a proof for a challenge that was never issued, or with message and scope apart', async () => {
+    const issued = await client.challenge();
+    const proof = (await client.prove(CAROL.bio, '123456789'))!;
+    expect(await verdict(proof)).toBe('Failure');
+    expect(await verdict({ ...proof, message: issued })).toBe('Failure');
+  });
+
+  it('rejects a tampered public input', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict({ ...proof, nullifier: (BigInt(proof.nullifier) + 1n).toString() })).toBe('Failure');
+  });
+
+  it('rejects a public input at or above the field modulus with a 400', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict({ ...proof, nullifier: SNARK_SCALAR_FIELD.toString() })).toBe(400);
+    expect(await verdict({ ...proof, nullifier: (BigInt(proof.nullifier) + SNARK_SCALAR_FIELD).toString() })).toBe(400);
+    expect(await verdict({ ...proof, points: [...proof.points.slice(0, 7), BN254_BASE_FIELD.toString()] })).toBe(400);
+  });
+
+  it('rejects non-canonical numbers: leading zeros and hex', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict({ ...proof, nullifier: `0${proof.nullifier}` })).toBe(400);
+    expect(await verdict({ ...proof, nullifier: `0x${BigInt(proof.nullifier).toString(16)}` })).toBe(400);
+  });
+
+  it('rejects a root outside the history, and root 0', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict({ ...proof, merkleTreeRoot: '12345' })).toBe('Failure');
+    expect(await verdict({ ...proof, merkleTreeRoot: '0' })).toBe('Failure');
+  });
+
+  it('rejects depth 0 and 33 with a 400, and a depth we do not serve with a Failure', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict({ ...proof, merkleTreeDepth: 0 })).toBe(400);
+    expect(await verdict({ ...proof, merkleTreeDepth: 33 })).toBe(400);
+    expect(await verdict({ ...proof, merkleTreeDepth: 16 })).toBe('Failure');
+  });
+
+  it('rejects a wrong number of points with a 400', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    expect(await verdict({ ...proof, points: proof.points.slice(0, 7) })).toBe(400);
+    expect(await verdict({ ...proof, points: [...proof.points, '1'] })).toBe(400);
+  });
+
+  it('rejects a proof whose challenge has expired', async () => {
+    const nonce = '987654321987654321';
+    await t.storage.challenges.issue(nonce, new Date(Date.now() - 1000));
+    const proof = (await client.prove(CAROL.bio, nonce))!;
+    expect(await verdict(proof)).toBe('Failure');
+  });
+
+  it('gives exactly one Success among twenty parallel submissions of one proof', async () => {
+    const proof = (await client.prove(CAROL.bio))!;
+    const verdicts = await Promise.all(Array.from({ length: 20 }, () => verdict(proof)));
+    expect(verdicts.filter((v) => v === 'Success')).toHaveLength(1);
+    expect(verdicts.filter((v) => v === 'Failure')).toHaveLength(19);
+  });
+
+  it('has no proof for an unregistered biometric: its commitment is not in its bucket', async () => {
+    expect(await client.prove(DAVE.bio)).toBeUndefined();
+  });
+});
+
+describe('the two modes interoperate', () => {
+  it('registered through the raw API, verifiable with a proof', async () => {
+    const raw = await t.app.inject({ method: 'POST', url: '/register', payload: { id_info: DAVE.id, bio_info: DAVE.bio } });
+    expect(raw.json()).toMatchObject({ 'DID already generated': false });
+    const proof = await client.prove(DAVE.bio);
+    expect(await verdict(proof)).toBe('Success');
+  });
+
+  it('registered with a proof of possession, verifiable through the raw API', async () => {
+    const reply = await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: CAROL.bio } });
+    expect(reply.json()).toEqual({ 'Verification Result': 'Success' });
+  });
+
+  it('derives the same DID in both modes', async () => {
+    const { didKey } = await client.derive(DAVE.id, DAVE.bio);
+    expect((await client.register(DAVE.id, DAVE.bio)).json()).toEqual({ 'DID already generated': true });
+    const record = await t.storage.identities.findByDid(didKey.did);
+    expect(record?.did).toBe(didKey.did);
+  });
+});
+
+describe('POST /oprf is a strict gate', () => {
+  const oprf = (element: Uint8Array | string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/oprf',
+      payload: { element: typeof element === 'string' ? element : Buffer.from(element).toString('base64url') },
+    });
+  const request = (...elements: Uint8Array[]) => {
+    const count = Buffer.alloc(2);
+    count.writeUInt16BE(elements.length);
+    return new Uint8Array(Buffer.concat([count, ...elements]));
+  };
+  const valid = async () => {
+    const { blindOprfInput } = await import('@zeroid/protocol');
+    const key = (await t.app.inject({ method: 'GET', url: '/oprf/public-key' })).json<{ publicKey: string }>().publicKey;
+    return (await blindOprfInput(new Uint8Array(Buffer.from(key, 'base64url')), 'bio', 'x')).request;
+  };
+
+  it('evaluates one valid element', async () => {
+    expect((await oprf(await valid())).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['the identity element', () => Promise.resolve(request(new Uint8Array(32)))],
+    ['an off-curve encoding', () => Promise.resolve(request(new Uint8Array(32).fill(0xff)))],
+    ['trailing bytes', async () => new Uint8Array([...(await valid()), 0])],
+    ['two elements', async () => request((await valid()).subarray(2), (await valid()).subarray(2))],
+    ['no element', () => Promise.resolve(request())],
+    ['an empty request', () => Promise.resolve(new Uint8Array(0))],
+  ])('rejects %s with a 400 within milliseconds', async (_name, make) => {
+    const element = await make();
+    const started = performance.now();
+    const reply = await oprf(element);
+    expect(reply.statusCode).toBe(400);
+    expect(reply.json().error.code).toBe('INVALID_ELEMENT');
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('rejects text that is not base64url', async () => {
+    expect((await oprf('not base64 !!')).statusCode).toBe(400);
+  });
+});

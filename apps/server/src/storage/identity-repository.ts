@@ -1,0 +1,66 @@
+import { sql, type Kysely } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { Database } from './schema.ts';
+import type { IdentityRecord, IdentityRepository } from './types.ts';
+
+/** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
+const REGISTRATION_LOCK = 0x2e701d;
+
+/**
+ * Registration computes MAX(leaf_index) + 1 and inserts in one statement. In SQLite that statement
+ * runs under the database's single writer lock; in PostgreSQL, a transaction-scoped advisory lock
+ * makes concurrent registrations from every process take turns, so indexes stay gapless and unique.
+ * ON CONFLICT DO NOTHING turns a taken commitment, ID tag or DID into "already registered".
+ */
+export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): IdentityRepository {
+  const toRecord = (row: Selectable<Database['identities']>): IdentityRecord => ({
+    leafIndex: Number(row.leaf_index),
+    commitment: row.commitment,
+    idTag: row.id_tag,
+    did: row.did,
+    createdAt: new Date(Number(row.created_at)),
+  });
+
+  return {
+    async register({ commitment, idTag, did }) {
+      const now = Date.now();
+      const inserted = await db.transaction().execute(async (trx) => {
+        if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
+        const result = await sql<{ leaf_index: number }>`
+          INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
+          SELECT COALESCE(MAX(leaf_index), -1) + 1, CAST(${commitment} AS TEXT), CAST(${idTag} AS TEXT), CAST(${did} AS TEXT), CAST(${now} AS BIGINT)
+          FROM identities WHERE true
+          ON CONFLICT DO NOTHING
+          RETURNING leaf_index`.execute(trx);
+        return result.rows[0];
+      });
+      return inserted ? { inserted: true, leafIndex: Number(inserted.leaf_index) } : { inserted: false };
+    },
+
+    async findByCommitment(commitment) {
+      const row = await db.selectFrom('identities').selectAll().where('commitment', '=', commitment).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async findByDid(did) {
+      const row = await db.selectFrom('identities').selectAll().where('did', '=', did).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async commitmentsFrom(fromIndex, limit = 10_000) {
+      const rows = await db
+        .selectFrom('identities')
+        .select('commitment')
+        .where('leaf_index', '>=', fromIndex)
+        .orderBy('leaf_index')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => r.commitment);
+    },
+
+    async count() {
+      const row = await db.selectFrom('identities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}

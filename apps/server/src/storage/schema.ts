@@ -1,0 +1,24 @@
+import type { ColumnType } from 'kysely';
+
+/** Times are epoch milliseconds in a 64-bit integer, identical in SQLite and PostgreSQL. pg returns BIGINT as text. */
+type EpochMs = ColumnType<number | string, number, number>;
+
+export interface Database {
+  identities: {
+    leaf_index: number;
+    commitment: string;
+    id_tag: string;
+    did: string;
+    created_at: EpochMs;
+  };
+  roots: {
+    size: number;
+    root: string;
+    created_at: EpochMs;
+  };
+  challenges: {
+    nonce: string;
+    expires_at: EpochMs;
+    consumed_at: ColumnType<number | string | null, number | null, number | null>;
+  };
+}

@@ -1,0 +1,52 @@
+/** One registered identity: only derived, OPRF-hardened values. Nothing raw is ever stored. */
+export interface IdentityRecord {
+  leafIndex: number;
+  commitment: string;
+  idTag: string;
+  did: string;
+  createdAt: Date;
+}
+
+export type RegisterOutcome = { inserted: true; leafIndex: number } | { inserted: false };
+
+export interface IdentityRepository {
+  /**
+   * Inserts with the next gapless leaf_index, atomically. `{inserted: false}` when the commitment,
+   * the ID tag or the DID is already registered. Safe under concurrency, across processes.
+   */
+  register(identity: { commitment: string; idTag: string; did: string }): Promise<RegisterOutcome>;
+  findByCommitment(commitment: string): Promise<IdentityRecord | undefined>;
+  findByDid(did: string): Promise<IdentityRecord | undefined>;
+  /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date. */
+  commitmentsFrom(fromIndex: number, limit?: number): Promise<string[]>;
+  count(): Promise<number>;
+}
+
+export interface RootRepository {
+  /** Records the root of the tree of `size` leaves; idempotent, as several processes record the same. */
+  record(size: number, root: string): Promise<void>;
+  /**
+   * True for the current root, and for an older one that was superseded less than `windowMs` ago.
+   * Never for '0' or a root we never had.
+   */
+  isAccepted(root: string, windowMs: number, now?: Date): Promise<boolean>;
+  latest(): Promise<{ size: number; root: string } | undefined>;
+}
+
+export interface ChallengeRepository {
+  issue(nonce: string, expiresAt: Date): Promise<void>;
+  /** Single use, atomically: true for exactly one caller, and only before expiry. */
+  consume(nonce: string, now?: Date): Promise<boolean>;
+  /** Deletes expired challenges, so the table cannot grow without bound. */
+  purgeExpired(now?: Date): Promise<number>;
+}
+
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly identities: IdentityRepository;
+  readonly roots: RootRepository;
+  readonly challenges: ChallengeRepository;
+  /** Throws when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

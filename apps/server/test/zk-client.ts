@@ -1,0 +1,81 @@
+import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
+import {
+  blindOprfInput,
+  deriveDidKey,
+  deriveIdTag,
+  deriveIdentity,
+  memberBucket,
+  normaliseInput,
+  signRegistration,
+  type OprfDomain,
+} from '@zeroid/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Artifacts } from '../src/services/artifacts.ts';
+
+/**
+ * The browser's zero-knowledge flow, driven in Node through `inject()` with the same protocol code:
+ * OPRF round with DLEQ check, derivation, signed registration, bucket lookup, proof, verification.
+ */
+export class ZkTestClient {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly artifacts: Artifacts,
+  ) {}
+
+  async oprf(domain: OprfDomain, raw: string): Promise<Uint8Array> {
+    const keyReply = await this.app.inject({ method: 'GET', url: '/oprf/public-key' });
+    const publicKey = new Uint8Array(Buffer.from(keyReply.json<{ publicKey: string }>().publicKey, 'base64url'));
+    const { request, finalize } = await blindOprfInput(publicKey, domain, normaliseInput(raw));
+    const reply = await this.post('/oprf', { element: Buffer.from(request).toString('base64url') });
+    if (reply.statusCode !== 200) throw new Error(`OPRF failed: ${reply.body}`);
+    return finalize(new Uint8Array(Buffer.from(reply.json<{ evaluation: string }>().evaluation, 'base64url')));
+  }
+
+  async derive(idInfo: string, bioInfo: string) {
+    const [oprfBio, oprfId] = await Promise.all([this.oprf('bio', bioInfo), this.oprf('id', idInfo)]);
+    const identity = deriveIdentity(oprfBio);
+    const didKey = deriveDidKey(oprfBio);
+    return { identity, didKey, idTag: deriveIdTag(oprfId) };
+  }
+
+  async challenge(): Promise<string> {
+    return (await this.app.inject({ method: 'POST', url: '/challenge' })).json<{ challenge: string }>().challenge;
+  }
+
+  async register(idInfo: string, bioInfo: string) {
+    const { identity, didKey, idTag } = await this.derive(idInfo, bioInfo);
+    const fields = { commitment: identity.commitment.toString(), idTag, did: didKey.did, challenge: await this.challenge() };
+    const signatures = signRegistration(identity, didKey.secretKey, fields);
+    return this.post('/register', { ...fields, signatures });
+  }
+
+  /** Makes a proof for the biometric, or undefined when its commitment is not in its bucket. */
+  async prove(bioInfo: string, challenge?: string): Promise<SemaphoreProof | undefined> {
+    const identity = deriveIdentity(await this.oprf('bio', bioInfo));
+    const commitment = identity.commitment.toString();
+    const params = (await this.app.inject({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
+    const bucket = memberBucket(commitment, params.bucketHexChars);
+    const reply = await this.app.inject({ method: 'GET', url: `/members?bucket=${bucket}` });
+    const { members, root, depth } = reply.json<{
+      root: string;
+      depth: number;
+      members: Array<{ commitment: string; proofIndex: number; siblings: string[] }>;
+    }>();
+    const member = members.find((m) => m.commitment === commitment);
+    if (!member) return undefined;
+    const nonce = challenge ?? (await this.challenge());
+    const merkleProof = { root: BigInt(root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
+    return generateProof(identity, merkleProof, nonce, nonce, depth, {
+      wasm: this.artifacts.get(`semaphore-${depth}.wasm`)!.path,
+      zkey: this.artifacts.get(`semaphore-${depth}.zkey`)!.path,
+    });
+  }
+
+  verify(proof: unknown) {
+    return this.post('/verify', { proof });
+  }
+
+  private post(url: string, payload: object) {
+    return this.app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
+  }
+}
