@@ -1,7 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { base64url } from '@scure/base';
+import { base64urlnopad } from '@scure/base';
 import { Identity } from '@semaphore-protocol/identity';
 import { didKeyPublicKey } from './did-key.ts';
 import { SNARK_SCALAR_FIELD, isFieldElement } from './field.ts';
@@ -46,7 +46,7 @@ export function signRegistration(identity: Identity, didSecretKey: Uint8Array, f
       publicKey: [x.toString(), y.toString()],
       signature: { R8: [signature.R8[0].toString(), signature.R8[1].toString()], S: signature.S.toString() },
     },
-    did: base64url.encode(ed25519.sign(messageBytes(fields), didSecretKey)),
+    did: base64urlnopad.encode(ed25519.sign(messageBytes(fields), didSecretKey)),
   };
 }
 
@@ -68,7 +68,7 @@ export function verifyRegistration(fields: ZkRegisterFields, signatures: Registr
       point,
     );
     if (!semaphoreOk) return false;
-    return ed25519.verify(base64url.decode(signatures.did), messageBytes(fields), didKeyPublicKey(fields.did));
+    return ed25519.verify(base64urlnopad.decode(signatures.did), messageBytes(fields), didKeyPublicKey(fields.did));
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@ import { badRequest } from './problem.ts';
  * quote the body: V8's own messages include a slice of the text, which could be a biometric.
  */
 export function parseStrictJson(text: string): unknown {
+  if (text.trim() === '') throw badRequest('EMPTY_BODY', 'The request body is empty; send a JSON object.');
   let value: unknown;
   try {
     value = JSON.parse(text);
