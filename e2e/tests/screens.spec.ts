@@ -98,7 +98,7 @@ for (const [name, fail] of [
   ['a network failure', 'abort'],
 ] as const) {
   test(`${name} while verifying shows an alert and keeps the input`, async ({ page }) => {
-    await page.route('**/verify', (route) =>
+    await page.route('**/{oprf,verify}', (route) =>
       fail === 'abort'
         ? route.abort('connectionrefused')
         : route.fulfill({ status: fail.status, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"The service is temporarily unavailable."}}' }),

@@ -1,0 +1,21 @@
+import { createBrowserRouter } from 'react-router';
+import { WelcomePage } from '../features/welcome/welcome-page.tsx';
+import { NotFoundPage, RouteErrorPage } from '../features/not-found/not-found-page.tsx';
+import { Layout } from './layout.tsx';
+
+/** The specification's routes. The welcome page is in the first bundle; every other screen loads on demand. */
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      { index: true, element: <WelcomePage /> },
+      { path: 'register', lazy: async () => ({ Component: (await import('../features/register/register-page.tsx')).RegisterPage }) },
+      { path: 'user-verification', lazy: async () => ({ Component: (await import('../features/verify/verify-page.tsx')).VerifyPage }) },
+      { path: 'generate-qr', lazy: async () => ({ Component: (await import('../features/qr/qr-page.tsx')).QrPage }) },
+      { path: 'invalid-did', lazy: async () => ({ Component: (await import('../features/outcome/invalid-did-page.tsx')).InvalidDidPage }) },
+      { path: 'user-authorised', lazy: async () => ({ Component: (await import('../features/outcome/user-authorised-page.tsx')).UserAuthorisedPage }) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

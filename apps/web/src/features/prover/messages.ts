@@ -1,0 +1,14 @@
+import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
+import type { Progress } from '../../shared/api-client.ts';
+
+/** What the page asks the prover worker, and what the worker answers. */
+export type ProverRequest =
+  | { id: number; type: 'warm-up' }
+  | { id: number; type: 'register'; idInfo: string; bioInfo: string }
+  | { id: number; type: 'verify'; bioInfo: string };
+
+export type ProverResponse =
+  | { id: number; type: 'progress'; progress: Progress }
+  | { id: number; type: 'register-result'; reply: RegisterReply }
+  | { id: number; type: 'verify-result'; reply: VerifyReply }
+  | { id: number; type: 'error'; message: string };

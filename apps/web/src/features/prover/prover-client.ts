@@ -1,0 +1,51 @@
+import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
+import type { Progress } from '../../shared/api-client.ts';
+import { ApiError } from '../../shared/http.ts';
+import type { ProverRequest, ProverResponse } from './messages.ts';
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((p: Progress) => void) | undefined };
+
+let worker: Worker | undefined;
+let nextId = 1;
+const pending = new Map<number, Pending>();
+
+/** One long-lived worker per page: snarkjs, the OPRF key and the proving key stay loaded in it. */
+function proverWorker(): Worker {
+  if (worker) return worker;
+  worker = new Worker(new URL('./prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
+  worker.onmessage = (event: MessageEvent<ProverResponse>) => {
+    const message = event.data;
+    const call = pending.get(message.id);
+    if (!call) return;
+    if (message.type === 'progress') return call.onProgress?.(message.progress);
+    pending.delete(message.id);
+    if (message.type === 'error') call.reject(new ApiError(message.message));
+    else call.resolve(message.reply);
+  };
+  worker.onerror = () => {
+    for (const call of pending.values()) call.reject(new ApiError('The prover stopped unexpectedly. Please reload the page and try again.'));
+    pending.clear();
+    worker = undefined;
+  };
+  return worker;
+}
+
+function call<T>(request: Omit<ProverRequest, 'id'>, onProgress?: (p: Progress) => void): Promise<T> {
+  const id = nextId++;
+  return new Promise<T>((resolve, reject) => {
+    pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
+    proverWorker().postMessage({ ...request, id } as ProverRequest);
+  });
+}
+
+export function warmUp(): void {
+  proverWorker().postMessage({ id: 0, type: 'warm-up' } satisfies ProverRequest);
+}
+
+export function registerInBrowser(input: { idInfo: string; bioInfo: string }, onProgress?: (p: Progress) => void): Promise<RegisterReply> {
+  return call<RegisterReply>({ type: 'register', ...input }, onProgress);
+}
+
+export function verifyInBrowser(input: { bioInfo: string }, onProgress?: (p: Progress) => void): Promise<VerifyReply> {
+  return call<VerifyReply>({ type: 'verify', ...input }, onProgress);
+}

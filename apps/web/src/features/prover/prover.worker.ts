@@ -1,0 +1,34 @@
+/// <reference lib="webworker" />
+import type { ProverRequest, ProverResponse } from './messages.ts';
+import { oprfPublicKey } from './oprf-round.ts';
+import { registerFlow } from './register-flow.ts';
+import { verifyFlow } from './verify-flow.ts';
+
+/**
+ * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
+ * the page stays responsive while a proof is computed. What was typed arrives by postMessage and
+ * leaves only as blinded OPRF elements, derived values, signatures and a proof.
+ */
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const reply = (message: ProverResponse) => scope.postMessage(message);
+
+scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
+  const request = event.data;
+  const progress = (p: Extract<ProverResponse, { type: 'progress' }>['progress']) => reply({ id: request.id, type: 'progress', progress: p });
+  try {
+    switch (request.type) {
+      case 'warm-up':
+        // Load snarkjs and fetch the OPRF key now, before the button is pressed.
+        await Promise.all([import('@semaphore-protocol/proof'), oprfPublicKey()]);
+        return;
+      case 'register':
+        reply({ id: request.id, type: 'register-result', reply: await registerFlow(request, progress) });
+        return;
+      case 'verify':
+        reply({ id: request.id, type: 'verify-result', reply: await verifyFlow(request, progress) });
+        return;
+    }
+  } catch (error) {
+    reply({ id: request.id, type: 'error', message: error instanceof Error ? error.message : 'Something went wrong on this device. Please try again.' });
+  }
+};

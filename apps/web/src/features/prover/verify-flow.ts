@@ -1,0 +1,49 @@
+import { generateProof } from '@semaphore-protocol/proof';
+import { deriveIdentity, memberBucket, type ChallengeReply, type MembersReply, type VerifyReply } from '@zeroid/protocol';
+import type { Progress } from '../../shared/api-client.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import { provingArtifacts } from './artifact-cache.ts';
+import { normaliseField } from './normalise-field.ts';
+import { oprfRound } from './oprf-round.ts';
+
+const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
+
+/**
+ * Zero-knowledge verification (DESIGN §3):
+ * 1. the OPRF round gives the identity, while the group's parameters and the proving key load;
+ * 2. the k-anonymous bucket of the commitment; absent from it, the person is not registered, and
+ *    nothing more is sent;
+ * 3. a one-time challenge, and a Semaphore proof whose message and scope are that challenge;
+ * 4. the proof goes to POST /verify. The biometric never leaves this worker.
+ */
+export async function verifyFlow(input: { bioInfo: string }, progress: (p: Progress) => void): Promise<VerifyReply> {
+  const bioInfo = normaliseField(input.bioInfo, 'The biometric data');
+  progress({ stage: 'deriving' });
+  const paramsRequest = requestJson<MembersReply>(apiUrls.members());
+  const artifactsRequest = paramsRequest.then((p) =>
+    provingArtifacts(p.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total })),
+  );
+  artifactsRequest.catch(() => undefined); // awaited below; never an unhandled rejection
+  const [oprfBio, params] = await Promise.all([oprfRound('bio', bioInfo), paramsRequest]);
+
+  const identity = deriveIdentity(oprfBio);
+  const commitment = identity.commitment.toString();
+  const bucket = await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars)));
+  const member = bucket.members?.find((m) => m.commitment === commitment);
+  if (!member) return FAILURE;
+
+  // The tree may have grown past a power of two since the parameters came: then prove at the new depth.
+  const artifactsForDepth =
+    bucket.depth === params.depth ? artifactsRequest : provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
+  const [artifacts, { challenge }] = await Promise.all([artifactsForDepth, requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' })]);
+  progress({ stage: 'proving' });
+  const merkleProof = { root: BigInt(bucket.root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
+  // snarkjs takes bytes as well as URLs; its types only say string.
+  const proof = await generateProof(identity, merkleProof, challenge, challenge, bucket.depth, {
+    wasm: artifacts.wasm as unknown as string,
+    zkey: artifacts.zkey as unknown as string,
+  });
+  progress({ stage: 'sending' });
+  return requestJson<VerifyReply>(apiUrls.verify(), { method: 'POST', body: { proof } });
+}

@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { MESSAGES } from '@zeroid/protocol/messages';
+import { register, type Progress, type RegisterOutcome } from '../../shared/api-client.ts';
+import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { ProgressLine } from '../../shared/progress-line.tsx';
+import { routes } from '../../shared/paths.ts';
+
+export function RegisterPage() {
+  const [idInfo, setIdInfo] = useState('');
+  const [bioInfo, setBioInfo] = useState('');
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
+  const [error, setError] = useState<string>();
+  const [outcome, setOutcome] = useState<RegisterOutcome>();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setError(undefined);
+    setOutcome(undefined);
+    setProgress(undefined);
+    try {
+      setOutcome(await register({ idInfo, bioInfo }, setProgress));
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Registration failed. Please try again.');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <section className="card">
+      <h1>{MESSAGES.registration}</h1>
+      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
+        <label htmlFor="id-info">{MESSAGES.enterId}</label>
+        <textarea id="id-info" name="id_info" rows={3} value={idInfo} onChange={(e) => setIdInfo(e.target.value)} autoComplete="off" spellCheck={false} />
+        <label htmlFor="bio-info">{MESSAGES.biometricData}</label>
+        <textarea id="bio-info" name="bio_info" rows={6} value={bioInfo} onChange={(e) => setBioInfo(e.target.value)} autoComplete="off" spellCheck={false} />
+        <button type="submit" className="primary" disabled={pending}>
+          {MESSAGES.register}
+        </button>
+        {pending ? <ProgressLine progress={progress} /> : null}
+      </form>
+      <ErrorAlert message={error} />
+      {outcome?.alreadyRegistered ? (
+        <p className="notice" role="status">
+          {MESSAGES.alreadyRegistered}
+        </p>
+      ) : null}
+      {outcome && !outcome.alreadyRegistered ? (
+        <div className="success" role="status">
+          <p>Registered. Your decentralised identifier (DID) is:</p>
+          <p className="did">
+            <code>{outcome.did}</code>
+          </p>
+          <Link to={routes.didQr(outcome.did)}>Show my DID as a QR code</Link>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { MESSAGES } from '@zeroid/protocol/messages';
+import { verify, warmUpProver, type Progress } from '../../shared/api-client.ts';
+import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { ProgressLine } from '../../shared/progress-line.tsx';
+import { routes } from '../../shared/paths.ts';
+import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
+
+export function VerifyPage() {
+  const navigate = useSafeNavigate();
+  const [bioInfo, setBioInfo] = useState('');
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
+  const [error, setError] = useState<string>();
+
+  // Start the prover's worker before the button is pressed.
+  useEffect(() => warmUpProver(), []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setError(undefined);
+    setProgress(undefined);
+    try {
+      const result = await verify({ bioInfo }, setProgress);
+      setPending(false);
+      navigate(result === 'Success' ? routes.authorised : routes.invalidDid);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Verification failed. Please try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <section className="card">
+      <h1>{MESSAGES.verificationHeading}</h1>
+      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
+        <textarea
+          aria-label="Biometric Data"
+          name="bio_info"
+          rows={6}
+          placeholder={MESSAGES.touchToVerify}
+          value={bioInfo}
+          onChange={(e) => setBioInfo(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <button type="submit" className="primary" disabled={pending}>
+          {MESSAGES.verifyUser}
+        </button>
+        {pending ? <ProgressLine progress={progress} /> : null}
+      </form>
+      <ErrorAlert message={error} />
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { MESSAGES } from '@zeroid/protocol/messages';
+import { routes } from '../../shared/paths.ts';
+import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
+
+export function WelcomePage() {
+  const navigate = useSafeNavigate();
+  return (
+    <section className="card welcome">
+      <h1>{MESSAGES.welcomeHeading}</h1>
+      <p className="tagline">{MESSAGES.tagline}</p>
+      <p className="lead">Register once. Prove it is you with your biometric alone: it never leaves this device.</p>
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => navigate(routes.register)}>
+          {MESSAGES.registration}
+        </button>
+        <button type="button" className="secondary" onClick={() => navigate(routes.verify)}>
+          {MESSAGES.verification}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+/** A call that failed, with a message a person can act on. Never contains what they typed. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const NETWORK_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+
+/** fetch() that turns every failure (network, 4xx, 5xx, a reply that is not JSON) into an ApiError. */
+export async function requestJson<T>(url: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  } catch {
+    throw new ApiError(NETWORK_MESSAGE);
+  }
+  if (!response.ok) throw await errorFrom(response);
+  try {
+    return (await response.json()) as T;
+  } catch {
+    throw new ApiError('The server sent a reply we could not read. Please try again.', response.status);
+  }
+}
+
+/** fetch() for binary replies such as images; same error handling as requestJson. */
+export async function requestBlob(url: string): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch {
+    throw new ApiError(NETWORK_MESSAGE);
+  }
+  if (!response.ok) throw await errorFrom(response);
+  return response.blob();
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown } };
+    if (typeof body.error?.message === 'string') return new ApiError(body.error.message, response.status);
+  } catch {
+    // not JSON: fall through to the generic message
+  }
+  if (response.status === 429) return new ApiError('Too many attempts. Please wait a minute and try again.', 429);
+  return new ApiError(`The server could not complete the request (HTTP ${response.status}). Please try again.`, response.status);
+}

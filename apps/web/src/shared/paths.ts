@@ -1,0 +1,25 @@
+import { config } from './config.ts';
+
+/** Every route of the app and every URL it calls, built in one place. */
+export const routes = {
+  home: '/',
+  register: '/register',
+  verify: '/user-verification',
+  qr: '/generate-qr',
+  invalidDid: '/invalid-did',
+  authorised: '/user-authorised',
+  didQr: (did: string) => `/generate-qr?did=${encodeURIComponent(did)}`,
+} as const;
+
+const api = (path: string) => `${config.backendUrl}${path}`;
+
+export const apiUrls = {
+  register: () => api('/register'),
+  verify: () => api('/verify'),
+  qrCode: () => api('/generateQRCode'),
+  oprf: () => api('/oprf'),
+  oprfPublicKey: () => api('/oprf/public-key'),
+  challenge: () => api('/challenge'),
+  members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
+  artifact: (name: string) => api(`/artifacts/${name}`),
+} as const;

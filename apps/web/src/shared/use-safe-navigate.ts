@@ -1,0 +1,21 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { MESSAGES } from '@zeroid/protocol/messages';
+
+/**
+ * navigate(), with the specification's behaviour on failure: a console warning
+ * "Unhandled Navigation Error" and nothing shown to the person.
+ */
+export function useSafeNavigate(): (to: string) => void {
+  const navigate = useNavigate();
+  return useCallback(
+    (to: string) => {
+      try {
+        void Promise.resolve(navigate(to)).catch(() => console.warn(MESSAGES.navigationError));
+      } catch {
+        console.warn(MESSAGES.navigationError);
+      }
+    },
+    [navigate],
+  );
+}
