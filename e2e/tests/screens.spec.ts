@@ -61,7 +61,8 @@ test('the QR page shows a code that decodes to the verification link', async ({ 
 
 test('an unknown path shows a not-found page with a link home', async ({ page }) => {
   await page.goto('/no-such-page');
-  await page.getByRole('link', { name: /home/i }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to the home page' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome To ZeroID' })).toBeVisible();
 });
 

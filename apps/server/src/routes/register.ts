@@ -24,7 +24,7 @@ export function registerRoute(app: FastifyInstance, { oprf, storage, registry, l
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(limits),
       schema: {
-        body: { if: { required: ['commitment'] }, then: ZkRegisterBody, else: LegacyRegisterBody },
+        body: { if: { type: 'object', required: ['commitment'] }, then: ZkRegisterBody, else: LegacyRegisterBody },
         response: { 200: RegisterReply },
       },
     },

@@ -22,7 +22,7 @@ export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, con
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(limits),
       schema: {
-        body: { if: { required: ['proof'] }, then: ZkVerifyBody, else: LegacyVerifyBody },
+        body: { if: { type: 'object', required: ['proof'] }, then: ZkVerifyBody, else: LegacyVerifyBody },
         response: { 200: VerifyReply },
       },
     },

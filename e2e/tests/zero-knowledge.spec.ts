@@ -1,0 +1,104 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { expect, test, type Request } from '@playwright/test';
+
+/** Every way a raw value could be smuggled out: as is, URL-encoded, JSON-escaped, hashed, base64. */
+function encodings(raw: string): string[] {
+  const sha = createHash('sha256').update(raw).digest();
+  const b64 = Buffer.from(raw).toString('base64');
+  return [
+    raw,
+    encodeURIComponent(raw),
+    JSON.stringify(raw).slice(1, -1),
+    sha.toString('hex'),
+    sha.toString('base64'),
+    sha.toString('base64url'),
+    b64,
+    Buffer.from(raw).toString('base64url'),
+    Buffer.from(raw).toString('hex'),
+  ];
+}
+
+async function describeRequest(request: Request): Promise<string> {
+  const headers = await request.allHeaders();
+  return [request.method(), request.url(), JSON.stringify(headers), request.postData() ?? ''].join('\n');
+}
+
+test('P1: the raw ID and biometric never leave the browser, and verification sends a proof', async ({ page }) => {
+  const tag = randomUUID();
+  const id = `PASSPORT-${tag}`;
+  const bio = `minutiae ${tag} ridge ending bifurcation 31 42 57`;
+  const recorded: Request[] = [];
+  page.on('request', (request) => recorded.push(request));
+
+  await page.goto('/register');
+  await page.getByLabel('Enter ID:', { exact: true }).fill(id);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+
+  await page.goto('/user-verification');
+  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await expect(page).toHaveURL(/\/user-authorised$/);
+
+  const texts = await Promise.all(recorded.map(describeRequest));
+  expect(texts.length).toBeGreaterThan(8);
+  for (const secret of [id, bio]) {
+    for (const encoded of encodings(secret)) {
+      for (const text of texts) expect(text.includes(encoded), `a request carried ${encoded.slice(0, 20)}…`).toBe(false);
+    }
+  }
+
+  const registration = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/register');
+  expect(Object.keys(registration!.postDataJSON() as object).sort()).toEqual(['challenge', 'commitment', 'did', 'idTag', 'signatures']);
+  const verification = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/verify');
+  const body = verification!.postDataJSON() as { proof: { points: string[]; message: string; scope: string } };
+  expect(body.proof.points).toHaveLength(8);
+  expect(body.proof.message).toBe(body.proof.scope);
+  for (const request of recorded) expect(new URL(request.url()).origin).toBe(new URL(page.url()).origin);
+});
+
+test('the page stays responsive while the proof is computed, and a second verification downloads no artifact', async ({ page }) => {
+  const tag = randomUUID();
+  const bio = `iris ${tag} crypts 8 furrows 4`;
+  await page.goto('/register');
+  await page.getByLabel('Enter ID:', { exact: true }).fill(`ID-${tag}`);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+
+  const artifactBytes: number[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/artifacts/')) void response.body().then((b) => artifactBytes.push(b.length), () => undefined);
+  });
+
+  await page.goto('/user-verification');
+  // Record the longest gap between timer ticks on the main thread while the worker proves.
+  await page.evaluate(() => {
+    const w = window as unknown as { maxGap: number };
+    w.maxGap = 0;
+    let last = performance.now();
+    setInterval(() => {
+      const now = performance.now();
+      w.maxGap = Math.max(w.maxGap, now - last);
+      last = now;
+    }, 20);
+  });
+  const verifyOnce = async () => {
+    await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+    await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+    await expect(page.getByText('Computing the zero-knowledge proof on this device…')).toBeVisible();
+    await page.keyboard.type(' still typing');
+    await expect(page).toHaveURL(/\/user-authorised$/);
+  };
+  await verifyOnce();
+  const maxGap = await page.evaluate(() => (window as unknown as { maxGap: number }).maxGap);
+  expect(maxGap).toBeLessThan(250);
+  expect(artifactBytes.reduce((a, b) => a + b, 0)).toBeGreaterThan(1_000_000);
+
+  artifactBytes.length = 0;
+  await page.getByRole('link', { name: 'Back to the start' }).click();
+  await page.getByRole('button', { name: 'Verification', exact: true }).click();
+  await verifyOnce();
+  expect(artifactBytes).toEqual([]);
+});
