@@ -1,6 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
 import * as initial from './migrations/001-initial.ts';
@@ -9,6 +6,7 @@ import { identityRepository } from './identity-repository.ts';
 import { rootRepository } from './root-repository.ts';
 import type { Database } from './schema.ts';
 import type { Storage } from './types.ts';
+import { openSqliteFile } from './sqlite-file.ts';
 
 const migrations: Record<string, Migration> = { '001-initial': initial };
 
@@ -52,23 +50,4 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     },
     close: () => db.destroy(),
   };
-}
-
-/**
- * WAL with synchronous=FULL: a registration acknowledged to a client has reached the disk, and
- * survives `kill -9` or power loss. Both are read back, so a build that ignores them fails at start.
- */
-function openSqliteFile(dataDir: string): SQLite.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('busy_timeout = 5000');
-  const journalMode = database.pragma('journal_mode', { simple: true });
-  const synchronous = database.pragma('synchronous', { simple: true });
-  if (journalMode !== 'wal' || synchronous !== 2) {
-    database.close();
-    throw new Error(`SQLite must run with journal_mode=wal and synchronous=FULL (got ${String(journalMode)}, ${String(synchronous)})`);
-  }
-  return database;
 }
