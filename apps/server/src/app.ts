@@ -12,6 +12,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { challengeRoute } from './routes/challenge.ts';
+import { didDocumentRoute } from './routes/did-document.ts';
 import { healthRoutes } from './routes/health.ts';
 import { membersRoute } from './routes/members.ts';
 import { oprfRoutes } from './routes/oprf.ts';
@@ -83,6 +84,7 @@ export async function buildApp(
   challengeRoute(app, routeDeps);
   membersRoute(app, routeDeps);
   artifactRoutes(app, routeDeps);
+  didDocumentRoute(app, routeDeps);
   await serveWebApp(app, config.webDist);
 
   return app;

@@ -55,6 +55,21 @@ describe('POST /register (raw bodies of the specification)', () => {
   });
 });
 
+describe('GET /did/:did', () => {
+  it('resolves a registered did:key to a DID document with its key, and 404s otherwise', async () => {
+    const did = (await post('/register', { id_info: 'DID-1', bio_info: 'did resolution biometric' })).json().DID as string;
+    const reply = await t.app.inject({ method: 'GET', url: `/did/${did}` });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toContain('application/did+ld+json');
+    const document = reply.json();
+    expect(document.id).toBe(did);
+    expect(document.verificationMethod[0].publicKeyMultibase).toBe(did.slice('did:key:'.length));
+    const unknown = await t.app.inject({ method: 'GET', url: '/did/did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' });
+    expect(unknown.statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/did/not-a-did' })).statusCode).toBe(404);
+  });
+});
+
 describe('POST /verify (raw body of the specification)', () => {
   it('answers Success for a registered biometric, also when typed with other white space', async () => {
     const reply = await post('/verify', { bio_info: ALICE.bio_info });

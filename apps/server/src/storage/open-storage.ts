@@ -28,7 +28,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   const dialect = options.databaseUrl ? 'postgres' : 'sqlite';
   const db = new Kysely<Database>({
     dialect: options.databaseUrl
-      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 }) })
+      ? new PostgresDialect({ pool: postgresPool(options.databaseUrl, options.poolSize ?? 10) })
       : new SqliteDialect({ database: openSqliteFile(options.dataDir) }),
   });
 
@@ -50,4 +50,15 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * A pg pool that survives the database going away: an idle connection that PostgreSQL terminates
+ * (a restart, a failover) emits 'error' on the pool, which would crash the process if unheard. The
+ * pool drops that connection; the next query opens a new one, or fails and becomes a 503.
+ */
+function postgresPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  return pool;
 }
