@@ -11,7 +11,13 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: false },
   server: {
     proxy: Object.fromEntries(
-      api.map((path) => [path, { target: 'http://127.0.0.1:8080', bypass: (req) => (req.method === 'GET' && req.headers.accept?.includes('text/html') ? req.url : undefined) }]),
+      api.map((path) => [
+        path,
+        {
+          target: 'http://127.0.0.1:8080',
+          bypass: (req) => (req.method === 'GET' && req.headers.accept?.includes('text/html') ? req.url : undefined),
+        },
+      ]),
     ),
   },
 });

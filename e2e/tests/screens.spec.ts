@@ -102,7 +102,11 @@ for (const [name, fail] of [
     await page.route('**/{oprf,verify}', (route) =>
       fail === 'abort'
         ? route.abort('connectionrefused')
-        : route.fulfill({ status: fail.status, contentType: 'application/json', body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"The service is temporarily unavailable."}}' }),
+        : route.fulfill({
+            status: fail.status,
+            contentType: 'application/json',
+            body: '{"error":{"code":"SERVICE_UNAVAILABLE","message":"The service is temporarily unavailable."}}',
+          }),
     );
     await page.goto('/user-verification');
     const bio = person().bio;

@@ -21,7 +21,7 @@ test('proving: "server" sends exactly the specification\'s raw bodies, and they 
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();
   await expect(page).toHaveURL(/\/user-authorised$/);
 
-  expect(posts.map((r) => [new URL(r.url()).pathname, r.postDataJSON()])).toEqual([
+  expect(posts.map((r) => [new URL(r.url()).pathname, r.postDataJSON() as unknown])).toEqual([
     ['/register', { id_info: id, bio_info: bio }],
     ['/verify', { bio_info: bio }],
   ]);

@@ -69,7 +69,11 @@ test('the page stays responsive while the proof is computed, and a second verifi
 
   const artifactBytes: number[] = [];
   page.on('response', (response) => {
-    if (new URL(response.url()).pathname.startsWith('/artifacts/')) void response.body().then((b) => artifactBytes.push(b.length), () => undefined);
+    if (new URL(response.url()).pathname.startsWith('/artifacts/'))
+      void response.body().then(
+        (b) => artifactBytes.push(b.length),
+        () => undefined,
+      );
   });
 
   await page.goto('/user-verification');

@@ -44,7 +44,8 @@ export async function buildApp(
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     // A hop count trusts that many proxies in front of us; otherwise true, false or addresses.
-    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: BODY_LIMIT,
     // Slow clients must not pin the server (DESIGN §6).
     requestTimeout: 15_000,

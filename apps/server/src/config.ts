@@ -74,7 +74,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const corsRaw = (env.CORS_ORIGINS || '').trim();
   const corsOrigins: Config['corsOrigins'] =
-    corsRaw === '*' ? '*' : corsRaw.split(',').map((o) => o.trim()).filter(Boolean);
+    corsRaw === '*'
+      ? '*'
+      : corsRaw
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean);
   if (Array.isArray(corsOrigins)) {
     for (const origin of corsOrigins) {
       if (!URL.canParse(origin)) problems.push(`CORS_ORIGINS entry "${origin}" is not an origin like https://app.example`);
@@ -83,7 +88,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const trustProxyRaw = env.TRUST_PROXY || 'false';
   const trustProxy: Config['trustProxy'] =
-    trustProxyRaw === 'true' ? true : trustProxyRaw === 'false' ? false : /^\d+$/.test(trustProxyRaw) ? Number(trustProxyRaw) : trustProxyRaw;
+    trustProxyRaw === 'true'
+      ? true
+      : trustProxyRaw === 'false'
+        ? false
+        : /^\d+$/.test(trustProxyRaw)
+          ? Number(trustProxyRaw)
+          : trustProxyRaw;
 
   const config: Config = {
     port,

@@ -52,7 +52,10 @@ export async function startTestApp(
       callback();
     },
   });
-  const app = await buildApp({ config, storage, registry, oprf, artifacts: await loadArtifactsOnce() }, { logger: { level: 'trace', stream } });
+  const app = await buildApp(
+    { config, storage, registry, oprf, artifacts: await loadArtifactsOnce() },
+    { logger: { level: 'trace', stream } },
+  );
   await app.ready();
 
   const close = async () => {

@@ -14,7 +14,7 @@ export async function blindOprfInput(
   publicKey: Uint8Array,
   domain: OprfDomain,
   normalised: string,
-): Promise<{ request: Uint8Array; finalize(evaluation: Uint8Array): Promise<Uint8Array> }> {
+): Promise<{ request: Uint8Array; finalize: (evaluation: Uint8Array) => Promise<Uint8Array> }> {
   const client = new VOPRFClient(OPRF_SUITE, publicKey, OPRF_CRYPTO);
   const [finalizeData, evaluationRequest] = await client.blind([oprfInput(domain, normalised)]);
   return {

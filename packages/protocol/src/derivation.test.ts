@@ -19,7 +19,13 @@ async function derive(evaluator: OprfEvaluator, id: string, bio: string) {
 
 describe('known-answer vectors: fixed input → commitment, DID, ID tag', () => {
   it('derives the checked-in OPRF key from its seed', async () => {
-    const { privateKey } = await deriveKeyPair(Oprf.Mode.VOPRF, OPRF_SUITE, hexToBytes(known.oprfKey.seed), new TextEncoder().encode(known.oprfKey.info), OPRF_CRYPTO);
+    const { privateKey } = await deriveKeyPair(
+      Oprf.Mode.VOPRF,
+      OPRF_SUITE,
+      hexToBytes(known.oprfKey.seed),
+      new TextEncoder().encode(known.oprfKey.info),
+      OPRF_CRYPTO,
+    );
     expect(Buffer.from(privateKey).toString('hex')).toBe(known.oprfKey.privateKey);
   });
 
@@ -62,7 +68,12 @@ describe('did:key', () => {
   });
 
   it('rejects what is not an Ed25519 did:key', () => {
-    for (const bad of ['did:web:example.com', 'did:key:z6MkBAD0', 'did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme', 'did:key:']) {
+    for (const bad of [
+      'did:web:example.com',
+      'did:key:z6MkBAD0',
+      'did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme',
+      'did:key:',
+    ]) {
       expect(() => didKeyPublicKey(bad)).toThrow(expect.objectContaining({ code: 'INVALID_SIGNATURE' }));
     }
   });

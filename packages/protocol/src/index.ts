@@ -8,7 +8,13 @@ export { deriveIdentity, Identity } from './derive-identity.ts';
 export { deriveIdTag } from './derive-id-tag.ts';
 export { deriveDidKey, didKeyFromPublicKey, didKeyPublicKey, didDocument } from './did-key.ts';
 export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement } from './field.ts';
-export { registrationMessage, signRegistration, verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from './registration-signatures.ts';
+export {
+  registrationMessage,
+  signRegistration,
+  verifyRegistration,
+  type ZkRegisterFields,
+  type RegistrationSignatures,
+} from './registration-signatures.ts';
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export * from './schemas.ts';

@@ -31,6 +31,8 @@ describe('normaliseInput', () => {
   });
 
   it('never quotes the input in its error', () => {
-    expect(() => normaliseInput(`secret-${'x'.repeat(MAX_INPUT_BYTES)}`)).toThrow(expect.not.objectContaining({ message: expect.stringContaining('secret') }));
+    expect(() => normaliseInput(`secret-${'x'.repeat(MAX_INPUT_BYTES)}`)).toThrow(
+      expect.not.objectContaining({ message: expect.stringContaining('secret') }),
+    );
   });
 });

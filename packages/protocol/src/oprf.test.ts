@@ -74,11 +74,15 @@ describe('our VOPRF round', () => {
 });
 
 describe('OprfEvaluator.blindEvaluate is a strict gate', () => {
-  const withCount = (count: number, ...elements: Uint8Array[]) => new Uint8Array([count >> 8, count & 0xff, ...elements.flatMap((e) => [...e])]);
+  const withCount = (count: number, ...elements: Uint8Array[]) =>
+    new Uint8Array([count >> 8, count & 0xff, ...elements.flatMap((e) => [...e])]);
   const cases: Array<[string, () => Promise<Uint8Array>]> = [
     ['the identity element', async () => withCount(1, new Uint8Array(32))],
     ['a non-canonical encoding', async () => withCount(1, new Uint8Array(32).fill(0xff))],
-    ['an encoding that is no point', async () => withCount(1, hexToBytes('0100000000000000000000000000000000000000000000000000000000000000'))],
+    [
+      'an encoding that is no point',
+      async () => withCount(1, hexToBytes('0100000000000000000000000000000000000000000000000000000000000000')),
+    ],
     ['trailing bytes', async () => new Uint8Array([...(await valid()), 7])],
     ['two elements', async () => withCount(2, (await valid()).subarray(2), (await valid()).subarray(2))],
     ['a count that lies', async () => withCount(2, (await valid()).subarray(2))],

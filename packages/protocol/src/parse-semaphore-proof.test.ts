@@ -3,7 +3,14 @@ import { parseSemaphoreProof } from './parse-semaphore-proof.ts';
 import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD } from './field.ts';
 import { memberBucket } from './member-bucket.ts';
 
-const proof = { merkleTreeDepth: 3, merkleTreeRoot: '12', nullifier: '34', message: '56', scope: '56', points: ['1', '2', '3', '4', '5', '6', '7', '8'] };
+const proof = {
+  merkleTreeDepth: 3,
+  merkleTreeRoot: '12',
+  nullifier: '34',
+  message: '56',
+  scope: '56',
+  points: ['1', '2', '3', '4', '5', '6', '7', '8'],
+};
 
 describe('parseSemaphoreProof', () => {
   it('accepts a well-formed proof', () => {
@@ -27,7 +34,8 @@ describe('parseSemaphoreProof', () => {
   });
 
   it('rejects what is not an object', () => {
-    for (const value of [null, 'proof', 7, []]) expect(() => parseSemaphoreProof(value)).toThrow(expect.objectContaining({ code: 'INVALID_PROOF' }));
+    for (const value of [null, 'proof', 7, []])
+      expect(() => parseSemaphoreProof(value)).toThrow(expect.objectContaining({ code: 'INVALID_PROOF' }));
   });
 });
 

@@ -45,6 +45,6 @@ export function parseSemaphoreProof(value: unknown): WireSemaphoreProof {
     nullifier: proof.nullifier as string,
     message: proof.message as string,
     scope: proof.scope as string,
-    points: [...(points as string[])],
+    points: [...points],
   };
 }

@@ -63,20 +63,34 @@ export const SemaphoreProofSchema = Type.Object(
   closed,
 );
 
-export const ZkVerifyBody = Type.Object({ proof: SemaphoreProofSchema }, { ...closed, description: 'A Semaphore v4 proof whose message and scope are an unused challenge.' });
+export const ZkVerifyBody = Type.Object(
+  { proof: SemaphoreProofSchema },
+  { ...closed, description: 'A Semaphore v4 proof whose message and scope are an unused challenge.' },
+);
 
 export const VerifyReply = Type.Object({ [VERIFICATION_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
 
 export const ErrorReply = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }, closed) }, closed);
 
 export const OprfRequest = Type.Object(
-  { element: Type.String({ pattern: '^[A-Za-z0-9_-]{1,128}$', description: 'base64url of a serialized EvaluationRequest with one element' }) },
+  {
+    element: Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,128}$',
+      description: 'base64url of a serialized EvaluationRequest with one element',
+    }),
+  },
   closed,
 );
-export const OprfReply = Type.Object({ evaluation: Type.String({ description: 'base64url of the serialized Evaluation with its DLEQ proof' }) }, closed);
+export const OprfReply = Type.Object(
+  { evaluation: Type.String({ description: 'base64url of the serialized Evaluation with its DLEQ proof' }) },
+  closed,
+);
 export const OprfKeyReply = Type.Object({ suite: Type.String(), publicKey: Type.String({ description: 'base64url' }) }, closed);
 
-export const ChallengeReply = Type.Object({ challenge: decimal('one-time challenge, a field element'), expiresAt: Type.String({ format: 'date-time' }) }, closed);
+export const ChallengeReply = Type.Object(
+  { challenge: decimal('one-time challenge, a field element'), expiresAt: Type.String({ format: 'date-time' }) },
+  closed,
+);
 
 export const MembersQuery = Type.Object({ bucket: Type.Optional(Type.String({ pattern: '^[0-9a-f]{0,4}$' })) }, closed);
 

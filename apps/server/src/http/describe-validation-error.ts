@@ -8,14 +8,16 @@ export function describeValidationError(error: FastifySchemaValidationError | un
   if (!error) return 'The request is not valid.';
   const where = context === 'querystring' ? 'query parameter' : 'field';
   const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const params = error.params as Record<string, unknown>;
+  const params: Record<string, unknown> = error.params;
   switch (error.keyword) {
     case 'required':
       return `The ${where} "${String(params.missingProperty)}" is required.`;
     case 'additionalProperties':
       return `The request contains a ${where} that is not allowed.`;
     case 'type':
-      return field ? `The ${where} "${field}" must be of type ${String(params.type)}.` : `The request body must be a JSON ${String(params.type)}.`;
+      return field
+        ? `The ${where} "${field}" must be of type ${String(params.type)}.`
+        : `The request body must be a JSON ${String(params.type)}.`;
     case 'minLength':
       return `The ${where} "${field}" must not be empty.`;
     case 'maxLength':

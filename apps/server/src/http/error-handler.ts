@@ -57,6 +57,25 @@ export function isStorageFailure(error: unknown): boolean {
   if (typeof code !== 'string') return false;
   return (
     code.startsWith('SQLITE_') ||
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOSPC', 'EROFS', 'EACCES', '57P01', '57P02', '57P03', '53100', '53200', '53300', '08000', '08003', '08006', '08001', '08004'].includes(code)
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'EPIPE',
+      'ENOSPC',
+      'EROFS',
+      'EACCES',
+      '57P01',
+      '57P02',
+      '57P03',
+      '53100',
+      '53200',
+      '53300',
+      '08000',
+      '08003',
+      '08006',
+      '08001',
+      '08004',
+    ].includes(code)
   );
 }

@@ -13,7 +13,11 @@ const codeOf = (text: string) => {
 
 describe('parseStrictJson', () => {
   it('parses ordinary JSON, including keys repeated in different objects', () => {
-    expect(parseStrictJson('{"a":{"b":1},"c":[{"b":2},{"b":3}],"s":"x\\"y:"}')).toEqual({ a: { b: 1 }, c: [{ b: 2 }, { b: 3 }], s: 'x"y:' });
+    expect(parseStrictJson('{"a":{"b":1},"c":[{"b":2},{"b":3}],"s":"x\\"y:"}')).toEqual({
+      a: { b: 1 },
+      c: [{ b: 2 }, { b: 3 }],
+      s: 'x"y:',
+    });
     expect(parseStrictJson(' [1, "a", null] ')).toEqual([1, 'a', null]);
   });
 

@@ -13,10 +13,7 @@ export function artifactRoutes(app: FastifyInstance, { artifacts }: AppDeps) {
       return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such proving artifact.' } });
     }
     const etag = `"${artifact.sha256}"`;
-    reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('etag', etag)
-      .header('x-content-sha256', artifact.sha256);
+    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', etag).header('x-content-sha256', artifact.sha256);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply
       .type(artifact.name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream')

@@ -11,7 +11,10 @@ export function healthRoutes(app: FastifyInstance, { storage, registry }: AppDep
       return { status: 'ready', members: registry.size, root: registry.root };
     } catch (error) {
       request.log.warn({ err: { name: (error as Error).name, code: (error as { code?: string }).code } }, 'not ready');
-      return reply.code(503).header('retry-after', '5').send({ error: { code: 'NOT_READY', message: 'Storage is not reachable yet.' } });
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ error: { code: 'NOT_READY', message: 'Storage is not reachable yet.' } });
     }
   });
 }

@@ -22,7 +22,7 @@ describe('POST /register (raw bodies of the specification)', () => {
   it('registers a new identity with a did:key and then answers "already registered" without echoing', async () => {
     const first = await post('/register', ALICE);
     expect(first.statusCode).toBe(200);
-    const body = first.json();
+    const body = first.json<Record<string, unknown>>();
     expect(Object.keys(body).sort()).toEqual(['DID', 'DID already generated']);
     expect(body['DID already generated']).toBe(false);
     expect(body.DID).toMatch(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$/);
@@ -145,7 +145,12 @@ describe('GET /generateQRCode and /healthz', () => {
 
 describe('headers', () => {
   it('sets a strict CSP and no-store on API replies, and keeps CORS closed by default', async () => {
-    const reply = await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: 'x' }, headers: { origin: 'https://elsewhere.example' } });
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: '/verify',
+      payload: { bio_info: 'x' },
+      headers: { origin: 'https://elsewhere.example' },
+    });
     expect(reply.headers['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(reply.headers['content-security-policy']).toContain("worker-src 'self' blob:");
     expect(reply.headers['content-security-policy']).toContain("object-src 'none'");

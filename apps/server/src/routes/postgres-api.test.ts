@@ -31,8 +31,12 @@ const post = (app: TestApp, url: string, payload: object) => app.app.inject({ me
 
 describe('the API on PostgreSQL', () => {
   it('registers on one instance and verifies on the other, with the raw bodies', async () => {
-    expect((await post(a, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toMatchObject({ 'DID already generated': false });
-    expect((await post(b, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toEqual({ 'DID already generated': true });
+    expect((await post(a, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toMatchObject({
+      'DID already generated': false,
+    });
+    expect((await post(b, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toEqual({
+      'DID already generated': true,
+    });
     expect((await post(b, '/verify', { bio_info: 'pg biometric one' })).json()).toEqual({ 'Verification Result': 'Success' });
     expect((await post(b, '/verify', { bio_info: 'pg biometric two' })).json()).toEqual({ 'Verification Result': 'Failure' });
   });

@@ -8,6 +8,9 @@ export function qrCodeRoute(app: FastifyInstance, { config }: AppDeps) {
   let png: Promise<Buffer> | undefined;
   app.get('/generateQRCode', async (_request, reply) => {
     png ??= QRCode.toBuffer(link, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
-    return reply.type('image/png').header('cache-control', 'no-store').send(await png);
+    return reply
+      .type('image/png')
+      .header('cache-control', 'no-store')
+      .send(await png);
   });
 }

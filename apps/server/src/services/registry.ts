@@ -71,8 +71,8 @@ export class Registry {
   /** Leaf indexes whose sha256(commitment) starts with `prefix` (at most INDEXED_BUCKET_CHARS long). */
   leavesInBucket(prefix: string): number[] {
     if (prefix.length >= INDEXED_BUCKET_CHARS) {
-      return (this.leavesByBucket.get(prefix.slice(0, INDEXED_BUCKET_CHARS)) ?? []).filter((i) =>
-        memberBucket(this.commitments[i]!, prefix.length) === prefix,
+      return (this.leavesByBucket.get(prefix.slice(0, INDEXED_BUCKET_CHARS)) ?? []).filter(
+        (i) => memberBucket(this.commitments[i]!, prefix.length) === prefix,
       );
     }
     const leaves: number[] = [];

@@ -59,7 +59,10 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     },
 
     async count() {
-      const row = await db.selectFrom('identities').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('identities')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

@@ -34,7 +34,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 
   try {
     const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error('Database migration failed', { cause: error });
   } catch (error) {
     await db.destroy();
     throw error;

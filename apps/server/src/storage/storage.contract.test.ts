@@ -14,7 +14,7 @@ import type { Storage } from './types.ts';
  */
 interface Backend {
   name: string;
-  open(): Promise<{ storage: Storage; reopen(): Promise<Storage> }>;
+  open(): Promise<{ storage: Storage; reopen: () => Promise<Storage> }>;
 }
 
 let postgres: RunningPostgres;
@@ -47,7 +47,10 @@ const backends: Backend[] = [
       await client.query(`CREATE DATABASE ${name}`);
       await client.end();
       const url = postgres.url.replace(/\/zeroid$/, `/${name}`);
-      return { storage: await openStorage({ databaseUrl: url, dataDir: '' }), reopen: () => openStorage({ databaseUrl: url, dataDir: '' }) };
+      return {
+        storage: await openStorage({ databaseUrl: url, dataDir: '' }),
+        reopen: () => openStorage({ databaseUrl: url, dataDir: '' }),
+      };
     },
   },
 ];

@@ -14,7 +14,10 @@ export const router = createBrowserRouter([
       { path: 'user-verification', lazy: async () => ({ Component: (await import('../features/verify/verify-page.tsx')).VerifyPage }) },
       { path: 'generate-qr', lazy: async () => ({ Component: (await import('../features/qr/qr-page.tsx')).QrPage }) },
       { path: 'invalid-did', lazy: async () => ({ Component: (await import('../features/outcome/invalid-did-page.tsx')).InvalidDidPage }) },
-      { path: 'user-authorised', lazy: async () => ({ Component: (await import('../features/outcome/user-authorised-page.tsx')).UserAuthorisedPage }) },
+      {
+        path: 'user-authorised',
+        lazy: async () => ({ Component: (await import('../features/outcome/user-authorised-page.tsx')).UserAuthorisedPage }),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -6,7 +6,8 @@ import { apiUrls } from './paths.ts';
 
 export type RegisterOutcome = { alreadyRegistered: true } | { alreadyRegistered: false; did: string };
 export type VerifyOutcome = 'Success' | 'Failure';
-export type Progress = { stage: 'deriving' } | { stage: 'downloading'; loaded: number; total: number } | { stage: 'proving' } | { stage: 'sending' };
+export type Progress =
+  { stage: 'deriving' } | { stage: 'downloading'; loaded: number; total: number } | { stage: 'proving' } | { stage: 'sending' };
 
 /** Loads the browser prover only when a call needs it: the welcome page stays small. */
 const prover = () => import('../features/prover/prover-client.ts');
@@ -43,7 +44,7 @@ export async function fetchQrCode(): Promise<string> {
   const blob = await requestBlob(apiUrls.qrCode());
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
+    reader.onload = () => resolve(reader.result as string);
     reader.onerror = () => reject(new Error('Could not read the QR image.'));
     reader.readAsDataURL(blob);
   });

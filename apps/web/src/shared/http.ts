@@ -17,7 +17,8 @@ export async function requestJson<T>(url: string, init: { method?: 'GET' | 'POST
   try {
     response = await fetch(url, {
       method: init.method ?? 'GET',
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   } catch {

@@ -18,7 +18,10 @@ const inMemory = new Map<number, Promise<ProvingArtifacts>>();
 export function provingArtifacts(depth: number, onProgress?: (loaded: number, total: number) => void): Promise<ProvingArtifacts> {
   let entry = inMemory.get(depth);
   if (!entry) {
-    entry = Promise.all([load(`semaphore-${depth}.wasm`), load(`semaphore-${depth}.zkey`, onProgress)]).then(([wasm, zkey]) => ({ wasm, zkey }));
+    entry = Promise.all([load(`semaphore-${depth}.wasm`), load(`semaphore-${depth}.zkey`, onProgress)]).then(([wasm, zkey]) => ({
+      wasm,
+      zkey,
+    }));
     entry.catch(() => inMemory.delete(depth));
     inMemory.set(depth, entry);
   }
@@ -50,7 +53,10 @@ async function load(name: string, onProgress?: (loaded: number, total: number) =
   const bytes = await readWithProgress(response.body, total, onProgress);
   const expected = response.headers.get('x-content-sha256');
   if (!expected || (await sha256Hex(bytes)) !== expected) throw new ApiError('The proving key did not arrive intact. Please try again.');
-  await cache?.put(url, new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream', 'x-content-sha256': expected } }));
+  await cache?.put(
+    url,
+    new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream', 'x-content-sha256': expected } }),
+  );
   return bytes;
 }
 

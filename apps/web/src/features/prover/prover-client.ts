@@ -23,7 +23,8 @@ function proverWorker(): Worker {
     else call.resolve(message.reply);
   };
   worker.onerror = () => {
-    for (const call of pending.values()) call.reject(new ApiError('The prover stopped unexpectedly. Please reload the page and try again.'));
+    for (const call of pending.values())
+      call.reject(new ApiError('The prover stopped unexpectedly. Please reload the page and try again.'));
     pending.clear();
     worker = undefined;
   };
@@ -33,8 +34,9 @@ function proverWorker(): Worker {
 function call<T>(request: Omit<ProverRequest, 'id'>, onProgress?: (p: Progress) => void): Promise<T> {
   const id = nextId++;
   return new Promise<T>((resolve, reject) => {
-    pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
-    proverWorker().postMessage({ ...request, id } as ProverRequest);
+    pending.set(id, { resolve: (value) => resolve(value as T), reject, onProgress });
+    const message = { ...request, id };
+    proverWorker().postMessage(message);
   });
 }
 

@@ -14,7 +14,8 @@ const reply = (message: ProverResponse) => scope.postMessage(message);
 
 scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
   const request = event.data;
-  const progress = (p: Extract<ProverResponse, { type: 'progress' }>['progress']) => reply({ id: request.id, type: 'progress', progress: p });
+  const progress = (p: Extract<ProverResponse, { type: 'progress' }>['progress']) =>
+    reply({ id: request.id, type: 'progress', progress: p });
   try {
     switch (request.type) {
       case 'warm-up':
@@ -29,6 +30,10 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         return;
     }
   } catch (error) {
-    reply({ id: request.id, type: 'error', message: error instanceof Error ? error.message : 'Something went wrong on this device. Please try again.' });
+    reply({
+      id: request.id,
+      type: 'error',
+      message: error instanceof Error ? error.message : 'Something went wrong on this device. Please try again.',
+    });
   }
 };

@@ -23,5 +23,8 @@ export async function registerFlow(input: { idInfo: string; bioInfo: string }, p
   const didKey = deriveDidKey(oprfBio);
   const fields = { commitment: identity.commitment.toString(), idTag: deriveIdTag(oprfId), did: didKey.did, challenge };
   progress({ stage: 'sending' });
-  return requestJson<RegisterReply>(apiUrls.register(), { method: 'POST', body: { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) } });
+  return requestJson<RegisterReply>(apiUrls.register(), {
+    method: 'POST',
+    body: { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) },
+  });
 }

@@ -35,10 +35,20 @@ export async function verifyFlow(input: { bioInfo: string }, progress: (p: Progr
 
   // The tree may have grown past a power of two since the parameters came: then prove at the new depth.
   const artifactsForDepth =
-    bucket.depth === params.depth ? artifactsRequest : provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
-  const [artifacts, { challenge }] = await Promise.all([artifactsForDepth, requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' })]);
+    bucket.depth === params.depth
+      ? artifactsRequest
+      : provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
+  const [artifacts, { challenge }] = await Promise.all([
+    artifactsForDepth,
+    requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' }),
+  ]);
   progress({ stage: 'proving' });
-  const merkleProof = { root: BigInt(bucket.root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
+  const merkleProof = {
+    root: BigInt(bucket.root),
+    leaf: identity.commitment,
+    index: member.proofIndex,
+    siblings: member.siblings.map(BigInt),
+  };
   // snarkjs takes bytes as well as URLs; its types only say string.
   const proof = await generateProof(identity, merkleProof, challenge, challenge, bucket.depth, {
     wasm: artifacts.wasm as unknown as string,

@@ -31,7 +31,13 @@ export function QrPage() {
   return (
     <section className="card">
       <h1>{MESSAGES.qrTitle}</h1>
-      {did ? <p className="did"><code>{did}</code></p> : <p>Scan to open the verification page on another device.</p>}
+      {did ? (
+        <p className="did">
+          <code>{did}</code>
+        </p>
+      ) : (
+        <p>Scan to open the verification page on another device.</p>
+      )}
       {src ? (
         <img className="qr" src={src} width={320} height={320} alt={did ? 'QR code of your DID' : 'QR code for the verification link'} />
       ) : error ? null : (

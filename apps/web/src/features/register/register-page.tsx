@@ -35,9 +35,25 @@ export function RegisterPage() {
       <h1>{MESSAGES.registration}</h1>
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
         <label htmlFor="id-info">{MESSAGES.enterId}</label>
-        <textarea id="id-info" name="id_info" rows={3} value={idInfo} onChange={(e) => setIdInfo(e.target.value)} autoComplete="off" spellCheck={false} />
+        <textarea
+          id="id-info"
+          name="id_info"
+          rows={3}
+          value={idInfo}
+          onChange={(e) => setIdInfo(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
         <label htmlFor="bio-info">{MESSAGES.biometricData}</label>
-        <textarea id="bio-info" name="bio_info" rows={6} value={bioInfo} onChange={(e) => setBioInfo(e.target.value)} autoComplete="off" spellCheck={false} />
+        <textarea
+          id="bio-info"
+          name="bio_info"
+          rows={6}
+          value={bioInfo}
+          onChange={(e) => setBioInfo(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
         <button type="submit" className="primary" disabled={pending}>
           {MESSAGES.register}
         </button>
