@@ -10,6 +10,33 @@ import {
   type OprfDomain,
 } from '@zeroid/protocol';
 import type { FastifyInstance } from 'fastify';
+
+/** What the client needs of a server: one request, one reply. */
+export interface Reply {
+  statusCode: number;
+  body: string;
+  json<T = any>(): T; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+export type Send = (request: { method: 'GET' | 'POST'; url: string; payload?: object }) => Promise<Reply>;
+
+/** In-process, through Fastify's inject(). */
+export const viaInject =
+  (app: FastifyInstance): Send =>
+  (request) =>
+    app.inject(request);
+
+/** Over real HTTP, to a server process. */
+export const viaHttp =
+  (baseUrl: string): Send =>
+  async ({ method, url, payload }) => {
+    const response = await fetch(baseUrl + url, {
+      method,
+      headers: payload ? { 'content-type': 'application/json' } : {},
+      body: payload ? JSON.stringify(payload) : undefined,
+    });
+    const body = await response.text();
+    return { statusCode: response.status, body, json: <T>() => JSON.parse(body) as T };
+  };
 import type { Artifacts } from '../src/services/artifacts.ts';
 
 /**
@@ -17,13 +44,17 @@ import type { Artifacts } from '../src/services/artifacts.ts';
  * OPRF round with DLEQ check, derivation, signed registration, bucket lookup, proof, verification.
  */
 export class ZkTestClient {
+  private readonly send: Send;
+
   constructor(
-    private readonly app: FastifyInstance,
+    server: FastifyInstance | Send,
     private readonly artifacts: Artifacts,
-  ) {}
+  ) {
+    this.send = typeof server === 'function' ? server : viaInject(server);
+  }
 
   async oprf(domain: OprfDomain, raw: string): Promise<Uint8Array> {
-    const keyReply = await this.app.inject({ method: 'GET', url: '/oprf/public-key' });
+    const keyReply = await this.send({ method: 'GET', url: '/oprf/public-key' });
     const publicKey = new Uint8Array(Buffer.from(keyReply.json<{ publicKey: string }>().publicKey, 'base64url'));
     const { request, finalize } = await blindOprfInput(publicKey, domain, normaliseInput(raw));
     const reply = await this.post('/oprf', { element: Buffer.from(request).toString('base64url') });
@@ -39,7 +70,7 @@ export class ZkTestClient {
   }
 
   async challenge(): Promise<string> {
-    return (await this.app.inject({ method: 'POST', url: '/challenge' })).json<{ challenge: string }>().challenge;
+    return (await this.send({ method: 'POST', url: '/challenge' })).json<{ challenge: string }>().challenge;
   }
 
   async register(idInfo: string, bioInfo: string) {
@@ -53,9 +84,9 @@ export class ZkTestClient {
   async prove(bioInfo: string, challenge?: string): Promise<SemaphoreProof | undefined> {
     const identity = deriveIdentity(await this.oprf('bio', bioInfo));
     const commitment = identity.commitment.toString();
-    const params = (await this.app.inject({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
+    const params = (await this.send({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
     const bucket = memberBucket(commitment, params.bucketHexChars);
-    const reply = await this.app.inject({ method: 'GET', url: `/members?bucket=${bucket}` });
+    const reply = await this.send({ method: 'GET', url: `/members?bucket=${bucket}` });
     const { members, root, depth } = reply.json<{
       root: string;
       depth: number;
@@ -76,6 +107,6 @@ export class ZkTestClient {
   }
 
   private post(url: string, payload: object) {
-    return this.app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
+    return this.send({ method: 'POST', url, payload });
   }
 }

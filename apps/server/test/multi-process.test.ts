@@ -1,0 +1,102 @@
+import { Group } from '@semaphore-protocol/group';
+import { generateOprfKeyPair } from '@zeroid/protocol';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Artifacts } from '../src/services/artifacts.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { viaHttp, ZkTestClient } from './zk-client.ts';
+
+/**
+ * Two real server processes on one real PostgreSQL, as behind a load balancer: what one acknowledges,
+ * the other knows at once; a challenge is single-use across both; leaf indexes stay gapless under a
+ * race spread over both; and each process's tree equals the tree built from the table.
+ */
+let postgres: RunningPostgres;
+let a: ServerProcess;
+let b: ServerProcess;
+
+beforeAll(async () => {
+  postgres = await startEmbeddedPostgres();
+  const { privateKey } = await generateOprfKeyPair();
+  const env = {
+    DATABASE_URL: postgres.url,
+    OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
+    DATA_DIR: '/tmp/zeroid-unused',
+  };
+  [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await postgres?.stop();
+  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+});
+
+const post = async (server: ServerProcess, path: string, body: object) => {
+  const response = await fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+describe('two server processes on one PostgreSQL', () => {
+  it('verifies on B at once what A registered, through the raw API', async () => {
+    expect((await post(a, '/register', { id_info: 'MP-1', bio_info: 'multi process one' })).body).toMatchObject({
+      'DID already generated': false,
+    });
+    expect((await post(b, '/verify', { bio_info: 'multi process one' })).body).toEqual({ 'Verification Result': 'Success' });
+    expect((await post(b, '/register', { id_info: 'MP-1', bio_info: 'another' })).body).toEqual({ 'DID already generated': true });
+  });
+
+  it('verifies a proof on B for an identity registered on A in zero-knowledge mode, and the challenge works once', async () => {
+    const artifacts = await Artifacts.load();
+    const onA = new ZkTestClient(viaHttp(a.url), artifacts);
+    const onB = new ZkTestClient(viaHttp(b.url), artifacts);
+    expect((await onA.register('MP-ZK', 'multi process zero knowledge')).json()).toMatchObject({ 'DID already generated': false });
+    const challengeFromA = await onA.challenge();
+    const proof = await onB.prove('multi process zero knowledge', challengeFromA);
+    expect(proof).toBeDefined();
+    const verdicts = await Promise.all([onA.verify(proof!), onB.verify(proof!), onB.verify(proof!), onA.verify(proof!)]);
+    expect(verdicts.map((r) => r.json<Record<string, string>>()['Verification Result']).sort()).toEqual([
+      'Failure',
+      'Failure',
+      'Failure',
+      'Success',
+    ]);
+  });
+
+  it('keeps leaf indexes exactly 0..N-1 under 8 × 50 concurrent registrations spread over both, with one tree everywhere', async () => {
+    const duplicates = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i % 2 ? a : b, '/register', { id_info: 'MP-DUP', bio_info: 'multi process duplicate' })),
+    );
+    expect(duplicates.filter((r) => r.body['DID already generated'] === false)).toHaveLength(1);
+
+    const batches = Array.from({ length: 8 }, (_, batch) =>
+      Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          post((batch + i) % 2 ? a : b, '/register', { id_info: `MP-${batch}-${i}`, bio_info: `multi process race ${batch} ${i}` }),
+        ),
+      ),
+    );
+    const replies = (await Promise.all(batches)).flat();
+    expect(replies.every((r) => r.status === 200 && r.body['DID already generated'] === false)).toBe(true);
+
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    const rows = (
+      await client.query<{ leaf_index: number; commitment: string }>('SELECT leaf_index, commitment FROM identities ORDER BY leaf_index')
+    ).rows;
+    await client.end();
+    expect(rows.map((r) => r.leaf_index)).toEqual(rows.map((_, i) => i));
+    expect(rows).toHaveLength(2 + 1 + 400);
+
+    const expectedRoot = new Group(rows.map((r) => BigInt(r.commitment))).root.toString();
+    for (const server of [a, b]) {
+      const health = (await (await fetch(`${server.url}/healthz`)).json()) as { members: number; root: string };
+      expect(health).toMatchObject({ members: rows.length, root: expectedRoot });
+    }
+  }, 180_000);
+});
