@@ -30,7 +30,9 @@ async function main() {
 
   const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
   const oprf = new OprfEvaluator(await loadOprfKey(config.dataDir, config.oprfPrivateKey));
-  const registry = new Registry(storage);
+  const registry = new Registry(storage, {
+    onError: (error) => console.error('Could not save a tree checkpoint:', error instanceof Error ? error.message : error),
+  });
   const [artifacts] = await Promise.all([Artifacts.load(), registry.catchUp()]);
 
   const app = await buildApp({ config, storage, registry, oprf, artifacts });
@@ -41,6 +43,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
       await app.close();
+      await registry.flush();
     } finally {
       await storage.close();
     }

@@ -1,6 +1,8 @@
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
 import pg from 'pg';
 import * as initial from './migrations/001-initial.ts';
+import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
+import { checkpointRepository } from './checkpoint-repository.ts';
 import { challengeRepository } from './challenge-repository.ts';
 import { identityRepository } from './identity-repository.ts';
 import { rootRepository } from './root-repository.ts';
@@ -8,7 +10,7 @@ import type { Database } from './schema.ts';
 import type { Storage } from './types.ts';
 import { openSqliteFile } from './sqlite-file.ts';
 
-const migrations: Record<string, Migration> = { '001-initial': initial };
+const migrations: Record<string, Migration> = { '001-initial': initial, '002-tree-checkpoints': treeCheckpoints };
 
 export interface StorageOptions {
   /** postgres://… for PostgreSQL; absent for SQLite in dataDir. */
@@ -45,6 +47,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     identities: identityRepository(db, dialect),
     roots: rootRepository(db),
     challenges: challengeRepository(db),
+    checkpoints: checkpointRepository(db),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

@@ -31,6 +31,11 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
       return Number(supersededAt) > now.getTime() - windowMs;
     },
 
+    async rootOf(size) {
+      const row = await db.selectFrom('roots').select('root').where('size', '=', size).executeTakeFirst();
+      return row?.root;
+    },
+
     async latest() {
       const row = await db.selectFrom('roots').select(['size', 'root']).orderBy('size', 'desc').limit(1).executeTakeFirst();
       return row && { size: Number(row.size), root: row.root };

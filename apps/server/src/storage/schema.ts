@@ -16,6 +16,12 @@ export interface Database {
     root: string;
     created_at: EpochMs;
   };
+  tree_checkpoints: {
+    size: number;
+    root: string;
+    nodes: string;
+    created_at: EpochMs;
+  };
   challenges: {
     nonce: string;
     expires_at: EpochMs;

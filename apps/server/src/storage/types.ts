@@ -31,6 +31,8 @@ export interface RootRepository {
    */
   isAccepted(root: string, windowMs: number, now?: Date): Promise<boolean>;
   latest(): Promise<{ size: number; root: string } | undefined>;
+  /** The root recorded for the tree of `size` leaves. */
+  rootOf(size: number): Promise<string | undefined>;
 }
 
 export interface ChallengeRepository {
@@ -41,11 +43,25 @@ export interface ChallengeRepository {
   purgeExpired(now?: Date): Promise<number>;
 }
 
+/** A snapshot of the whole Merkle tree of `size` leaves, as `Group.export()` writes it. */
+export interface TreeCheckpoint {
+  size: number;
+  root: string;
+  nodes: string;
+}
+
+export interface CheckpointRepository {
+  save(checkpoint: TreeCheckpoint): Promise<void>;
+  /** The newest snapshot of at most `maxSize` leaves. */
+  latest(maxSize: number): Promise<TreeCheckpoint | undefined>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly identities: IdentityRepository;
   readonly roots: RootRepository;
   readonly challenges: ChallengeRepository;
+  readonly checkpoints: CheckpointRepository;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

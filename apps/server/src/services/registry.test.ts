@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Group } from '@semaphore-protocol/group';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openStorage } from '../storage/open-storage.ts';
+import type { Storage } from '../storage/types.ts';
+import { Registry, bucketHexChars } from './registry.ts';
+
+let dataDir: string;
+let storage: Storage;
+beforeEach(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-registry-'));
+  storage = await openStorage({ dataDir });
+});
+afterEach(async () => {
+  await storage.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const register = async (from: number, to: number) => {
+  for (let n = from; n < to; n++) await storage.identities.register({ commitment: String(10_000 + n), idTag: `t${n}`, did: `d${n}` });
+};
+const expectedRoot = (count: number) => new Group(Array.from({ length: count }, (_, n) => BigInt(10_000 + n))).root.toString();
+
+describe('Registry', () => {
+  it('builds the tree of the table and records each root it reaches', async () => {
+    await register(0, 5);
+    const registry = new Registry(storage);
+    await registry.catchUp();
+    expect(registry.root).toBe(expectedRoot(5));
+    expect(await storage.roots.rootOf(5)).toBe(expectedRoot(5));
+    await register(5, 7);
+    await registry.catchUp();
+    expect(registry.size).toBe(7);
+    expect(registry.root).toBe(expectedRoot(7));
+  });
+
+  it('starts from a checkpoint and hashes only the leaves added after it', async () => {
+    await register(0, 30);
+    const first = new Registry(storage, { checkpointEvery: 10 });
+    await first.catchUp();
+    await first.flush();
+    expect((await storage.checkpoints.latest(1000))?.size).toBe(30);
+    await register(30, 33);
+
+    const reads = vi.spyOn(storage.identities, 'commitmentsFrom');
+    const second = new Registry(storage);
+    await second.catchUp();
+    expect(reads.mock.calls[0]?.[0]).toBe(30);
+    expect(second.size).toBe(33);
+    expect(second.root).toBe(expectedRoot(33));
+    expect(second.leavesInBucket('')).toHaveLength(33);
+    expect(second.commitmentAt(0)).toBe('10000');
+  });
+
+  it('ignores a checkpoint that does not reproduce its recorded root, and rebuilds from the table', async () => {
+    await register(0, 12);
+    const forged = new Group(Array.from({ length: 12 }, (_, n) => BigInt(n + 1)));
+    await storage.checkpoints.save({ size: 12, root: forged.root.toString(), nodes: forged.export() });
+    await storage.roots.record(12, expectedRoot(12));
+
+    const reads = vi.spyOn(storage.identities, 'commitmentsFrom');
+    const registry = new Registry(storage);
+    await registry.catchUp();
+    expect(reads.mock.calls[0]?.[0]).toBe(0);
+    expect(registry.root).toBe(expectedRoot(12));
+  });
+
+  it('sizes buckets so the expected bucket holds at least 64 members', () => {
+    expect(bucketHexChars(0)).toBe(0);
+    expect(bucketHexChars(1023)).toBe(0);
+    expect(bucketHexChars(1024)).toBe(1);
+    expect(bucketHexChars(16_383)).toBe(1);
+    expect(bucketHexChars(16_384)).toBe(2);
+    expect(bucketHexChars(1_000_000)).toBe(3);
+    for (const size of [1024, 5000, 100_000, 1_000_000]) expect(size / 16 ** bucketHexChars(size)).toBeGreaterThanOrEqual(64);
+  });
+});
