@@ -101,6 +101,18 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('imports a batch at the next leaf indexes, all or nothing', async () => {
+    const { storage } = await backend.open();
+    await storage.identities.register(identity(0));
+    await storage.identities.importBatch(Array.from({ length: 2500 }, (_, n) => identity(n + 1)));
+    expect(await storage.identities.count()).toBe(2501);
+    expect((await storage.identities.findByCommitment('3500'))?.leafIndex).toBe(2500);
+    await expect(storage.identities.importBatch([identity(9000), identity(5)])).rejects.toThrow();
+    expect(await storage.identities.count()).toBe(2501);
+    expect(await storage.identities.register(identity(9000))).toEqual({ inserted: true, leafIndex: 2501 });
+    await storage.close();
+  });
+
   it('keeps a root history: current, recently superseded, expired, unknown and 0', async () => {
     const { storage } = await backend.open();
     await storage.roots.record(1, '111');

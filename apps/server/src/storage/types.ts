@@ -15,6 +15,11 @@ export interface IdentityRepository {
    * the ID tag or the DID is already registered. Safe under concurrency, across processes.
    */
   register(identity: { commitment: string; idTag: string; did: string }): Promise<RegisterOutcome>;
+  /**
+   * Appends many identities at the next leaf indexes in one transaction, for bulk imports and seeding.
+   * Fails as a whole if any of them is already registered.
+   */
+  importBatch(identities: Array<{ commitment: string; idTag: string; did: string }>): Promise<void>;
   findByCommitment(commitment: string): Promise<IdentityRecord | undefined>;
   findByDid(did: string): Promise<IdentityRecord | undefined>;
   /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date. */

@@ -1,0 +1,119 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Group } from '@semaphore-protocol/group';
+import { generateOprfKeyPair } from '@zeroid/protocol';
+import { openStorage } from '../apps/server/src/storage/open-storage.ts';
+import { startEmbeddedPostgres } from '../apps/server/test/embedded-postgres.ts';
+import { startServerProcess } from '../apps/server/test/server-process.ts';
+import { randomIdentities, seedIdentities } from './seed-identities.ts';
+
+export interface ScaleRow {
+  dialect: 'sqlite' | 'postgres';
+  identities: number;
+  readyMs: number;
+  rssMb: number;
+  registerMs: number;
+  membersMs: number;
+  rawVerifyMs: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Resident memory in MB of a process and its children (tsx runs the server in a child node process). */
+function rssMb(pid: number): number {
+  const own = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  let total = own ? Number(own[1]) / 1024 : 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      total += rssMb(Number(child));
+    }
+  }
+  return total;
+}
+
+async function timed(request: () => Promise<Response>): Promise<number> {
+  const started = performance.now();
+  const response = await request();
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return performance.now() - started;
+}
+
+/** Starts a server on the seeded database, measures, and stops it. */
+async function measure(env: Record<string, string>, dialect: ScaleRow['dialect'], identities: number, samples: number): Promise<ScaleRow> {
+  const started = performance.now();
+  const server = await startServerProcess(env, { readyTimeoutMs: 600_000 });
+  const readyMs = performance.now() - started;
+  const pid = server.process.pid!;
+  let peak = rssMb(pid);
+  const post = (url: string, body: object) =>
+    fetch(server.url + url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const tag = randomBytes(6).toString('hex');
+  const register: number[] = [];
+  const members: number[] = [];
+  const verify: number[] = [];
+  const { bucketHexChars } = (await (await fetch(`${server.url}/members`)).json()) as { bucketHexChars: number };
+  for (let i = 0; i < samples; i++) {
+    register.push(await timed(() => post('/register', { id_info: `scale-${tag}-${i}`, bio_info: `scale bio ${tag} ${i}` })));
+    const bucket = randomBytes(2).toString('hex').slice(0, bucketHexChars);
+    members.push(await timed(() => fetch(`${server.url}/members?bucket=${bucket}`)));
+    verify.push(await timed(() => post('/verify', { bio_info: `scale bio ${tag} ${i}` })));
+    peak = Math.max(peak, rssMb(pid));
+  }
+  await server.stop();
+  return {
+    dialect,
+    identities,
+    readyMs: Math.round(readyMs),
+    rssMb: Math.round(peak),
+    registerMs: +median(register).toFixed(1),
+    membersMs: +median(members).toFixed(1),
+    rawVerifyMs: +median(verify).toFixed(1),
+  };
+}
+
+/**
+ * Time to ready, memory and latencies at growing registry sizes, on SQLite and on PostgreSQL, each
+ * filled with random identities and a tree checkpoint, as a running server would have left them.
+ */
+export async function runScale(sizes: number[], samples = 15): Promise<ScaleRow[]> {
+  const rows: ScaleRow[] = [];
+  const { privateKey } = await generateOprfKeyPair();
+  const key = Buffer.from(privateKey).toString('base64url');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-scale-'));
+  const postgres = await startEmbeddedPostgres();
+  const backends: Array<{ dialect: ScaleRow['dialect']; storage: Awaited<ReturnType<typeof openStorage>>; env: Record<string, string> }> = [
+    { dialect: 'sqlite', storage: await openStorage({ dataDir }), env: { DATA_DIR: dataDir, OPRF_PRIVATE_KEY: key } },
+    {
+      dialect: 'postgres',
+      storage: await openStorage({ databaseUrl: postgres.url, dataDir }),
+      env: { DATA_DIR: dataDir, DATABASE_URL: postgres.url, OPRF_PRIVATE_KEY: key },
+    },
+  ];
+  try {
+    const groups = backends.map(() => new Group());
+    for (const size of sizes) {
+      for (const [i, backend] of backends.entries()) {
+        const group = groups[i]!;
+        const started = performance.now();
+        await seedIdentities(backend.storage, group, randomIdentities(Math.max(0, size - group.size)));
+        console.error(`seeded ${backend.dialect} to ${group.size} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+        await backend.storage.close();
+        const row = await measure(backend.env, backend.dialect, group.size, samples);
+        console.error(JSON.stringify(row));
+        rows.push(row);
+        backend.storage = await openStorage(backend.dialect === 'postgres' ? { databaseUrl: postgres.url, dataDir } : { dataDir });
+        // The measurement registered a few identities of its own: keep the seeding tree in step.
+        const added = await backend.storage.identities.commitmentsFrom(group.size, Number.MAX_SAFE_INTEGER);
+        group.addMembers(added.map((c) => BigInt(c)));
+      }
+    }
+  } finally {
+    for (const backend of backends) await backend.storage.close().catch(() => undefined);
+    await postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
