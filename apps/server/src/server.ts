@@ -36,10 +36,18 @@ async function main() {
   const [artifacts] = await Promise.all([Artifacts.load(), registry.catchUp()]);
 
   const app = await buildApp({ config, storage, registry, oprf, artifacts });
+  // Expired challenges are useless; purge them so the table cannot grow without bound.
+  const purge = setInterval(() => {
+    storage.challenges
+      .purgeExpired()
+      .catch((error: unknown) => app.log.warn({ err: { name: (error as Error).name } }, 'challenge purge failed'));
+  }, 60_000);
+  purge.unref();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearInterval(purge);
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
       await app.close();

@@ -67,6 +67,15 @@ describe('Registry', () => {
     expect(registry.root).toBe(expectedRoot(12));
   });
 
+  it('computes the same Merkle proofs as the library, for every leaf of an uneven tree', async () => {
+    await register(0, 37);
+    const registry = new Registry(storage);
+    await registry.catchUp();
+    const reference = new Group(Array.from({ length: 37 }, (_, n) => BigInt(10_000 + n)));
+    for (let index = 0; index < 37; index++) expect(registry.merkleProof(index)).toEqual(reference.generateMerkleProof(index));
+    expect(() => registry.merkleProof(37)).toThrow(RangeError);
+  });
+
   it('sizes buckets so the expected bucket holds at least 64 members', () => {
     expect(bucketHexChars(0)).toBe(0);
     expect(bucketHexChars(1023)).toBe(0);

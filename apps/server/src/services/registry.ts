@@ -75,8 +75,30 @@ export class Registry {
     return this.commitments[index];
   }
 
-  merkleProof(index: number) {
-    return this.group.generateMerkleProof(index);
+  /**
+   * The LeanIMT Merkle proof of one leaf, as `Group.generateMerkleProof` computes it, in O(depth).
+   * The library's own version copies the whole leaf array on every call (`this.leaves[index]`), which
+   * made a /members reply of a few hundred proofs take seconds at a million members. The test
+   * checks both agree.
+   */
+  merkleProof(index: number): { root: bigint; leaf: bigint; index: number; siblings: bigint[] } {
+    const nodes = (this.group.leanIMT as unknown as { _nodes: bigint[][] })._nodes;
+    const leaf = nodes[0]?.[index];
+    if (leaf === undefined) throw new RangeError(`No leaf at index ${index}`);
+    const siblings: bigint[] = [];
+    let path = 0;
+    let position = index;
+    for (let level = 0; level < nodes.length - 1; level += 1) {
+      const isRight = position & 1;
+      const sibling = nodes[level]![isRight ? position - 1 : position + 1];
+      // A missing sibling means the parent equals this node: no hash, and no bit in the path.
+      if (sibling !== undefined) {
+        path += isRight * 2 ** siblings.length;
+        siblings.push(sibling);
+      }
+      position >>= 1;
+    }
+    return { root: this.group.root, leaf, index: path, siblings };
   }
 
   /** Leaf indexes whose sha256(commitment) starts with `prefix` (at most INDEXED_BUCKET_CHARS long). */
