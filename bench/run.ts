@@ -43,7 +43,7 @@ derived from anyone) plus a tree checkpoint, starts a real server process, and m
 
 ## Scale
 
-| storage | identities | ready (ms, spawn to /healthz) | peak RSS (MB) | raw register (ms) | /members (ms) | raw verify (ms) |
+| storage | identities | ready (ms, spawn to /healthz) | server peak RSS (MB) | raw register (ms) | /members (ms) | raw verify (ms) |
 |---|---|---|---|---|---|---|
 ${table}
 

@@ -21,16 +21,19 @@ export interface ScaleRow {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Resident memory in MB of a process and its children (tsx runs the server in a child node process). */
+/**
+ * Resident memory in MB of the server: the largest process under the one we spawned (tsx runs the
+ * server in a child node process, beside a small esbuild service).
+ */
 function rssMb(pid: number): number {
   const own = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  let total = own ? Number(own[1]) / 1024 : 0;
+  let largest = own ? Number(own[1]) / 1024 : 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
-      total += rssMb(Number(child));
+      largest = Math.max(largest, rssMb(Number(child)));
     }
   }
-  return total;
+  return largest;
 }
 
 async function timed(request: () => Promise<Response>): Promise<number> {

@@ -29,6 +29,17 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
   const bio = `minutiae ${tag} ridge ending bifurcation 31 42 57`;
   const recorded: Request[] = [];
   page.on('request', (request) => recorded.push(request));
+  // Under the server's real CSP: record every violation, from the page and from its workers' consoles.
+  const cspProblems: string[] = [];
+  page.on('console', (message) => /Content Security Policy|Refused to/i.test(message.text()) && cspProblems.push(message.text()));
+  page.on('worker', (worker) =>
+    worker.on('console', (message) => /Content Security Policy|Refused to/i.test(message.text()) && cspProblems.push(message.text())),
+  );
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Refused to load: Content Security Policy ${event.violatedDirective}`),
+    );
+  });
 
   await page.goto('/register');
   await page.getByLabel('Enter ID:', { exact: true }).fill(id);
@@ -40,6 +51,10 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
   await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();
   await expect(page).toHaveURL(/\/user-authorised$/);
+
+  expect(cspProblems).toEqual([]);
+  const csp = (await page.request.get('/')).headersArray().find((h) => h.name.toLowerCase() === 'content-security-policy')?.value;
+  expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
 
   const texts = await Promise.all(recorded.map(describeRequest));
   expect(texts.length).toBeGreaterThan(8);

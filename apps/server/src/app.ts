@@ -5,11 +5,14 @@ import type { Config } from './config.ts';
 import type { Storage } from './storage/types.ts';
 import type { Registry } from './services/registry.ts';
 import type { Artifacts } from './services/artifacts.ts';
+import { createMetrics, type Metrics } from './services/metrics.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { parseStrictJson } from './http/strict-json.ts';
 import { registerGuessLimits, type GuessLimitSettings } from './http/guess-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { apiDocsRoutes } from './routes/api-docs.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { challengeRoute } from './routes/challenge.ts';
 import { didDocumentRoute } from './routes/did-document.ts';
@@ -27,6 +30,7 @@ export interface AppDeps {
   oprf: OprfEvaluator;
   artifacts: Artifacts;
   limits: GuessLimitSettings;
+  metrics: Metrics;
 }
 
 /** Default body limit for JSON routes; the raw legacy routes raise it for their 16 KiB fields. */
@@ -37,7 +41,7 @@ const BODY_LIMIT = 8 * 1024;
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits'>,
+  deps: Omit<AppDeps, 'limits' | 'metrics'> & { metrics?: Metrics },
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
@@ -75,7 +79,17 @@ export async function buildApp(
 
   const limits: GuessLimitSettings = { perMinute: config.rateLimitPerMinute, globalPerMinute: config.rateLimitGlobalPerMinute };
   await registerGuessLimits(app, limits);
-  const routeDeps: AppDeps = { ...deps, limits };
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
+  const metrics = deps.metrics ?? createMetrics();
+  const routeDeps: AppDeps = { ...deps, limits, metrics };
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ route, method: request.method, status: reply.statusCode });
+    if (reply.statusCode === 429) metrics.rateLimited.inc({ route });
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
 
   healthRoutes(app, routeDeps);
   registerRoute(app, routeDeps);
@@ -86,6 +100,7 @@ export async function buildApp(
   membersRoute(app, routeDeps);
   artifactRoutes(app, routeDeps);
   didDocumentRoute(app, routeDeps);
+  apiDocsRoutes(app);
   await serveWebApp(app, config.webDist);
 
   return app;

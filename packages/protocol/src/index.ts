@@ -17,4 +17,5 @@ export {
 } from './registration-signatures.ts';
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
+export { sessionMessage } from './session-message.ts';
 export * from './schemas.ts';

@@ -16,8 +16,11 @@ export const LegacyRegisterBody = Type.Object(
   { ...closed, description: "The specification's raw registration body; the server derives on the client's behalf." },
 );
 
+/** A cross-device verification session: 32 lowercase hex characters, shown only in its QR code. */
+const sessionId = Type.String({ pattern: '^[0-9a-f]{32}$', description: 'a cross-device verification session, from POST /sessions' });
+
 export const LegacyVerifyBody = Type.Object(
-  { bio_info: rawText('The biometric text, as typed or pasted.') },
+  { bio_info: rawText('The biometric text, as typed or pasted.'), session: Type.Optional(sessionId) },
   { ...closed, description: "The specification's raw verification body." },
 );
 
@@ -64,7 +67,7 @@ export const SemaphoreProofSchema = Type.Object(
 );
 
 export const ZkVerifyBody = Type.Object(
-  { proof: SemaphoreProofSchema },
+  { proof: SemaphoreProofSchema, session: Type.Optional(sessionId) },
   { ...closed, description: 'A Semaphore v4 proof whose message and scope are an unused challenge.' },
 );
 
@@ -116,6 +119,18 @@ export const MembersReply = Type.Object(
   closed,
 );
 
+export const SessionReply = Type.Object(
+  {
+    session: sessionId,
+    status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failure'), Type.Literal('expired')]),
+    expiresAt: Type.String({ format: 'date-time' }),
+  },
+  closed,
+);
+export const SessionParams = Type.Object({ id: Type.String() }, closed);
+export const QrCodeQuery = Type.Object({ session: Type.Optional(sessionId) }, closed);
+
+export type SessionReply = Static<typeof SessionReply>;
 export type LegacyRegisterBody = Static<typeof LegacyRegisterBody>;
 export type LegacyVerifyBody = Static<typeof LegacyVerifyBody>;
 export type ZkRegisterBody = Static<typeof ZkRegisterBody>;

@@ -195,3 +195,18 @@ describe('storage and logs never hold a raw value (P2)', () => {
     }
   });
 });
+
+describe('GET /metrics', () => {
+  it('counts requests, registrations, verifications and OPRF evaluations, with no request data in labels', async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(text).toMatch(/zeroid_registrations_total\{mode="raw",outcome="new"\} [1-9]/);
+    expect(text).toMatch(/zeroid_registrations_total\{mode="raw",outcome="existing"\} [1-9]/);
+    expect(text).toMatch(/zeroid_verifications_total\{mode="raw",result="Success"\} [1-9]/);
+    expect(text).toMatch(/zeroid_verifications_total\{mode="raw",result="Failure"\} [1-9]/);
+    expect(text).toMatch(/zeroid_oprf_evaluations_total\{kind="direct"\} [1-9]/);
+    expect(text).toMatch(/zeroid_http_requests_total\{route="\/register",method="POST",status="400"\} [1-9]/);
+    expect(text).toMatch(/process_resident_memory_bytes \d+/);
+    expect(text).not.toContain(ALICE.bio_info);
+    expect(text).not.toContain(ALICE.id_info);
+  });
+});

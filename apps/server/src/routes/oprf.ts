@@ -9,7 +9,7 @@ import { guessLimited } from '../http/guess-limits.ts';
  * must pass through here, since stored values are useless without the key: this is the brute-force
  * gate, under both rate limits. GET /oprf/public-key publishes the key the client checks proofs against.
  */
-export function oprfRoutes(app: FastifyInstance, { oprf, limits }: AppDeps) {
+export function oprfRoutes(app: FastifyInstance, { oprf, limits, metrics }: AppDeps) {
   const publicKey = Buffer.from(oprf.publicKey).toString('base64url');
   app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({ suite: OPRF_SUITE, publicKey }));
 
@@ -19,6 +19,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, limits }: AppDeps) {
     async (request) => {
       const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
       const evaluation = await oprf.blindEvaluate(element);
+      metrics.oprfEvaluations.inc({ kind: 'blinded' });
       return { evaluation: Buffer.from(evaluation).toString('base64url') };
     },
   );

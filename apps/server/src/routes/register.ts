@@ -17,7 +17,7 @@ type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
  * server derives on the client's behalf and drops the raw values. The reply is 200 whatever the
  * verdict, and an existing identity's data is never echoed.
  */
-export function registerRoute(app: FastifyInstance, { oprf, storage, registry, limits }: AppDeps) {
+export function registerRoute(app: FastifyInstance, { oprf, storage, registry, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
     '/register',
     {
@@ -40,9 +40,11 @@ export function registerRoute(app: FastifyInstance, { oprf, storage, registry, l
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
         const derived = await deriveFromRaw(oprf, { idInfo, bioInfo });
+        metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
         inserted = (await storage.identities.register(derived)).inserted;
         did = derived.did;
       }
+      metrics.registrations.inc({ mode: 'commitment' in body ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
       if (!inserted) return { [DID_ALREADY_GENERATED]: true };
       await registry.catchUp();
       return { [DID_ALREADY_GENERATED]: false, DID: did };

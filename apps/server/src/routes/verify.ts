@@ -15,7 +15,7 @@ type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
  * specification's raw `bio_info`, for which the server derives the commitment and looks it up.
  * 200 with "Success" or "Failure"; a 4xx only for a malformed request.
  */
-export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, config, limits }: AppDeps) {
+export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, config, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
     '/verify',
     {
@@ -29,12 +29,23 @@ export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, con
     async (request) => {
       const body = request.body;
       if ('proof' in body) {
-        const verdict = await verifyMembershipProof({ storage, registry, rootWindowMs: config.rootWindowMs }, body.proof);
+        const verdict = await verifyMembershipProof(
+          {
+            storage,
+            registry,
+            rootWindowMs: config.rootWindowMs,
+            observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
+          },
+          body.proof,
+        );
+        metrics.verifications.inc({ mode: 'zk', result: verdict });
         return { [VERIFICATION_RESULT]: verdict };
       }
       const commitment = await commitmentFromRawBio(oprf, normaliseField(body.bio_info, 'bio_info'));
-      const known = await storage.identities.findByCommitment(commitment);
-      return { [VERIFICATION_RESULT]: known ? 'Success' : 'Failure' };
+      metrics.oprfEvaluations.inc({ kind: 'direct' });
+      const result = (await storage.identities.findByCommitment(commitment)) ? 'Success' : 'Failure';
+      metrics.verifications.inc({ mode: 'raw', result });
+      return { [VERIFICATION_RESULT]: result };
     },
   );
 }

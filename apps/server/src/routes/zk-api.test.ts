@@ -216,3 +216,13 @@ describe('POST /oprf is a strict gate', () => {
     }
   });
 });
+
+describe('metrics of the zero-knowledge path', () => {
+  it('times pairing checks and counts blinded OPRF evaluations and verdicts', async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(text).toMatch(/zeroid_proof_verification_seconds_count [1-9]/);
+    expect(text).toMatch(/zeroid_oprf_evaluations_total\{kind="blinded"\} [1-9]/);
+    expect(text).toMatch(/zeroid_verifications_total\{mode="zk",result="Success"\} [1-9]/);
+    expect(text).toMatch(/zeroid_registrations_total\{mode="zk",outcome="new"\} [1-9]/);
+  });
+});

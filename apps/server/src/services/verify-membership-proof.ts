@@ -15,7 +15,7 @@ export type ProofVerdict = 'Success' | 'Failure';
  * 6. finally the Groth16 pairing check, which throws on some malformed points: that is a Failure.
  */
 export async function verifyMembershipProof(
-  deps: { storage: Storage; registry: Registry; rootWindowMs: number },
+  deps: { storage: Storage; registry: Registry; rootWindowMs: number; observePairing?: (seconds: number) => void },
   body: unknown,
 ): Promise<ProofVerdict> {
   const proof = parseSemaphoreProof(body);
@@ -27,10 +27,13 @@ export async function verifyMembershipProof(
   if (!(await deps.storage.roots.isAccepted(proof.merkleTreeRoot, deps.rootWindowMs))) return 'Failure';
   if (!(await deps.storage.challenges.consume(proof.message))) return 'Failure';
 
+  const started = performance.now();
   try {
     // The points were checked to be exactly eight canonical coordinates by parseSemaphoreProof.
     return (await verifyProof({ ...proof, points: proof.points as SemaphoreProof['points'] })) ? 'Success' : 'Failure';
   } catch {
     return 'Failure';
+  } finally {
+    deps.observePairing?.((performance.now() - started) / 1000);
   }
 }

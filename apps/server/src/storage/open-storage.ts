@@ -2,6 +2,8 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration }
 import pg from 'pg';
 import * as initial from './migrations/001-initial.ts';
 import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
+import * as verificationSessions from './migrations/003-verification-sessions.ts';
+import { sessionRepository } from './session-repository.ts';
 import { checkpointRepository } from './checkpoint-repository.ts';
 import { challengeRepository } from './challenge-repository.ts';
 import { identityRepository } from './identity-repository.ts';
@@ -10,7 +12,11 @@ import type { Database } from './schema.ts';
 import type { Storage } from './types.ts';
 import { openSqliteFile } from './sqlite-file.ts';
 
-const migrations: Record<string, Migration> = { '001-initial': initial, '002-tree-checkpoints': treeCheckpoints };
+const migrations: Record<string, Migration> = {
+  '001-initial': initial,
+  '002-tree-checkpoints': treeCheckpoints,
+  '003-verification-sessions': verificationSessions,
+};
 
 export interface StorageOptions {
   /** postgres://… for PostgreSQL; absent for SQLite in dataDir. */
@@ -48,6 +54,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     roots: rootRepository(db),
     challenges: challengeRepository(db),
     checkpoints: checkpointRepository(db),
+    sessions: sessionRepository(db),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

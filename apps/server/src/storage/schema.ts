@@ -22,6 +22,12 @@ export interface Database {
     nodes: string;
     created_at: EpochMs;
   };
+  verification_sessions: {
+    id: string;
+    status: string;
+    expires_at: EpochMs;
+    completed_at: ColumnType<number | string | null, number | null, number | null>;
+  };
   challenges: {
     nonce: string;
     expires_at: EpochMs;

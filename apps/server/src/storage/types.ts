@@ -61,12 +61,25 @@ export interface CheckpointRepository {
   latest(maxSize: number): Promise<TreeCheckpoint | undefined>;
 }
 
+export type SessionStatus = 'pending' | 'success' | 'failure' | 'expired';
+
+export interface SessionRepository {
+  create(id: string, expiresAt: Date): Promise<void>;
+  /** The session and its status; a pending session past its expiry reads as 'expired'. */
+  find(id: string, now?: Date): Promise<{ id: string; status: SessionStatus; expiresAt: Date } | undefined>;
+  /** Completes a pending, unexpired session: true for exactly one caller. */
+  complete(id: string, status: 'success' | 'failure', now?: Date): Promise<boolean>;
+  /** Deletes sessions that expired over an hour ago. */
+  purgeExpired(now?: Date): Promise<number>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly identities: IdentityRepository;
   readonly roots: RootRepository;
   readonly challenges: ChallengeRepository;
   readonly checkpoints: CheckpointRepository;
+  readonly sessions: SessionRepository;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,0 +1,81 @@
+import { Ajv } from 'ajv';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+};
+
+let t: TestApp;
+let document: Document;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Document>();
+});
+afterAll(async () => {
+  await t.destroy();
+});
+
+const API_ROUTES = [
+  ['post', '/register'],
+  ['post', '/verify'],
+  ['get', '/generateQRCode'],
+  ['get', '/oprf/public-key'],
+  ['post', '/oprf'],
+  ['post', '/challenge'],
+  ['get', '/members'],
+  ['get', '/artifacts/{name}'],
+  ['get', '/did/{did}'],
+  ['get', '/healthz'],
+  ['get', '/livez'],
+] as const;
+
+function responseSchema(method: string, path: string): object {
+  const schema = document.paths[path]?.[method]?.responses['200']?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`no 200 JSON schema for ${method} ${path}`);
+  return schema;
+}
+
+describe('GET /openapi.json', () => {
+  it('is OpenAPI 3.1 and lists every API route', () => {
+    expect(document.openapi).toMatch(/^3\.1/);
+    for (const [method, path] of API_ROUTES) expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    // And nothing else: a new route must be added to this list, and so to the reference.
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method} ${path}`),
+    );
+    expect(documented.sort()).toEqual(API_ROUTES.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it('validates recorded example replies, and rejects a wrong one', async () => {
+    const ajv = new Ajv({ strict: false, validateFormats: false });
+    const examples: Array<[string, string, unknown]> = [
+      ['post', '/register', { 'DID already generated': false, DID: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' }],
+      ['post', '/register', { 'DID already generated': true }],
+      ['post', '/verify', { 'Verification Result': 'Success' }],
+      ['post', '/verify', { 'Verification Result': 'Failure' }],
+      ['post', '/challenge', (await t.app.inject({ method: 'POST', url: '/challenge' })).json()],
+      ['get', '/members', (await t.app.inject({ method: 'GET', url: '/members' })).json()],
+      ['get', '/oprf/public-key', (await t.app.inject({ method: 'GET', url: '/oprf/public-key' })).json()],
+    ];
+    for (const [method, path, example] of examples) {
+      const validate = ajv.compile(responseSchema(method, path));
+      expect(validate(example), `${method} ${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    expect(ajv.compile(responseSchema('post', '/verify'))({ 'Verification Result': 'Maybe' })).toBe(false);
+    expect(ajv.compile(responseSchema('post', '/register'))({ 'DID already generated': true, DID: 'leak' })).toBe(false);
+  });
+});
+
+describe('GET /docs', () => {
+  it('is a local HTML reference with every API route and no external resource', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toContain('text/html');
+    for (const [, path] of API_ROUTES) expect(reply.body).toContain(`<code>${path}</code>`);
+    expect(reply.body).not.toMatch(/(src|href)="https?:/);
+    expect((await t.app.inject({ method: 'GET', url: '/docs/docs.css' })).headers['content-type']).toContain('text/css');
+  });
+});

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+/** axe-core on every screen and state: zero violations of WCAG 2.x A and AA. */
+async function expectNoViolations(page: Page, state: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(
+    results.violations.map((v) => `${state}: ${v.id} (${v.nodes.length}) ${v.help}`),
+    `axe violations on ${state}`,
+  ).toEqual([]);
+}
+
+test('every screen, empty, is free of accessibility violations', async ({ page }) => {
+  for (const [path, ready] of [
+    ['/', 'Welcome To ZeroID'],
+    ['/register', 'Registration'],
+    ['/user-verification', 'VERIFICATION'],
+    ['/generate-qr', 'QR Code Generator'],
+    ['/invalid-did', 'Not verified'],
+    ['/user-authorised', 'Verified'],
+    ['/no-such-page', 'Page not found'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: ready })).toBeVisible();
+    if (path === '/generate-qr') await expect(page.locator('img.qr')).toBeVisible();
+    await expectNoViolations(page, path);
+  }
+});
+
+test('registration states (pending, success, already registered, error) are free of violations', async ({ page }) => {
+  const tag = randomUUID();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/register', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    await held;
+    await route.continue();
+  });
+  await page.goto('/register');
+  await page.getByLabel('Enter ID:', { exact: true }).fill(`A11Y-${tag}`);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(`a11y biometric ${tag}`);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Register', exact: true })).toBeDisabled();
+  await expectNoViolations(page, 'register pending');
+  release();
+  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+  await expectNoViolations(page, 'register success');
+  await page.unroute('**/register');
+
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByText('The User is already registered.', { exact: true })).toBeVisible();
+  await expectNoViolations(page, 'already registered');
+
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(' ');
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expectNoViolations(page, 'register error');
+});
+
+test('the whole journey works with the keyboard alone', async ({ page }) => {
+  const tag = randomUUID();
+  await page.goto('/');
+  // Tab to "Registration" and press Enter.
+  for (
+    let i = 0;
+    i < 10 && !(await page.getByRole('button', { name: 'Registration', exact: true }).evaluate((el) => el === document.activeElement));
+    i++
+  ) {
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/register$/);
+  await page.getByLabel('Enter ID:', { exact: true }).focus();
+  await page.keyboard.type(`KEY-${tag}`);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(`keyboard biometric ${tag}`);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+});
