@@ -20,6 +20,7 @@ import { healthRoutes } from './routes/health.ts';
 import { membersRoute } from './routes/members.ts';
 import { oprfRoutes } from './routes/oprf.ts';
 import { qrCodeRoute } from './routes/qr-code.ts';
+import { sessionRoutes } from './routes/sessions.ts';
 import { registerRoute } from './routes/register.ts';
 import { verifyRoute } from './routes/verify.ts';
 
@@ -100,6 +101,7 @@ export async function buildApp(
   membersRoute(app, routeDeps);
   artifactRoutes(app, routeDeps);
   didDocumentRoute(app, routeDeps);
+  sessionRoutes(app, routeDeps);
   apiDocsRoutes(app);
   await serveWebApp(app, config.webDist);
 

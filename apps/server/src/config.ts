@@ -29,6 +29,8 @@ export interface Config {
   webDist: string;
   /** How long a one-time challenge stays usable. */
   challengeTtlMs: number;
+  /** How long a cross-device verification session stays open. */
+  sessionTtlMs: number;
   /** How long an old Merkle root stays acceptable after the tree moves on. */
   rootWindowMs: number;
 }
@@ -111,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oprfPrivateKey: env.OPRF_PRIVATE_KEY || undefined,
     webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
     challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,
+    sessionTtlMs: integer('SESSION_TTL_SECONDS', 300, 5, 3600) * 1000,
     rootWindowMs: integer('ROOT_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
   };
 

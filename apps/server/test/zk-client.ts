@@ -6,6 +6,7 @@ import {
   deriveIdentity,
   memberBucket,
   normaliseInput,
+  sessionMessage,
   signRegistration,
   type OprfDomain,
 } from '@zeroid/protocol';
@@ -81,7 +82,7 @@ export class ZkTestClient {
   }
 
   /** Makes a proof for the biometric, or undefined when its commitment is not in its bucket. */
-  async prove(bioInfo: string, challenge?: string): Promise<SemaphoreProof | undefined> {
+  async prove(bioInfo: string, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
     const identity = deriveIdentity(await this.oprf('bio', bioInfo));
     const commitment = identity.commitment.toString();
     const params = (await this.send({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
@@ -96,14 +97,15 @@ export class ZkTestClient {
     if (!member) return undefined;
     const nonce = challenge ?? (await this.challenge());
     const merkleProof = { root: BigInt(root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
-    return generateProof(identity, merkleProof, nonce, nonce, depth, {
+    const message = session === undefined ? nonce : sessionMessage(nonce, session);
+    return generateProof(identity, merkleProof, message, nonce, depth, {
       wasm: this.artifacts.get(`semaphore-${depth}.wasm`)!.path,
       zkey: this.artifacts.get(`semaphore-${depth}.zkey`)!.path,
     });
   }
 
-  verify(proof: unknown) {
-    return this.post('/verify', { proof });
+  verify(proof: unknown, session?: string) {
+    return this.post('/verify', session === undefined ? { proof } : { proof, session });
   }
 
   private post(url: string, payload: object) {

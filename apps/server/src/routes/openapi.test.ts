@@ -30,6 +30,8 @@ const API_ROUTES = [
   ['get', '/did/{did}'],
   ['get', '/healthz'],
   ['get', '/livez'],
+  ['post', '/sessions'],
+  ['get', '/sessions/{id}'],
 ] as const;
 
 function responseSchema(method: string, path: string): object {

@@ -5,6 +5,7 @@ import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { commitmentFromRawBio } from '../services/raw-identity.ts';
 import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
 
 const RAW_BODY_LIMIT = 64 * 1024;
 
@@ -28,6 +29,7 @@ export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, con
     },
     async (request) => {
       const body = request.body;
+      if (!(await sessionIsOpen(storage, body.session))) return { [VERIFICATION_RESULT]: 'Failure' };
       if ('proof' in body) {
         const verdict = await verifyMembershipProof(
           {
@@ -37,13 +39,18 @@ export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, con
             observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
           },
           body.proof,
-        );
+          body.session,
+        ).then((result) => settleSession(storage, body.session, result));
         metrics.verifications.inc({ mode: 'zk', result: verdict });
         return { [VERIFICATION_RESULT]: verdict };
       }
       const commitment = await commitmentFromRawBio(oprf, normaliseField(body.bio_info, 'bio_info'));
       metrics.oprfEvaluations.inc({ kind: 'direct' });
-      const result = (await storage.identities.findByCommitment(commitment)) ? 'Success' : 'Failure';
+      const result = await settleSession(
+        storage,
+        body.session,
+        (await storage.identities.findByCommitment(commitment)) ? 'Success' : 'Failure',
+      );
       metrics.verifications.inc({ mode: 'raw', result });
       return { [VERIFICATION_RESULT]: result };
     },

@@ -226,3 +226,57 @@ describe('metrics of the zero-knowledge path', () => {
     expect(text).toMatch(/zeroid_registrations_total\{mode="zk",outcome="new"\} [1-9]/);
   });
 });
+
+describe('cross-device sessions', () => {
+  const newSession = async () => (await t.app.inject({ method: 'POST', url: '/sessions' })).json<{ session: string; status: string }>();
+  const status = async (session: string) =>
+    (await t.app.inject({ method: 'GET', url: `/sessions/${session}` })).json<{ status: string }>().status;
+
+  it('completes once with a proof bound to the session', async () => {
+    const { session, status: initial } = await newSession();
+    expect(initial).toBe('pending');
+    const qr = await t.app.inject({ method: 'GET', url: `/generateQRCode?session=${session}` });
+    expect(qr.headers['content-type']).toBe('image/png');
+    const proof = await client.prove(CAROL.bio, undefined, session);
+    expect(await verdictFor(proof, session)).toBe('Success');
+    expect(await status(session)).toBe('success');
+    const again = await client.prove(CAROL.bio, undefined, session);
+    expect(await verdictFor(again, session)).toBe('Failure');
+    expect((await t.app.inject({ method: 'GET', url: `/generateQRCode?session=${session}` })).statusCode).toBe(404);
+  });
+
+  it('rejects a proof not bound to the session, and the session records the failure', async () => {
+    const { session } = await newSession();
+    const unbound = await client.prove(CAROL.bio);
+    expect(await verdictFor(unbound, session)).toBe('Failure');
+    const other = await newSession();
+    const boundElsewhere = await client.prove(CAROL.bio, undefined, other.session);
+    expect(await verdictFor(boundElsewhere, session)).toBe('Failure');
+    expect(await status(other.session)).toBe('pending');
+  });
+
+  it('fails for an expired or unknown session', async () => {
+    const expired = 'ab'.repeat(16);
+    await t.storage.sessions.create(expired, new Date(Date.now() - 1000));
+    expect(await status(expired)).toBe('expired');
+    expect(await verdictFor(await client.prove(CAROL.bio, undefined, expired), expired)).toBe('Failure');
+    const unknown = 'cd'.repeat(16);
+    expect((await t.app.inject({ method: 'GET', url: `/sessions/${unknown}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: CAROL.bio, session: unknown } })).json()).toEqual({
+      'Verification Result': 'Failure',
+    });
+  });
+
+  it('completes with the raw body too, for devices that cannot prove', async () => {
+    const { session } = await newSession();
+    const reply = await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: CAROL.bio, session } });
+    expect(reply.json()).toEqual({ 'Verification Result': 'Success' });
+    expect(await status(session)).toBe('success');
+  });
+});
+
+async function verdictFor(proof: unknown, session: string) {
+  const reply = await client.verify(proof, session);
+  expect(reply.statusCode, reply.body).toBe(200);
+  return reply.json<{ 'Verification Result': string }>()['Verification Result'];
+}

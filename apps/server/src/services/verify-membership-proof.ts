@@ -1,5 +1,5 @@
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { parseSemaphoreProof } from '@zeroid/protocol';
+import { parseSemaphoreProof, sessionMessage } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { Registry } from './registry.ts';
 
@@ -8,7 +8,7 @@ export type ProofVerdict = 'Success' | 'Failure';
 /**
  * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
  * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400);
- * 2. binding: message and scope are both the challenge;
+ * 2. binding: the scope is the challenge, and the message is the challenge (or binds it to a session);
  * 3. depth: the depth of our own tree, the only one we serve artifacts for;
  * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any);
  * 5. the challenge is consumed atomically, so a replay, however re-encoded, fails here;
@@ -17,15 +17,18 @@ export type ProofVerdict = 'Success' | 'Failure';
 export async function verifyMembershipProof(
   deps: { storage: Storage; registry: Registry; rootWindowMs: number; observePairing?: (seconds: number) => void },
   body: unknown,
+  session?: string,
 ): Promise<ProofVerdict> {
   const proof = parseSemaphoreProof(body);
-  if (proof.message !== proof.scope) return 'Failure';
+  // The scope is the challenge; the message is the challenge too, or, for a cross-device session,
+  // binds the session as well.
+  if (proof.message !== (session === undefined ? proof.scope : sessionMessage(proof.scope, session))) return 'Failure';
 
   await deps.registry.catchUp();
   if (proof.merkleTreeDepth !== deps.registry.provingDepth) return 'Failure';
   if (proof.merkleTreeRoot === '0') return 'Failure';
   if (!(await deps.storage.roots.isAccepted(proof.merkleTreeRoot, deps.rootWindowMs))) return 'Failure';
-  if (!(await deps.storage.challenges.consume(proof.message))) return 'Failure';
+  if (!(await deps.storage.challenges.consume(proof.scope))) return 'Failure';
 
   const started = performance.now();
   try {

@@ -1,0 +1,19 @@
+import type { Storage } from '../storage/types.ts';
+
+type Verdict = 'Success' | 'Failure';
+
+/**
+ * Completes a cross-device session with a verification's verdict, once. A Success for a session that
+ * is unknown, expired or already completed becomes a Failure: the phone's proof may be valid, but
+ * the screen that asked is no longer waiting for it.
+ */
+export async function settleSession(storage: Storage, session: string | undefined, verdict: Verdict): Promise<Verdict> {
+  if (session === undefined) return verdict;
+  const completed = await storage.sessions.complete(session, verdict === 'Success' ? 'success' : 'failure');
+  return completed ? verdict : 'Failure';
+}
+
+/** True when no session is involved, or the session is still waiting for a verification. */
+export async function sessionIsOpen(storage: Storage, session: string | undefined): Promise<boolean> {
+  return session === undefined || (await storage.sessions.find(session))?.status === 'pending';
+}
