@@ -53,6 +53,7 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       PUBLIC_URL: baseURL,
       RATE_LIMIT_PER_MINUTE: '0',
+      SESSION_TTL_SECONDS: '20',
       LOG_LEVEL: 'warn',
     },
   },

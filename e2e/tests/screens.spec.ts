@@ -56,7 +56,12 @@ test('the QR page shows a code that decodes to the verification link', async ({ 
   const img = page.locator('img[src^="data:image/png"]');
   await expect(img).toBeVisible();
   expect(await img.getAttribute('alt')).toMatch(/\w+/);
-  expect(decodeQrDataUrl((await img.getAttribute('src'))!)).toBe(`${baseURL}/user-verification`);
+  // Plain GET /generateQRCode keeps its meaning: the verification link itself.
+  const plain = await page.request.get('/generateQRCode');
+  expect(plain.headers()['content-type']).toBe('image/png');
+  expect(decodeQrDataUrl(`data:image/png;base64,${(await plain.body()).toString('base64')}`)).toBe(`${baseURL}/user-verification`);
+  // The page itself shows a one-time cross-device session.
+  expect(decodeQrDataUrl((await img.getAttribute('src'))!)).toMatch(new RegExp(`^${baseURL}/user-verification\\?session=[0-9a-f]{32}$`));
 });
 
 test('an unknown path shows a not-found page with a link home', async ({ page }) => {

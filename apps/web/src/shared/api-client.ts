@@ -1,4 +1,4 @@
-import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
+import type { RegisterReply, SessionReply, VerifyReply } from '@zeroid/protocol';
 import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
 import { config } from './config.ts';
 import { requestBlob, requestJson } from './http.ts';
@@ -26,11 +26,17 @@ export async function register(input: { idInfo: string; bioInfo: string }, onPro
 }
 
 /** Verifies a biometric: a zero-knowledge proof in "browser" mode, the raw body in "server" mode. */
-export async function verify(input: { bioInfo: string }, onProgress?: (p: Progress) => void): Promise<VerifyOutcome> {
+export async function verify(
+  input: { bioInfo: string; session?: string | undefined },
+  onProgress?: (p: Progress) => void,
+): Promise<VerifyOutcome> {
   const reply =
     config.proving === 'browser'
       ? await (await prover()).verifyInBrowser(input, onProgress)
-      : await requestJson<VerifyReply>(apiUrls.verify(), { method: 'POST', body: { bio_info: input.bioInfo } });
+      : await requestJson<VerifyReply>(apiUrls.verify(), {
+          method: 'POST',
+          body: input.session === undefined ? { bio_info: input.bioInfo } : { bio_info: input.bioInfo, session: input.session },
+        });
   return reply[VERIFICATION_RESULT] === 'Success' ? 'Success' : 'Failure';
 }
 
@@ -39,9 +45,51 @@ export function warmUpProver(): void {
   if (config.proving === 'browser') void prover().then((p) => p.warmUp());
 }
 
+/** A cross-device verification session, for a phone to complete. */
+export function createSession(): Promise<SessionReply> {
+  return requestJson<SessionReply>(apiUrls.sessions(), { method: 'POST' });
+}
+
+export function sessionStatus(id: string): Promise<SessionReply> {
+  return requestJson<SessionReply>(apiUrls.session(id));
+}
+
+/**
+ * Follows a session until it completes or expires: Server-Sent Events, or polling every two seconds
+ * where EventSource is missing or the stream breaks. Returns a function that stops watching.
+ */
+export function watchSession(id: string, onChange: (reply: SessionReply) => void): () => void {
+  let stopped = false;
+  let poll: ReturnType<typeof setInterval> | undefined;
+  const startPolling = () => {
+    poll ??= setInterval(() => {
+      sessionStatus(id).then(
+        (reply) => !stopped && onChange(reply),
+        () => undefined,
+      );
+    }, 2000);
+  };
+  let source: EventSource | undefined;
+  if (typeof EventSource === 'function') {
+    source = new EventSource(apiUrls.sessionEvents(id));
+    source.addEventListener('status', (event) => !stopped && onChange(JSON.parse((event as MessageEvent<string>).data) as SessionReply));
+    source.onerror = () => {
+      source?.close();
+      if (!stopped) startPolling();
+    };
+  } else {
+    startPolling();
+  }
+  return () => {
+    stopped = true;
+    source?.close();
+    if (poll) clearInterval(poll);
+  };
+}
+
 /** The verification-link QR code, fetched as binary and turned into a data URL for an <img>. */
-export async function fetchQrCode(): Promise<string> {
-  const blob = await requestBlob(apiUrls.qrCode());
+export async function fetchQrCode(session?: string): Promise<string> {
+  const blob = await requestBlob(apiUrls.qrCode(session));
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result as string);

@@ -16,7 +16,10 @@ const api = (path: string) => `${config.backendUrl}${path}`;
 export const apiUrls = {
   register: () => api('/register'),
   verify: () => api('/verify'),
-  qrCode: () => api('/generateQRCode'),
+  qrCode: (session?: string) => api(session === undefined ? '/generateQRCode' : `/generateQRCode?session=${encodeURIComponent(session)}`),
+  sessions: () => api('/sessions'),
+  session: (id: string) => api(`/sessions/${encodeURIComponent(id)}`),
+  sessionEvents: (id: string) => api(`/sessions/${encodeURIComponent(id)}/events`),
   oprf: () => api('/oprf'),
   oprfPublicKey: () => api('/oprf/public-key'),
   challenge: () => api('/challenge'),

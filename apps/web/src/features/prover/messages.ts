@@ -5,7 +5,7 @@ import type { Progress } from '../../shared/api-client.ts';
 export type ProverRequest =
   | { id: number; type: 'warm-up' }
   | { id: number; type: 'register'; idInfo: string; bioInfo: string }
-  | { id: number; type: 'verify'; bioInfo: string };
+  | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined };
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }

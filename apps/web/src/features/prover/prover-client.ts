@@ -48,6 +48,9 @@ export function registerInBrowser(input: { idInfo: string; bioInfo: string }, on
   return call<RegisterReply>({ type: 'register', ...input }, onProgress);
 }
 
-export function verifyInBrowser(input: { bioInfo: string }, onProgress?: (p: Progress) => void): Promise<VerifyReply> {
+export function verifyInBrowser(
+  input: { bioInfo: string; session?: string | undefined },
+  onProgress?: (p: Progress) => void,
+): Promise<VerifyReply> {
   return call<VerifyReply>({ type: 'verify', ...input }, onProgress);
 }

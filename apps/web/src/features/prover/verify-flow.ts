@@ -1,5 +1,5 @@
 import { generateProof } from '@semaphore-protocol/proof';
-import { deriveIdentity, memberBucket, type ChallengeReply, type MembersReply, type VerifyReply } from '@zeroid/protocol';
+import { deriveIdentity, memberBucket, sessionMessage, type ChallengeReply, type MembersReply, type VerifyReply } from '@zeroid/protocol';
 import type { Progress } from '../../shared/api-client.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
@@ -17,7 +17,10 @@ const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
  * 3. a one-time challenge, and a Semaphore proof whose message and scope are that challenge;
  * 4. the proof goes to POST /verify. The biometric never leaves this worker.
  */
-export async function verifyFlow(input: { bioInfo: string }, progress: (p: Progress) => void): Promise<VerifyReply> {
+export async function verifyFlow(
+  input: { bioInfo: string; session?: string | undefined },
+  progress: (p: Progress) => void,
+): Promise<VerifyReply> {
   const bioInfo = normaliseField(input.bioInfo, 'The biometric data');
   progress({ stage: 'deriving' });
   const paramsRequest = requestJson<MembersReply>(apiUrls.members());
@@ -50,10 +53,15 @@ export async function verifyFlow(input: { bioInfo: string }, progress: (p: Progr
     siblings: member.siblings.map(BigInt),
   };
   // snarkjs takes bytes as well as URLs; its types only say string.
-  const proof = await generateProof(identity, merkleProof, challenge, challenge, bucket.depth, {
+  // For a cross-device session the message also binds the session, so the proof completes only it.
+  const message = input.session === undefined ? challenge : sessionMessage(challenge, input.session);
+  const proof = await generateProof(identity, merkleProof, message, challenge, bucket.depth, {
     wasm: artifacts.wasm as unknown as string,
     zkey: artifacts.zkey as unknown as string,
   });
   progress({ stage: 'sending' });
-  return requestJson<VerifyReply>(apiUrls.verify(), { method: 'POST', body: { proof } });
+  return requestJson<VerifyReply>(apiUrls.verify(), {
+    method: 'POST',
+    body: input.session === undefined ? { proof } : { proof, session: input.session },
+  });
 }

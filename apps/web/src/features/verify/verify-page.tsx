@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { verify, warmUpProver, type Progress } from '../../shared/api-client.ts';
+import { useSearchParams } from 'react-router';
+import { sessionStatus, verify, warmUpProver, type Progress } from '../../shared/api-client.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
@@ -8,6 +9,7 @@ import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 
 export function VerifyPage() {
   const navigate = useSafeNavigate();
+  const session = useSearchParams()[0].get('session') ?? undefined;
   const [bioInfo, setBioInfo] = useState('');
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<Progress>();
@@ -16,6 +18,15 @@ export function VerifyPage() {
   // Start the prover's worker before the button is pressed.
   useEffect(() => warmUpProver(), []);
 
+  // Opened from another screen's QR code: say so, and say at once if that session is no longer open.
+  useEffect(() => {
+    if (!session) return;
+    sessionStatus(session).then(
+      (reply) => reply.status !== 'pending' && setError('This verification link has expired or was already used. Ask for a new QR code.'),
+      () => setError('This verification link is not valid. Ask for a new QR code.'),
+    );
+  }, [session]);
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (pending) return;
@@ -23,7 +34,7 @@ export function VerifyPage() {
     setError(undefined);
     setProgress(undefined);
     try {
-      const result = await verify({ bioInfo }, setProgress);
+      const result = await verify({ bioInfo, session }, setProgress);
       setPending(false);
       navigate(result === 'Success' ? routes.authorised : routes.invalidDid);
     } catch (failure) {
@@ -35,6 +46,7 @@ export function VerifyPage() {
   return (
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
+      {session ? <p className="lead">You are completing a verification started on another screen.</p> : null}
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
         <textarea
           aria-label="Biometric Data"

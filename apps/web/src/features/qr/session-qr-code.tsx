@@ -1,0 +1,84 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { SessionReply } from '@zeroid/protocol';
+import { createSession, fetchQrCode, watchSession } from '../../shared/api-client.ts';
+import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { routes } from '../../shared/paths.ts';
+import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
+
+const clock = (ms: number) => {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+};
+
+/**
+ * A one-time verification session as a QR code (fetched from the server as binary, shown as a data
+ * URL), with a countdown. When a phone completes it, this screen moves on by itself.
+ */
+export function SessionQrCode() {
+  const navigate = useSafeNavigate();
+  const [session, setSession] = useState<SessionReply>();
+  const [src, setSrc] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [now, setNow] = useState(() => Date.now());
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    let stopWatching: (() => void) | undefined;
+    setSrc(undefined);
+    setError(undefined);
+    createSession()
+      .then(async (created) => {
+        const image = await fetchQrCode(created.session);
+        if (!live) return;
+        setSession(created);
+        setSrc(image);
+        stopWatching = watchSession(created.session, (update) => {
+          setSession(update);
+          if (update.status === 'success') navigate(routes.authorised);
+          if (update.status === 'failure') navigate(routes.invalidDid);
+        });
+      })
+      .catch((failure: unknown) => live && setError(failure instanceof Error ? failure.message : 'Could not create a QR code.'));
+    return () => {
+      live = false;
+      stopWatching?.();
+    };
+  }, [attempt, navigate]);
+
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const renew = useCallback(() => setAttempt((n) => n + 1), []);
+  const remaining = session ? Date.parse(session.expiresAt) - now : 0;
+  const expired = session !== undefined && (session.status === 'expired' || remaining <= 0);
+
+  return (
+    <>
+      <p>Scan this code with your phone to verify there. This screen continues by itself.</p>
+      {src && !expired ? <img className="qr" src={src} width={320} height={320} alt="QR code for the verification link" /> : null}
+      {session && !expired ? (
+        <p className="countdown" role="timer" aria-live="off">
+          Expires in {clock(remaining)}
+        </p>
+      ) : null}
+      {expired ? (
+        <div className="notice" role="status">
+          <p>This QR code has expired.</p>
+          <button type="button" className="primary" onClick={renew}>
+            New code
+          </button>
+        </div>
+      ) : null}
+      {!src && !error && !expired ? (
+        <p className="progress" role="status">
+          <span className="spinner" aria-hidden="true" />
+          Loading the QR code…
+        </p>
+      ) : null}
+      <ErrorAlert message={error} />
+    </>
+  );
+}
