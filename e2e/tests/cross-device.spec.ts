@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { registerThroughUi, verifyThroughUi } from './journeys.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
 /** A desktop shows the QR code; a phone (another browser context) scans it and verifies. */
@@ -17,25 +18,15 @@ async function phoneWithIdentity(browser: Browser) {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const page = await phone.newPage();
   const bio = `phone biometric ${randomUUID()}`;
-  await page.goto('/register');
-  await page.getByLabel('Enter ID:', { exact: true }).fill(`PHONE-${randomUUID()}`);
-  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Register', exact: true }).click();
-  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+  await registerThroughUi(page, `PHONE-${randomUUID()}`, bio);
   return { phone, page, bio };
-}
-
-async function verifyOnPhone(page: Page, link: string, bio: string) {
-  await page.goto(link);
-  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
 }
 
 test('a phone completes the session and the desktop moves on by itself; the link cannot be used again', async ({ page, browser }) => {
   const link = await showQr(page);
   const { phone, page: mobile, bio } = await phoneWithIdentity(browser);
 
-  await verifyOnPhone(mobile, link, bio);
+  await verifyThroughUi(mobile, bio, link);
   await expect(mobile).toHaveURL(/\/user-authorised$/);
   await expect(page).toHaveURL(/\/user-authorised$/);
   await expect(page.getByText('Welcome, How can we help you?!', { exact: true })).toBeVisible();
@@ -75,7 +66,7 @@ test('a session expires with a visible countdown, and its link then refuses to v
   const { phone, page: mobile, bio } = await phoneWithIdentity(browser);
   await mobile.goto(link);
   await expect(mobile.getByRole('alert')).toContainText('expired or was already used');
-  await verifyOnPhone(mobile, link, bio);
+  await verifyThroughUi(mobile, bio, link);
   await expect(mobile).toHaveURL(/\/invalid-did$/);
 
   await page.getByRole('button', { name: 'New code' }).click();

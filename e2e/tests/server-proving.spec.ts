@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Request } from '@playwright/test';
+import { registerThroughUi, verifyThroughUi } from './journeys.ts';
 
 test('proving: "server" sends exactly the specification\'s raw bodies, and they interoperate with browser proving', async ({ page }) => {
   const tag = randomUUID();
@@ -10,15 +11,8 @@ test('proving: "server" sends exactly the specification\'s raw bodies, and they 
 
   await page.goto('/');
   await page.evaluate(() => localStorage.setItem('zeroid.proving', 'server'));
-  await page.goto('/register');
-  await page.getByLabel('Enter ID:', { exact: true }).fill(id);
-  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Register', exact: true }).click();
-  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
-
-  await page.goto('/user-verification');
-  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await registerThroughUi(page, id, bio);
+  await verifyThroughUi(page, bio);
   await expect(page).toHaveURL(/\/user-authorised$/);
 
   expect(posts.map((r) => [new URL(r.url()).pathname, r.postDataJSON() as unknown])).toEqual([
@@ -29,9 +23,7 @@ test('proving: "server" sends exactly the specification\'s raw bodies, and they 
   // Registered through the raw API, the same person proves membership in the browser.
   await page.evaluate(() => localStorage.setItem('zeroid.proving', 'browser'));
   posts.length = 0;
-  await page.goto('/user-verification');
-  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await verifyThroughUi(page, bio);
   await expect(page).toHaveURL(/\/user-authorised$/);
   const verify = posts.find((r) => new URL(r.url()).pathname === '/verify');
   expect(Object.keys(verify!.postDataJSON() as object)).toEqual(['proof']);

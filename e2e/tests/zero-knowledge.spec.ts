@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { expect, test, type Request } from '@playwright/test';
+import { registerThroughUi, verifyThroughUi } from './journeys.ts';
 
 /** Every way a raw value could be smuggled out: as is, URL-encoded, JSON-escaped, hashed, base64. */
 function encodings(raw: string): string[] {
@@ -41,15 +42,8 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
     );
   });
 
-  await page.goto('/register');
-  await page.getByLabel('Enter ID:', { exact: true }).fill(id);
-  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Register', exact: true }).click();
-  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
-
-  await page.goto('/user-verification');
-  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await registerThroughUi(page, id, bio);
+  await verifyThroughUi(page, bio);
   await expect(page).toHaveURL(/\/user-authorised$/);
 
   expect(cspProblems).toEqual([]);
@@ -76,11 +70,7 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
 test('the page stays responsive while the proof is computed, and a second verification downloads no artifact', async ({ page }) => {
   const tag = randomUUID();
   const bio = `iris ${tag} crypts 8 furrows 4`;
-  await page.goto('/register');
-  await page.getByLabel('Enter ID:', { exact: true }).fill(`ID-${tag}`);
-  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
-  await page.getByRole('button', { name: 'Register', exact: true }).click();
-  await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+  await registerThroughUi(page, `ID-${tag}`, bio);
 
   const artifactBytes: number[] = [];
   page.on('response', (response) => {

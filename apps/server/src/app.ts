@@ -6,6 +6,7 @@ import type { Storage } from './storage/types.ts';
 import type { Registry } from './services/registry.ts';
 import type { Artifacts } from './services/artifacts.ts';
 import { createMetrics, type Metrics } from './services/metrics.ts';
+import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { parseStrictJson } from './http/strict-json.ts';
 import { registerGuessLimits, type GuessLimitSettings } from './http/guess-limits.ts';
@@ -33,9 +34,6 @@ export interface AppDeps {
   limits: GuessLimitSettings;
   metrics: Metrics;
 }
-
-/** Default body limit for JSON routes; the raw legacy routes raise it for their 16 KiB fields. */
-const BODY_LIMIT = 8 * 1024;
 
 /**
  * Builds the whole HTTP application around ready dependencies. It never listens: `server.ts` does,

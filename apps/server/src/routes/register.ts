@@ -1,13 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app.ts';
+import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { deriveFromRaw } from '../services/raw-identity.ts';
 import { registerCommitment } from '../services/register-commitment.ts';
-
-/** The raw body carries two 16 KiB fields, JSON-escaped; every other body stays within 8 KiB. */
-const RAW_BODY_LIMIT = 64 * 1024;
 
 type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
 

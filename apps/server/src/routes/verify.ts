@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { LegacyVerifyBody, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app.ts';
+import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { commitmentFromRawBio } from '../services/raw-identity.ts';
 import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
-
-const RAW_BODY_LIMIT = 64 * 1024;
 
 type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
 

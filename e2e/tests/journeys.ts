@@ -1,0 +1,19 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Registers through the UI and waits for the DID; returns it. */
+export async function registerThroughUi(page: Page, id: string, bio: string): Promise<string> {
+  await page.goto('/register');
+  await page.getByLabel('Enter ID:', { exact: true }).fill(id);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  const did = page.getByText(/did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+/);
+  await expect(did).toBeVisible();
+  return (await did.textContent())!;
+}
+
+/** Types the biometric on the verification page at `path` and presses "Verify User". */
+export async function verifyThroughUi(page: Page, bio: string, path = '/user-verification'): Promise<void> {
+  await page.goto(path);
+  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+}
