@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { registerThroughUi } from './journeys.ts';
 
 /** axe-core on every screen and state: zero violations of WCAG 2.x A and AA. */
 async function expectNoViolations(page: Page, state: string) {
@@ -58,24 +59,65 @@ test('registration states (pending, success, already registered, error) are free
   await expectNoViolations(page, 'register error');
 });
 
+test('verification states (pending, error, cross-device note) are free of violations', async ({ page }) => {
+  const tag = randomUUID();
+  const bio = `a11y verify ${tag}`;
+  await registerThroughUi(page, `A11YV-${tag}`, bio);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/verify', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/user-verification');
+  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Verify User', exact: true })).toBeDisabled();
+  await expectNoViolations(page, 'verify pending');
+  release();
+  await expect(page).toHaveURL(/\/user-authorised$/);
+  await page.unroute('**/verify');
+
+  await page.goto('/user-verification');
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expectNoViolations(page, 'verify error');
+
+  await page.goto(`/user-verification?session=${'0'.repeat(32)}`);
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expectNoViolations(page, 'verify with an invalid session');
+});
+
 test('the whole journey works with the keyboard alone', async ({ page }) => {
   const tag = randomUUID();
+  /** Presses Tab until `target` has focus: proves it is reachable by keyboard. */
+  const tabTo = async (target: Locator) => {
+    for (let i = 0; i < 25; i++) {
+      if (await target.evaluate((el) => el === document.activeElement)) return;
+      await page.keyboard.press('Tab');
+    }
+    throw new Error('not reachable with Tab');
+  };
   await page.goto('/');
-  // Tab to "Registration" and press Enter.
-  for (
-    let i = 0;
-    i < 10 && !(await page.getByRole('button', { name: 'Registration', exact: true }).evaluate((el) => el === document.activeElement));
-    i++
-  ) {
-    await page.keyboard.press('Tab');
-  }
+  await tabTo(page.getByRole('button', { name: 'Registration', exact: true }));
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/register$/);
-  await page.getByLabel('Enter ID:', { exact: true }).focus();
+  await tabTo(page.getByLabel('Enter ID:', { exact: true }));
   await page.keyboard.type(`KEY-${tag}`);
-  await page.keyboard.press('Tab');
+  await tabTo(page.getByLabel('Biometric Data:', { exact: true }));
   await page.keyboard.type(`keyboard biometric ${tag}`);
-  await page.keyboard.press('Tab');
+  await tabTo(page.getByRole('button', { name: 'Register', exact: true }));
   await page.keyboard.press('Enter');
   await expect(page.getByText(/did:key:z6Mk/)).toBeVisible();
+
+  await tabTo(page.getByRole('link', { name: 'ZeroID home' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page.getByRole('button', { name: 'Verification', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/user-verification$/);
+  await tabTo(page.getByPlaceholder('Touch to verify!', { exact: true }));
+  await page.keyboard.type(`keyboard biometric ${tag}`);
+  await tabTo(page.getByRole('button', { name: 'Verify User', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/user-authorised$/);
 });
