@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { registerThroughUi } from './journeys.ts';
+import { holdPosts, registerThroughUi } from './journeys.ts';
 
 /** axe-core on every screen and state: zero violations of WCAG 2.x A and AA. */
 async function expectNoViolations(page: Page, state: string) {
@@ -31,13 +31,7 @@ test('every screen, empty, is free of accessibility violations', async ({ page }
 
 test('registration states (pending, success, already registered, error) are free of violations', async ({ page }) => {
   const tag = randomUUID();
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/register', async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdPosts(page, '**/register');
   await page.goto('/register');
   await page.getByLabel('Enter ID:', { exact: true }).fill(`A11Y-${tag}`);
   await page.getByLabel('Biometric Data:', { exact: true }).fill(`a11y biometric ${tag}`);
@@ -63,12 +57,7 @@ test('verification states (pending, error, cross-device note) are free of violat
   const tag = randomUUID();
   const bio = `a11y verify ${tag}`;
   await registerThroughUi(page, `A11YV-${tag}`, bio);
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/verify', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdPosts(page, '**/verify');
   await page.goto('/user-verification');
   await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();

@@ -17,3 +17,15 @@ export async function verifyThroughUi(page: Page, bio: string, path = '/user-ver
   await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();
 }
+
+/** Holds every POST matching `glob` until `release()` is called, to observe the pending state. */
+export async function holdPosts(page: Page, glob: string): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(glob, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    await held;
+    await route.continue();
+  });
+  return { release };
+}

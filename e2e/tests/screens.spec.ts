@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { holdPosts } from './journeys.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
 // Unique per run, so the suite can run again against the same database.
@@ -72,12 +73,7 @@ test('an unknown path shows a not-found page with a link home', async ({ page })
 });
 
 test('the Verify User button is disabled while the call is pending', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/verify', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdPosts(page, '**/verify');
   await page.goto('/user-verification');
   await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(person().bio);
   const button = page.getByRole('button', { name: 'Verify User', exact: true });
