@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
@@ -34,6 +37,28 @@ const API_ROUTES = [
   ['get', '/sessions/{id}'],
 ] as const;
 
+/** Registered on purpose with `hide: true`: not JSON API routes (the reference itself, Prometheus text, an SSE stream). */
+const HIDDEN = ['get /openapi.json', 'get /docs', 'get /docs/docs.css', 'get /metrics', 'get /sessions/{id}/events'];
+
+/** Every route the app registered, read from `printRoutes`, without HEAD, the CORS catch-all and the web build's files. */
+function registeredRoutes(): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([A-Z, ]+)\)/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length / 4;
+    stack.length = depth;
+    stack.push(match[2]!);
+    const url = stack.join('');
+    if (url === '*' || existsSync(path.join(t.config.webDist, url))) continue;
+    for (const method of match[3]!.split(', ')) {
+      if (method !== 'HEAD') routes.push(`${method.toLowerCase()} ${url.replace(/:(\w+)/g, '{$1}')}`);
+    }
+  }
+  return routes;
+}
+
 function responseSchema(method: string, path: string): object {
   const schema = document.paths[path]?.[method]?.responses['200']?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`no 200 JSON schema for ${method} ${path}`);
@@ -51,8 +76,25 @@ describe('GET /openapi.json', () => {
     expect(documented.sort()).toEqual(API_ROUTES.map(([method, path]) => `${method} ${path}`).sort());
   });
 
+  it('documents every route the app registers, but the few hidden on purpose', () => {
+    const registered = registeredRoutes();
+    expect(registered).toContain('post /register');
+    for (const route of HIDDEN) expect(registered, route).toContain(route);
+    for (const route of registered.filter((r) => !HIDDEN.includes(r))) {
+      const [method, path] = route.split(' ') as [string, string];
+      expect(document.paths[path]?.[method], route).toBeDefined();
+    }
+  });
+
+  it('is served as JSON and never cached', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(reply.headers['content-type']).toContain('application/json');
+    expect(reply.headers['cache-control']).toBe('no-store');
+  });
+
   it('validates recorded example replies, and rejects a wrong one', async () => {
-    const ajv = new Ajv({ strict: false, validateFormats: false });
+    const ajv = new Ajv({ strict: false });
+    addFormats.default(ajv);
     const examples: Array<[string, string, unknown]> = [
       ['post', '/register', { 'DID already generated': false, DID: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' }],
       ['post', '/register', { 'DID already generated': true }],
