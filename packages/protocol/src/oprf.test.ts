@@ -1,40 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { OPRFClient, OPRFServer, Oprf, derivePrivateKey, type Scalar } from '@cloudflare/voprf-ts';
+import { EvaluationRequest, Oprf, VOPRFServer } from '@cloudflare/voprf-ts';
 import { OPRF_CRYPTO, OPRF_SUITE, generateOprfKeyPair, oprfInput } from './oprf-suite.ts';
 import { OprfEvaluator } from './oprf-evaluator.ts';
 import { blindOprfInput } from './blind-oprf-input.ts';
 import { OprfProofError, ProtocolInputError } from './errors.ts';
-import rfc from './vectors/rfc9497-ristretto255-sha512-oprf.json' with { type: 'json' };
-
-/** A client whose blind is fixed by the test vector instead of drawn at random. */
-class FixedBlindClient extends OPRFClient {
-  constructor(private readonly blindBytes: Uint8Array) {
-    super(OPRF_SUITE, OPRF_CRYPTO);
-  }
-  override randomBlinder(): Promise<Scalar> {
-    return Promise.resolve(Oprf.getGroup(OPRF_SUITE, OPRF_CRYPTO).desScalar(this.blindBytes));
-  }
-}
-
-describe('RFC 9497 known-answer vectors, ristretto255-SHA512, with our crypto provider', () => {
-  it('derives the RFC private key from seed and key info', async () => {
-    const skSm = await derivePrivateKey(Oprf.Mode.OPRF, OPRF_SUITE, hexToBytes(rfc.seed), hexToBytes(rfc.keyInfo), OPRF_CRYPTO);
-    expect(bytesToHex(skSm)).toBe(rfc.skSm);
-  });
-
-  it.each(rfc.vectors)('input $input: blinded element, evaluation and output match', async (vector) => {
-    const client = new FixedBlindClient(hexToBytes(vector.blind));
-    const server = new OPRFServer(OPRF_SUITE, hexToBytes(rfc.skSm), OPRF_CRYPTO);
-    const [finalizeData, request] = await client.blind([hexToBytes(vector.input)]);
-    expect(bytesToHex(request.blinded[0]!.serialize())).toBe(vector.blindedElement);
-    const evaluation = await server.blindEvaluate(request);
-    expect(bytesToHex(evaluation.evaluated[0]!.serialize())).toBe(vector.evaluationElement);
-    const [output] = await client.finalize(finalizeData, evaluation);
-    expect(bytesToHex(output!)).toBe(vector.output);
-    expect(bytesToHex(await server.evaluate(hexToBytes(vector.input)))).toBe(vector.output);
-  });
-});
 
 describe('our VOPRF round', () => {
   it('gives the client exactly what the server computes directly', async () => {
@@ -66,6 +36,23 @@ describe('our VOPRF round', () => {
     await expect(finalize(await other.blindEvaluate(request))).rejects.toBeInstanceOf(OprfProofError);
   });
 
+  it('rejects an evaluation downgraded to plain OPRF (mode byte 0, no proof)', async () => {
+    const { privateKey, publicKey } = await generateOprfKeyPair();
+    const { request, finalize } = await blindOprfInput(publicKey, 'bio', 'x');
+    const honest = await new OprfEvaluator(privateKey).blindEvaluate(request);
+    const downgraded = new Uint8Array([...honest.subarray(0, 34), Oprf.Mode.OPRF]);
+    await expect(finalize(downgraded)).rejects.toBeInstanceOf(OprfProofError);
+    await expect(finalize(honest)).resolves.toHaveLength(64);
+  });
+
+  it('rejects an evaluation whose proof was tampered with', async () => {
+    const { privateKey, publicKey } = await generateOprfKeyPair();
+    const { request, finalize } = await blindOprfInput(publicKey, 'bio', 'x');
+    const tampered = await new OprfEvaluator(privateKey).blindEvaluate(request);
+    tampered[tampered.length - 40]! ^= 1;
+    await expect(finalize(tampered)).rejects.toThrow(/could not prove it used its published key/);
+  });
+
   it('rejects a malformed evaluation', async () => {
     const { publicKey } = await generateOprfKeyPair();
     const { finalize } = await blindOprfInput(publicKey, 'bio', 'x');
@@ -78,11 +65,12 @@ describe('OprfEvaluator.blindEvaluate is a strict gate', () => {
     new Uint8Array([count >> 8, count & 0xff, ...elements.flatMap((e) => [...e])]);
   const cases: Array<[string, () => Promise<Uint8Array>]> = [
     ['the identity element', async () => withCount(1, new Uint8Array(32))],
-    ['a non-canonical encoding', async () => withCount(1, new Uint8Array(32).fill(0xff))],
-    [
-      'an encoding that is no point',
-      async () => withCount(1, hexToBytes('0100000000000000000000000000000000000000000000000000000000000000')),
-    ],
+    // RFC 9496 decoding: s must be below p = 2^255 - 19, non-negative (even), and give a square.
+    ['a non-canonical encoding (s = p + 1)', async () => withCount(1, hexToBytes(`ee${'ff'.repeat(30)}7f`))],
+    ['a negative encoding (s = 1)', async () => withCount(1, hexToBytes(`01${'00'.repeat(31)}`))],
+    ['an off-curve encoding (s = 2)', async () => withCount(1, hexToBytes(`02${'00'.repeat(31)}`))],
+    ['all ones', async () => withCount(1, new Uint8Array(32).fill(0xff))],
+    ['a short element', async () => withCount(1, (await valid()).subarray(2, 33))],
     ['trailing bytes', async () => new Uint8Array([...(await valid()), 7])],
     ['two elements', async () => withCount(2, (await valid()).subarray(2), (await valid()).subarray(2))],
     ['a count that lies', async () => withCount(2, (await valid()).subarray(2))],
@@ -97,7 +85,20 @@ describe('OprfEvaluator.blindEvaluate is a strict gate', () => {
     await expect((await evaluator).blindEvaluate(await make())).rejects.toBeInstanceOf(ProtocolInputError);
   });
 
-  it('accepts one valid element', async () => {
-    expect((await (await evaluator).blindEvaluate(await valid())).length).toBeGreaterThan(64);
+  it('accepts one valid element and answers one element, the VOPRF mode byte and a proof', async () => {
+    const reply = await (await evaluator).blindEvaluate(await valid());
+    expect(reply).toHaveLength(2 + 32 + 1 + 64);
+    expect([reply[0], reply[1], reply[34]]).toEqual([0, 1, Oprf.Mode.VOPRF]);
+  });
+
+  it('is needed: voprf-ts alone evaluates the identity element and a whole batch', async () => {
+    // Why the gate checks these itself (DESIGN §6). If voprf-ts starts refusing them, this fails and
+    // the gate's own checks become a second line rather than the only one.
+    const server = new VOPRFServer(OPRF_SUITE, (await generateOprfKeyPair()).privateKey, OPRF_CRYPTO);
+    const identity = EvaluationRequest.deserialize(OPRF_SUITE, withCount(1, new Uint8Array(32)), OPRF_CRYPTO);
+    expect(bytesToHex((await server.blindEvaluate(identity)).evaluated[0]!.serialize())).toBe('00'.repeat(32));
+    const element = (await valid()).subarray(2);
+    const batch = EvaluationRequest.deserialize(OPRF_SUITE, withCount(2, element, element), OPRF_CRYPTO);
+    expect((await server.blindEvaluate(batch)).evaluated).toHaveLength(2);
   });
 });
