@@ -2,7 +2,7 @@
 export const SNARK_SCALAR_FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 
 /** Canonical decimal: no sign, no leading zeros, no hex. The only form we store or compare. */
-export const CANONICAL_DECIMAL = /^(0|[1-9][0-9]{0,77})$/;
+export const CANONICAL_DECIMAL = /^(0|[1-9][0-9]{0,76})$/;
 
 /** True for a canonical decimal string below the field modulus. */
 export function isFieldElement(value: unknown): value is string {

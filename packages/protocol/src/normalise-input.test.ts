@@ -8,12 +8,15 @@ describe('normaliseInput', () => {
     ['x²', 'x2'],
     ['Å', 'Å'],
     ['①②', '12'],
+    ['𝟏𝟐𝟑 mathematical digits', '123 mathematical digits'],
+    ['ＩＤ：　ＡＢ－１', 'ID: AB-1'],
   ])('applies NFKC: %s → %s', (raw, expected) => {
     expect(normaliseInput(raw)).toBe(expected);
   });
 
   it('trims and collapses every kind of white space to one space', () => {
     expect(normaliseInput('  ridge\t\tloop\r\n whorl\u00a0\u2003delta \n')).toBe('ridge loop whorl delta');
+    expect(normaliseInput('\u3000line\u2028separator\u2029para\u000bvt\u000cff\u0085nel\ufeff')).toBe('line separator para vt ff nel');
   });
 
   it('leaves inner punctuation and case alone', () => {

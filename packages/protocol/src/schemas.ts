@@ -7,7 +7,7 @@ import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
  * (`additionalProperties: false`): an unknown field is a 400, not silently dropped.
  */
 
-const decimal = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]{0,77})$', description });
+const decimal = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]{0,76})$', description });
 const rawText = (description: string) => Type.String({ minLength: 1, maxLength: 16_384, description });
 const closed = { additionalProperties: false } as const;
 
