@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { hexToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { base58 } from '@scure/base';
 import { deriveKeyPair, Oprf } from '@cloudflare/voprf-ts';
-import { OPRF_CRYPTO, OPRF_SUITE, generateOprfKeyPair } from './oprf-suite.ts';
+import { OPRF_CRYPTO, OPRF_SUITE, generateOprfKeyPair, oprfPublicKey } from './oprf-suite.ts';
 import { OprfEvaluator } from './oprf-evaluator.ts';
 import { blindOprfInput } from './blind-oprf-input.ts';
 import { normaliseInput } from './normalise-input.ts';
 import { deriveIdentity } from './derive-identity.ts';
 import { deriveIdTag } from './derive-id-tag.ts';
-import { deriveDidKey, didDocument, didKeyPublicKey } from './did-key.ts';
+import { deriveAll } from './derive-all.ts';
+import { deriveDidKey, didDocument, didKeyFromPublicKey, didKeyPublicKey } from './did-key.ts';
 import known from './vectors/derivation.json' with { type: 'json' };
 
 async function derive(evaluator: OprfEvaluator, id: string, bio: string) {
   const oprfBio = await evaluator.evaluate('bio', normaliseInput(bio));
   const oprfId = await evaluator.evaluate('id', normaliseInput(id));
-  return { commitment: deriveIdentity(oprfBio).commitment.toString(), did: deriveDidKey(oprfBio).did, idTag: deriveIdTag(oprfId) };
+  const { commitment, did, idTag } = deriveAll(oprfBio, oprfId);
+  return { oprfId: bytesToHex(oprfId), oprfBio: bytesToHex(oprfBio), commitment, did, idTag };
 }
 
 describe('known-answer vectors: fixed input → commitment, DID, ID tag', () => {
@@ -26,12 +29,36 @@ describe('known-answer vectors: fixed input → commitment, DID, ID tag', () => 
       new TextEncoder().encode(known.oprfKey.info),
       OPRF_CRYPTO,
     );
-    expect(Buffer.from(privateKey).toString('hex')).toBe(known.oprfKey.privateKey);
+    expect(bytesToHex(privateKey)).toBe(known.oprfKey.privateKey);
+    expect(bytesToHex(oprfPublicKey(privateKey))).toBe(known.oprfKey.publicKey);
   });
 
   it.each(known.vectors)('$id', async (vector) => {
     const evaluator = new OprfEvaluator(hexToBytes(known.oprfKey.privateKey));
-    expect(await derive(evaluator, vector.id, vector.bio)).toEqual({ commitment: vector.commitment, did: vector.did, idTag: vector.idTag });
+    const { id: _id, bio: _bio, ...expected } = vector;
+    expect(await derive(evaluator, vector.id, vector.bio)).toEqual(expected);
+  });
+
+  it('deriveAll agrees with each derivation on its own, and gives the key that signs for the DID', () => {
+    const [vector] = known.vectors;
+    const oprfBio = hexToBytes(vector!.oprfBio);
+    const all = deriveAll(oprfBio, hexToBytes(vector!.oprfId));
+    expect(all.commitment).toBe(deriveIdentity(oprfBio).commitment.toString());
+    expect(all.identity.commitment).toBe(BigInt(vector!.commitment));
+    expect(all.didKey).toEqual(deriveDidKey(oprfBio));
+    expect(all.did).toBe(all.didKey.did);
+    expect(all.idTag).toBe(deriveIdTag(hexToBytes(vector!.oprfId)));
+  });
+
+  it('uses HKDF-SHA256 with an empty salt: the ID tag matches Web Crypto’s HKDF', async () => {
+    const [vector] = known.vectors;
+    const key = await crypto.subtle.importKey('raw', hexToBytes(vector!.oprfId), 'HKDF', false, ['deriveBits']);
+    const bits = await crypto.subtle.deriveBits(
+      { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new TextEncoder().encode('zeroid/id-tag/v1') },
+      key,
+      256,
+    );
+    expect(bytesToHex(new Uint8Array(bits))).toBe(vector!.idTag);
   });
 
   it('gives the browser path (blind, evaluate, finalize) the same values as the server path', async () => {
@@ -67,11 +94,22 @@ describe('did:key', () => {
     expect(ed25519.verify(ed25519.sign(message, secretKey), message, didKeyPublicKey(did))).toBe(true);
   });
 
+  it('encodes like other did:key implementations (a pair from ACA-Py’s tests)', () => {
+    const did = 'did:key:z6MkmjY8GnV5i9YTDtPETC2uUAW6ejw3nk5mXF5yci5ab7th';
+    const publicKey = base58.decode('8HH5gYEeNc3z7PYXmd54d4x6qAfCNrqQqEB3nS7Zfu7K');
+    expect(didKeyFromPublicKey(publicKey)).toBe(did);
+    expect(bytesToHex(didKeyPublicKey(did))).toBe(bytesToHex(publicKey));
+  });
+
   it('rejects what is not an Ed25519 did:key', () => {
     for (const bad of [
       'did:web:example.com',
       'did:key:z6MkBAD0',
       'did:key:zQ3shokFTS3brHcDQrn82RUDfCZESWL1ZdCEJwekUDPQiYBme',
+      // ed25519-pub prefix and 32 bytes, but y = 2 is on no Ed25519 point
+      'did:key:z6Mkeb4rtEhc8DUtvt5ehaVjdx3TLbQPpnTArkXhqfb1Mq75',
+      // a 31-byte key
+      didKeyFromPublicKey(new Uint8Array(31).fill(3)),
       'did:key:',
     ]) {
       expect(() => didKeyPublicKey(bad)).toThrow(expect.objectContaining({ code: 'INVALID_SIGNATURE' }));

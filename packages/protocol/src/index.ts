@@ -6,6 +6,7 @@ export { OprfEvaluator } from './oprf-evaluator.ts';
 export { blindOprfInput } from './blind-oprf-input.ts';
 export { deriveIdentity, Identity } from './derive-identity.ts';
 export { deriveIdTag } from './derive-id-tag.ts';
+export { deriveAll, type DerivedRegistration } from './derive-all.ts';
 export { deriveDidKey, didKeyFromPublicKey, didKeyPublicKey, didDocument } from './did-key.ts';
 export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement } from './field.ts';
 export {
