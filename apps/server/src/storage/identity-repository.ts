@@ -1,16 +1,18 @@
-import { sql, type Kysely } from 'kysely';
-import type { Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { retryOnContention } from './retry-on-contention.ts';
 import type { Database } from './schema.ts';
-import type { IdentityRecord, IdentityRepository } from './types.ts';
+import type { IdentityRecord, IdentityRepository, RegisterOutcome } from './types.ts';
 
 /** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
-const REGISTRATION_LOCK = 0x2e701d;
+export const REGISTRATION_LOCK = 0x2e701d;
 
 /**
  * Registration computes MAX(leaf_index) + 1 and inserts in one statement. In SQLite that statement
  * runs under the database's single writer lock; in PostgreSQL, a transaction-scoped advisory lock
  * makes concurrent registrations from every process take turns, so indexes stay gapless and unique.
- * ON CONFLICT DO NOTHING turns a taken commitment, ID tag or DID into "already registered".
+ * ON CONFLICT DO NOTHING turns a taken commitment, ID tag or DID into "already registered" without
+ * an error, so the transaction stays usable. It would also hide a clash on leaf_index, which the
+ * lock rules out; should that ever happen, it is reported, never answered as "already registered".
  */
 export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): IdentityRepository {
   const toRecord = (row: Selectable<Database['identities']>): IdentityRecord => ({
@@ -21,44 +23,60 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     createdAt: new Date(Number(row.created_at)),
   });
 
+  const takeRegistrationLock = async (trx: Transaction<Database>) => {
+    if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
+  };
+
   return {
-    async register({ commitment, idTag, did }) {
-      const now = Date.now();
-      const inserted = await db.transaction().execute(async (trx) => {
-        if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
-        const result = await sql<{ leaf_index: number }>`
-          INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
-          SELECT COALESCE(MAX(leaf_index), -1) + 1, CAST(${commitment} AS TEXT), CAST(${idTag} AS TEXT), CAST(${did} AS TEXT), CAST(${now} AS BIGINT)
-          FROM identities WHERE true
-          ON CONFLICT DO NOTHING
-          RETURNING leaf_index`.execute(trx);
-        return result.rows[0];
-      });
-      return inserted ? { inserted: true, leafIndex: Number(inserted.leaf_index) } : { inserted: false };
+    register({ commitment, idTag, did }) {
+      return retryOnContention(() =>
+        db.transaction().execute(async (trx): Promise<RegisterOutcome> => {
+          await takeRegistrationLock(trx);
+          // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
+          const result = await sql<{ leaf_index: number }>`
+            INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
+            SELECT COALESCE(MAX(leaf_index), -1) + 1, CAST(${commitment} AS TEXT), CAST(${idTag} AS TEXT), CAST(${did} AS TEXT), CAST(${Date.now()} AS BIGINT)
+            FROM identities WHERE true
+            ON CONFLICT DO NOTHING
+            RETURNING leaf_index`.execute(trx);
+          const inserted = result.rows[0];
+          if (inserted) return { inserted: true, leafIndex: Number(inserted.leaf_index) };
+
+          const holder = await trx
+            .selectFrom('identities')
+            .select('leaf_index')
+            .where((eb) => eb.or([eb('commitment', '=', commitment), eb('id_tag', '=', idTag), eb('did', '=', did)]))
+            .executeTakeFirst();
+          if (!holder) throw new Error('Registration inserted nothing, yet no identity holds its commitment, ID tag or DID');
+          return { inserted: false };
+        }),
+      );
     },
 
     async importBatch(identities) {
       if (identities.length === 0) return;
       const now = Date.now();
-      await db.transaction().execute(async (trx) => {
-        if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
-        const last = await trx
-          .selectFrom('identities')
-          .select((eb) => eb.fn.max('leaf_index').as('max'))
-          .executeTakeFirst();
-        const first = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
-        // SQLite allows 32,766 bound parameters a statement: 5 columns × 1,000 rows stays well below.
-        for (let offset = 0; offset < identities.length; offset += 1000) {
-          const rows = identities.slice(offset, offset + 1000).map((identity, i) => ({
-            leaf_index: first + offset + i,
-            commitment: identity.commitment,
-            id_tag: identity.idTag,
-            did: identity.did,
-            created_at: now,
-          }));
-          await trx.insertInto('identities').values(rows).execute();
-        }
-      });
+      await retryOnContention(() =>
+        db.transaction().execute(async (trx) => {
+          await takeRegistrationLock(trx);
+          const last = await trx
+            .selectFrom('identities')
+            .select((eb) => eb.fn.max('leaf_index').as('max'))
+            .executeTakeFirst();
+          const first = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
+          // SQLite allows 32,766 bound parameters a statement: 5 columns × 1,000 rows stays well below.
+          for (let offset = 0; offset < identities.length; offset += 1000) {
+            const rows = identities.slice(offset, offset + 1000).map((identity, i) => ({
+              leaf_index: first + offset + i,
+              commitment: identity.commitment,
+              id_tag: identity.idTag,
+              did: identity.did,
+              created_at: now,
+            }));
+            await trx.insertInto('identities').values(rows).execute();
+          }
+        }),
+      );
     },
 
     async findByCommitment(commitment) {

@@ -1,48 +1,56 @@
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+/**
+ * Storage: plain repository factories over one Kysely instance, so SQLite (a file in DATA_DIR, the
+ * embedded default) and PostgreSQL (DATABASE_URL, for several server processes) share every query.
+ *
+ * - `identities.leaf_index` is the leaf's position in the Merkle tree, whose leaves must be exactly
+ *   0..n-1. It is a plain INTEGER key, not a sequence or autoincrement: a PostgreSQL sequence hands
+ *   out values outside the transaction, so a rolled-back or conflicting insert burns a number and
+ *   leaves a gap that no process can fill. Registration instead inserts `MAX(leaf_index) + 1` in the
+ *   same statement.
+ * - That read-then-write is only gapless if registrations take turns. SQLite has a single writer
+ *   per file, so they do. PostgreSQL at READ COMMITTED would let two transactions read the same MAX;
+ *   a transaction-scoped advisory lock (`pg_advisory_xact_lock`) makes them queue, across every
+ *   process on the database, and is released by COMMIT or ROLLBACK, even if the process dies.
+ *   SERIALIZABLE would also be correct but turns every race into an abort-and-retry.
+ * - Times are epoch milliseconds in BIGINT columns, the same in both dialects (pg returns BIGINT
+ *   as a string; the repositories convert).
+ * - Errors that are the database's fault (unreachable, disk full, read-only) propagate; the server
+ *   answers them with 503. Only a duplicate commitment, ID tag or DID becomes `{inserted: false}`.
+ */
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import * as initial from './migrations/001-initial.ts';
-import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
-import * as verificationSessions from './migrations/003-verification-sessions.ts';
-import { sessionRepository } from './session-repository.ts';
-import { checkpointRepository } from './checkpoint-repository.ts';
 import { challengeRepository } from './challenge-repository.ts';
+import { checkpointRepository } from './checkpoint-repository.ts';
 import { identityRepository } from './identity-repository.ts';
+import { migrateToLatest } from './migrate-to-latest.ts';
 import { rootRepository } from './root-repository.ts';
 import type { Database } from './schema.ts';
-import type { Storage } from './types.ts';
+import { sessionRepository } from './session-repository.ts';
 import { openSqliteFile } from './sqlite-file.ts';
-
-const migrations: Record<string, Migration> = {
-  '001-initial': initial,
-  '002-tree-checkpoints': treeCheckpoints,
-  '003-verification-sessions': verificationSessions,
-};
+import type { Storage } from './types.ts';
 
 export interface StorageOptions {
-  /** postgres://… for PostgreSQL; absent for SQLite in dataDir. */
+  /** postgres://… or postgresql://… (checked by the config) for PostgreSQL; absent for SQLite in dataDir. */
   databaseUrl?: string | undefined;
+  /** Where `zeroid.sqlite` lives (created if missing). Unused with PostgreSQL. */
   dataDir: string;
-  /** PostgreSQL connections in this process's pool. */
+  /** PostgreSQL connections in this process's pool (default 10). */
   poolSize?: number;
 }
 
-/**
- * Opens the database, runs the numbered migrations and returns the repositories. One code path
- * through Kysely serves both dialects: SQLite (a file, the embedded default) and PostgreSQL (for
- * several server processes on one database). Migrations take Kysely's migration lock, so processes
- * starting together do not race.
- */
+/** Opens the database, runs the numbered migrations and returns the repositories. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
-  const dialect = options.databaseUrl ? 'postgres' : 'sqlite';
+  const { databaseUrl } = options;
+  const sqliteFile = databaseUrl ? undefined : openSqliteFile(options.dataDir);
+  const dialect = sqliteFile ? 'sqlite' : 'postgres';
   const db = new Kysely<Database>({
-    dialect: options.databaseUrl
-      ? new PostgresDialect({ pool: postgresPool(options.databaseUrl, options.poolSize ?? 10) })
-      : new SqliteDialect({ database: openSqliteFile(options.dataDir) }),
+    dialect: sqliteFile
+      ? new SqliteDialect({ database: sqliteFile })
+      : new PostgresDialect({ pool: postgresPool(databaseUrl ?? '', options.poolSize ?? 10) }),
   });
 
   try {
-    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error('Database migration failed', { cause: error });
+    await migrateToLatest(db, sqliteFile);
   } catch (error) {
     await db.destroy();
     throw error;

@@ -2,21 +2,36 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 
+/** How long a writer waits for another connection's write lock before SQLITE_BUSY (then a 503). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 /**
- * WAL with synchronous=FULL: a registration acknowledged to a client has reached the disk, and
- * survives `kill -9` or power loss. Both are read back, so a build that ignores them fails at start.
+ * Opens `${dataDir}/zeroid.sqlite`. WAL with synchronous=FULL: a registration acknowledged to a
+ * client has reached the disk, and survives `kill -9` or power loss (in WAL, NORMAL may lose the
+ * last commits on power loss). The settings are read back, so a build or file system that ignores
+ * them fails at start instead of silently weakening that promise.
  */
 export function openSqliteFile(dataDir: string): SQLite.Database {
   mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('busy_timeout = 5000');
-  const journalMode = database.pragma('journal_mode', { simple: true });
-  const synchronous = database.pragma('synchronous', { simple: true });
-  if (journalMode !== 'wal' || synchronous !== 2) {
+  try {
+    database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = FULL');
+    database.pragma('foreign_keys = ON');
+    const actual = {
+      journal_mode: database.pragma('journal_mode', { simple: true }),
+      synchronous: database.pragma('synchronous', { simple: true }),
+      busy_timeout: database.pragma('busy_timeout', { simple: true }),
+      foreign_keys: database.pragma('foreign_keys', { simple: true }),
+    };
+    const expected = { journal_mode: 'wal', synchronous: 2, busy_timeout: SQLITE_BUSY_TIMEOUT_MS, foreign_keys: 1 };
+    if (Object.entries(expected).some(([name, value]) => actual[name as keyof typeof actual] !== value)) {
+      throw new Error(`SQLite refused its durability settings: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    }
+    return database;
+  } catch (error) {
     database.close();
-    throw new Error(`SQLite must run with journal_mode=wal and synchronous=FULL (got ${String(journalMode)}, ${String(synchronous)})`);
+    throw error;
   }
-  return database;
 }

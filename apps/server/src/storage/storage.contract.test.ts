@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
-import { openStorage } from './open-storage.ts';
-import { openSqliteFile } from './sqlite-file.ts';
-import type { Storage } from './types.ts';
+import { registerInProcessesAtOnce } from '../../test/storage-process.ts';
+import { freePort } from '../../test/server-process.ts';
+import { REGISTRATION_LOCK } from './identity-repository.ts';
+import { openStorage, type StorageOptions } from './open-storage.ts';
+import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-file.ts';
 
 /**
  * One contract, two databases: every case runs against SQLite (a temp file) and a real PostgreSQL
@@ -14,12 +17,21 @@ import type { Storage } from './types.ts';
  */
 interface Backend {
   name: string;
-  open(): Promise<{ storage: Storage; reopen: () => Promise<Storage> }>;
+  /** Where a new, empty database lives. */
+  fresh(): Promise<StorageOptions>;
+  /** Options naming a database that cannot be reached or created. */
+  unreachable(): Promise<StorageOptions>;
+  /** Makes the open database refuse writes; returns how to undo it. */
+  refuseWrites(options: StorageOptions): Promise<() => Promise<void>>;
 }
 
 let postgres: RunningPostgres;
-let databases = 0;
 const dirs: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
@@ -32,79 +44,126 @@ afterAll(async () => {
 const backends: Backend[] = [
   {
     name: 'SQLite',
-    async open() {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-contract-'));
-      dirs.push(dataDir);
-      return { storage: await openStorage({ dataDir }), reopen: () => openStorage({ dataDir }) };
+    fresh: async () => ({ dataDir: tempDir('zeroid-contract-') }),
+    async unreachable() {
+      const file = path.join(tempDir('zeroid-contract-'), 'not-a-directory');
+      writeFileSync(file, '');
+      return { dataDir: path.join(file, 'data') };
+    },
+    async refuseWrites({ dataDir }) {
+      // Another connection holds the write lock; ours waits busy_timeout, then gets SQLITE_BUSY.
+      const other = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
+      other.exec('BEGIN EXCLUSIVE');
+      return async () => {
+        other.exec('ROLLBACK');
+        other.close();
+      };
     },
   },
   {
     name: 'PostgreSQL',
-    async open() {
-      const name = `contract_${++databases}`;
-      const client = new pg.Client({ connectionString: postgres.url });
-      await client.connect();
-      await client.query(`CREATE DATABASE ${name}`);
-      await client.end();
-      const url = postgres.url.replace(/\/zeroid$/, `/${name}`);
-      return {
-        storage: await openStorage({ databaseUrl: url, dataDir: '' }),
-        reopen: () => openStorage({ databaseUrl: url, dataDir: '' }),
-      };
+    fresh: async () => ({ databaseUrl: await postgres.createDatabase(), dataDir: '' }),
+    unreachable: async () => ({ databaseUrl: `postgres://zeroid:zeroid@127.0.0.1:${await freePort()}/zeroid`, dataDir: '' }),
+    async refuseWrites({ databaseUrl }) {
+      await dropDatabase(databaseUrl ?? '');
+      return async () => undefined;
     },
   },
 ];
 
+/** The database disappears, with every connection to it: as unreachable as it gets. */
+async function dropDatabase(databaseUrl: string) {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 const identity = (n: number) => ({ commitment: String(1000 + n), idTag: `tag-${n}`, did: `did:key:z6Mk${n}` });
+const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 
 describe.each(backends)('storage contract on $name', (backend) => {
+  const open = async () => {
+    const options = await backend.fresh();
+    return { options, storage: await openStorage(options) };
+  };
+
   it('assigns leaf indexes 0, 1, 2… and finds identities by commitment and DID', async () => {
-    const { storage } = await backend.open();
+    const { storage } = await open();
+    const before = Date.now();
     expect(await storage.identities.register(identity(0))).toEqual({ inserted: true, leafIndex: 0 });
     expect(await storage.identities.register(identity(1))).toEqual({ inserted: true, leafIndex: 1 });
     expect(await storage.identities.register(identity(2))).toEqual({ inserted: true, leafIndex: 2 });
-    expect(await storage.identities.findByCommitment('1001')).toMatchObject({ leafIndex: 1, idTag: 'tag-1', did: 'did:key:z6Mk1' });
-    expect((await storage.identities.findByDid('did:key:z6Mk2'))?.createdAt).toBeInstanceOf(Date);
+    const after = Date.now();
+    expect(await storage.identities.findByCommitment('1001')).toMatchObject({ leafIndex: 1, ...identity(1) });
+    const byDid = await storage.identities.findByDid('did:key:z6Mk2');
+    expect(byDid).toMatchObject({ leafIndex: 2, ...identity(2) });
+    expect(byDid?.createdAt.getTime()).toBeGreaterThanOrEqual(before);
+    expect(byDid?.createdAt.getTime()).toBeLessThanOrEqual(after);
     expect(await storage.identities.findByCommitment('999')).toBeUndefined();
+    expect(await storage.identities.findByDid('did:key:z6Mk999')).toBeUndefined();
     expect(await storage.identities.count()).toBe(3);
     await storage.close();
   });
 
   it('refuses a second registration of the same commitment, ID tag or DID, and changes nothing', async () => {
-    const { storage } = await backend.open();
+    const { storage } = await open();
     await storage.identities.register(identity(0));
+    const original = await storage.identities.findByCommitment('1000');
     expect(await storage.identities.register({ ...identity(1), commitment: '1000' })).toEqual({ inserted: false });
     expect(await storage.identities.register({ ...identity(1), idTag: 'tag-0' })).toEqual({ inserted: false });
     expect(await storage.identities.register({ ...identity(1), did: 'did:key:z6Mk0' })).toEqual({ inserted: false });
     expect(await storage.identities.count()).toBe(1);
+    expect(await storage.identities.findByCommitment('1000')).toEqual(original);
+    expect(await storage.identities.findByCommitment('1001')).toBeUndefined();
+    expect(await storage.identities.findByDid('did:key:z6Mk1')).toBeUndefined();
     expect(await storage.identities.register(identity(1))).toEqual({ inserted: true, leafIndex: 1 });
     await storage.close();
   });
 
   it('inserts exactly one of 50 concurrent identical registrations', async () => {
-    const { storage } = await backend.open();
-    const outcomes = await Promise.all(Array.from({ length: 50 }, () => storage.identities.register(identity(7))));
-    expect(outcomes.filter((o) => o.inserted)).toHaveLength(1);
+    const { storage } = await open();
+    const outcomes = await Promise.all(range(0, 50).map(() => storage.identities.register(identity(7))));
+    expect(outcomes.filter((o) => o.inserted)).toEqual([{ inserted: true, leafIndex: 0 }]);
     expect(await storage.identities.count()).toBe(1);
     await storage.close();
   });
 
-  it('keeps leaf indexes gapless and unique under 100 concurrent distinct registrations', async () => {
-    const { storage } = await backend.open();
-    const outcomes = await Promise.all(Array.from({ length: 100 }, (_, n) => storage.identities.register(identity(n))));
-    const indexes = outcomes.map((o) => (o.inserted ? o.leafIndex : -1)).sort((a, b) => a - b);
-    expect(indexes).toEqual(Array.from({ length: 100 }, (_, n) => n));
+  it('keeps leaf indexes gapless and unique under 100 concurrent distinct registrations, in commitment order', async () => {
+    const { storage } = await open();
+    const outcomes = await Promise.all(range(0, 100).map((n) => storage.identities.register(identity(n))));
+    const indexes = outcomes.map((o) => (o.inserted ? o.leafIndex : -1));
+    expect([...indexes].sort((a, b) => a - b)).toEqual(range(0, 100));
     const commitments = await storage.identities.commitmentsFrom(0);
-    expect(commitments).toHaveLength(100);
+    // Each commitment sits at the leaf index its registration was given.
+    expect(commitments).toEqual(range(0, 100).map((leaf) => identity(indexes.indexOf(leaf)).commitment));
     expect(await storage.identities.commitmentsFrom(98)).toEqual(commitments.slice(98));
     expect(await storage.identities.commitmentsFrom(10, 3)).toEqual(commitments.slice(10, 13));
+    expect(await storage.identities.commitmentsFrom(100)).toEqual([]);
+    await storage.close();
+  });
+
+  it('starts in four processes at once on a new database: one schema, leaf indexes exactly 0..99', async () => {
+    const options = await backend.fresh();
+    const outcomes = await registerInProcessesAtOnce(
+      options,
+      range(0, 4).map((p) => range(p * 25, 25).map(identity)),
+    );
+    const indexes = outcomes.flat().map((o) => (o.inserted ? o.leafIndex : -1));
+    expect(indexes.sort((a, b) => a - b)).toEqual(range(0, 100));
+    const storage = await openStorage(options);
+    expect(await storage.identities.count()).toBe(100);
+    expect(new Set(await storage.identities.commitmentsFrom(0))).toEqual(new Set(range(0, 100).map((n) => identity(n).commitment)));
     await storage.close();
   });
 
   it('imports a batch at the next leaf indexes, all or nothing', async () => {
-    const { storage } = await backend.open();
+    const { storage } = await open();
     await storage.identities.register(identity(0));
-    await storage.identities.importBatch(Array.from({ length: 2500 }, (_, n) => identity(n + 1)));
+    await storage.identities.importBatch(range(1, 2500).map(identity));
     expect(await storage.identities.count()).toBe(2501);
     expect((await storage.identities.findByCommitment('3500'))?.leafIndex).toBe(2500);
     await expect(storage.identities.importBatch([identity(9000), identity(5)])).rejects.toThrow();
@@ -114,60 +173,141 @@ describe.each(backends)('storage contract on $name', (backend) => {
   });
 
   it('keeps a root history: current, recently superseded, expired, unknown and 0', async () => {
-    const { storage } = await backend.open();
+    const { storage } = await open();
+    expect(await storage.roots.latest()).toBeUndefined();
     await storage.roots.record(1, '111');
     await storage.roots.record(1, '111');
     await storage.roots.record(2, '222');
     const now = new Date();
+    const later = new Date(now.getTime() + 120_000);
     expect(await storage.roots.latest()).toEqual({ size: 2, root: '222' });
+    expect(await storage.roots.rootOf(1)).toBe('111');
+    expect(await storage.roots.rootOf(3)).toBeUndefined();
     expect(await storage.roots.isAccepted('222', 60_000, now)).toBe(true);
     expect(await storage.roots.isAccepted('111', 60_000, now)).toBe(true);
-    expect(await storage.roots.isAccepted('111', 60_000, new Date(now.getTime() + 120_000))).toBe(false);
-    expect(await storage.roots.isAccepted('222', 60_000, new Date(now.getTime() + 120_000))).toBe(true);
+    expect(await storage.roots.isAccepted('111', 60_000, later)).toBe(false);
+    expect(await storage.roots.isAccepted('222', 60_000, later)).toBe(true);
     expect(await storage.roots.isAccepted('333', 60_000, now)).toBe(false);
+    await storage.roots.record(0, '0');
     expect(await storage.roots.isAccepted('0', 60_000, now)).toBe(false);
     await storage.close();
   });
 
   it('consumes a challenge exactly once, never after expiry, and purges expired ones', async () => {
-    const { storage } = await backend.open();
+    const { storage } = await open();
     const now = new Date();
     await storage.challenges.issue('1', new Date(now.getTime() + 60_000));
     await storage.challenges.issue('2', new Date(now.getTime() - 1));
     await storage.challenges.issue('3', new Date(now.getTime() + 60_000));
-    const results = await Promise.all(Array.from({ length: 20 }, () => storage.challenges.consume('1', now)));
+    const results = await Promise.all(range(0, 20).map(() => storage.challenges.consume('1', now)));
     expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await storage.challenges.consume('1', now)).toBe(false);
     expect(await storage.challenges.consume('2', now)).toBe(false);
     expect(await storage.challenges.consume('404', now)).toBe(false);
+    expect(await storage.challenges.consume('3', new Date(now.getTime() + 60_000))).toBe(false);
     expect(await storage.challenges.purgeExpired(now)).toBe(1);
     expect(await storage.challenges.consume('3', now)).toBe(true);
     expect(await storage.challenges.purgeExpired(new Date(now.getTime() + 120_000))).toBe(2);
+    expect(await storage.challenges.purgeExpired(new Date(now.getTime() + 120_000))).toBe(0);
     await storage.close();
   });
 
   it('keeps everything across close and reopen', async () => {
-    const { storage, reopen } = await backend.open();
+    const { options, storage } = await open();
     await storage.identities.register(identity(0));
     await storage.identities.register(identity(1));
     await storage.roots.record(2, '222');
+    await storage.challenges.issue('1', new Date(Date.now() + 60_000));
     await storage.close();
-    const again = await reopen();
+    const again = await openStorage(options);
+    expect(again.dialect).toBe(backend.name === 'SQLite' ? 'sqlite' : 'postgres');
     expect(await again.identities.commitmentsFrom(0)).toEqual(['1000', '1001']);
+    expect(await again.identities.findByDid('did:key:z6Mk1')).toMatchObject({ leafIndex: 1, ...identity(1) });
     expect(await again.roots.latest()).toEqual({ size: 2, root: '222' });
+    expect(await again.challenges.consume('1')).toBe(true);
     expect(await again.identities.register(identity(2))).toEqual({ inserted: true, leafIndex: 2 });
     await again.ping();
     await again.close();
   });
+
+  it('fails to open, rather than half-open, when the database cannot be reached', async () => {
+    await expect(openStorage(await backend.unreachable())).rejects.toThrow(/ENOTDIR|ECONNREFUSED/);
+  });
+
+  it('reports a database that refuses writes as an error, never as "already registered" or "already used"', async () => {
+    const { options, storage } = await open();
+    await storage.challenges.issue('1', new Date(Date.now() + 60_000));
+    const restore = await backend.refuseWrites(options);
+    try {
+      await expect(storage.identities.register(identity(0))).rejects.toThrow();
+      await expect(storage.challenges.consume('1')).rejects.toThrow();
+    } finally {
+      await restore();
+      await storage.close();
+    }
+  });
 });
 
-describe('SQLite durability settings', () => {
-  it('opens the file in WAL mode with synchronous=FULL and a busy timeout', () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-wal-'));
-    dirs.push(dataDir);
+describe('storage on PostgreSQL only', () => {
+  it('answers the readiness probe only while the database is there', async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const storage = await openStorage({ databaseUrl, dataDir: '' });
+    await storage.ping();
+    await dropDatabase(databaseUrl);
+    await expect(storage.ping()).rejects.toThrow();
+    await storage.close();
+  });
+
+  it('runs a registration again when PostgreSQL picks it as a deadlock victim', async () => {
+    const databaseUrl = await postgres.createDatabase();
+    const storage = await openStorage({ databaseUrl, dataDir: '' });
+    // A careless writer inserts the same commitment first and only then asks for the registration
+    // lock, which our registration holds while it waits for that row: a true deadlock. Ours, with the
+    // shorter deadlock_timeout, is aborted (40P01), the writer gets the lock and rolls back, and the
+    // retried registration succeeds. Without the retry, register would reject.
+    const rogue = new pg.Client({ connectionString: databaseUrl });
+    await rogue.connect();
+    await rogue.query(`BEGIN; SET LOCAL deadlock_timeout = '30s'`);
+    await rogue.query(`INSERT INTO identities VALUES (0, '1000', 'rogue', 'did:rogue', 0)`);
+    const registration = storage.identities.register(identity(0));
+    for (let waiting = 0; waiting === 0;) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { rows } = await rogue.query<{ n: string }>(`SELECT count(*) AS n FROM pg_locks WHERE NOT granted AND pid <> pg_backend_pid()`);
+      waiting = Number(rows[0]?.n);
+    }
+    await rogue.query('SELECT pg_advisory_xact_lock($1)', [REGISTRATION_LOCK]);
+    await rogue.query('ROLLBACK');
+    await rogue.end();
+    expect(await registration).toEqual({ inserted: true, leafIndex: 0 });
+    expect(await storage.identities.findByCommitment('1000')).toMatchObject(identity(0));
+    await storage.close();
+  });
+});
+
+describe('storage on SQLite only', () => {
+  it('opens the file in WAL mode with synchronous=FULL, a busy timeout and foreign keys', async () => {
+    const dataDir = path.join(tempDir('zeroid-wal-'), 'nested', 'data');
     const database = openSqliteFile(dataDir);
     expect(database.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(database.pragma('synchronous', { simple: true })).toBe(2);
-    expect(database.pragma('busy_timeout', { simple: true })).toBe(5000);
+    expect(database.pragma('busy_timeout', { simple: true })).toBe(SQLITE_BUSY_TIMEOUT_MS);
+    expect(database.pragma('foreign_keys', { simple: true })).toBe(1);
     database.close();
+    // WAL is a property of the file: openStorage left it so for every later reader too.
+    const storage = await openStorage({ dataDir });
+    await storage.close();
+    const reader = new SQLite(path.join(dataDir, 'zeroid.sqlite'), { readonly: true });
+    expect(reader.pragma('journal_mode', { simple: true })).toBe('wal');
+    reader.close();
+  });
+
+  it('reports an insert that wrote nothing without a duplicate, instead of answering "already registered"', async () => {
+    const dataDir = tempDir('zeroid-ignore-');
+    const storage = await openStorage({ dataDir });
+    const other = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
+    other.exec('CREATE TRIGGER swallow BEFORE INSERT ON identities BEGIN SELECT RAISE(IGNORE); END');
+    other.close();
+    await expect(storage.identities.register(identity(0))).rejects.toThrow(/inserted nothing/);
+    await storage.close();
   });
 });

@@ -1,0 +1,41 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import * as initial from './migrations/001-initial.ts';
+import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
+import * as verificationSessions from './migrations/003-verification-sessions.ts';
+import type { Database } from './schema.ts';
+
+/** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
+const migrations: Record<string, Migration> = {
+  '001-initial': initial,
+  '002-tree-checkpoints': treeCheckpoints,
+  '003-verification-sessions': verificationSessions,
+};
+
+/**
+ * Brings the schema up to date; safe when several processes start at once.
+ *
+ * On PostgreSQL, Kysely's Migrator holds a session advisory lock and runs the pending migrations in
+ * one transaction, so a second process waits and then finds nothing to do. On SQLite it takes no
+ * lock and no transaction at all (its adapter declares no transactional DDL): two processes opening
+ * a new file both run `CREATE TABLE identities` and one fails. So for SQLite the whole run, the
+ * Migrator's own bookkeeping tables included, happens inside BEGIN IMMEDIATE on the one connection
+ * Kysely uses: the write lock is taken first (other processes wait up to busy_timeout) and a
+ * failed migration leaves nothing half-applied.
+ */
+export async function migrateToLatest(db: Kysely<Database>, sqliteFile?: SQLite.Database): Promise<void> {
+  const migrate = async () => {
+    const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error('Database migration failed', { cause: error });
+  };
+  if (!sqliteFile) return migrate();
+
+  sqliteFile.exec('BEGIN IMMEDIATE');
+  try {
+    await migrate();
+    sqliteFile.exec('COMMIT');
+  } catch (error) {
+    if (sqliteFile.inTransaction) sqliteFile.exec('ROLLBACK');
+    throw error;
+  }
+}
