@@ -16,7 +16,7 @@ export {
   type ZkRegisterFields,
   type RegistrationSignatures,
 } from './registration-signatures.ts';
-export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof } from './parse-semaphore-proof.ts';
+export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
 export * from './schemas.ts';

@@ -1,6 +1,9 @@
 import { ProtocolInputError } from './errors.ts';
 import { isBaseFieldElement, isFieldElement } from './field.ts';
 
+/** A packed Groth16 proof: the coordinates of π_A, π_B and π_C, as Semaphore v4 lays them out. */
+export type PackedPoints = [string, string, string, string, string, string, string, string];
+
 /** A Semaphore v4 proof as it crosses the wire: every number canonical decimal. */
 export interface WireSemaphoreProof {
   merkleTreeDepth: number;
@@ -8,7 +11,7 @@ export interface WireSemaphoreProof {
   nullifier: string;
   message: string;
   scope: string;
-  points: string[];
+  points: PackedPoints;
 }
 
 /** The circuits exist for depths 1 to 32. */
@@ -16,7 +19,8 @@ export const MIN_DEPTH = 1;
 export const MAX_DEPTH = 32;
 
 /**
- * Checks what `verifyProof` does not, before it runs: depth 1–32, exactly eight point coordinates
+ * Checks what `verifyProof` does not, before it runs, and returns a fresh object holding only the
+ * proof's fields: depth 1–32, exactly eight point coordinates
  * (each below the base field modulus q), and every public input a canonical decimal below the scalar
  * field modulus r. A number at or above the
  * modulus would alias a smaller one; hex or leading zeros would let one proof be sent in many
@@ -38,6 +42,7 @@ export function parseSemaphoreProof(value: unknown): WireSemaphoreProof {
   }
   const points = proof.points;
   if (!Array.isArray(points) || points.length !== 8) throw invalid('there must be exactly 8 points');
+  // Coordinates live in the base field q, which is larger than r: a valid proof may hold one in [r, q).
   if (!points.every(isBaseFieldElement)) throw invalid('every point coordinate must be a canonical decimal below the base field modulus');
   return {
     merkleTreeDepth: depth,
@@ -45,6 +50,6 @@ export function parseSemaphoreProof(value: unknown): WireSemaphoreProof {
     nullifier: proof.nullifier as string,
     message: proof.message as string,
     scope: proof.scope as string,
-    points: [...points],
+    points: [...points] as PackedPoints,
   };
 }

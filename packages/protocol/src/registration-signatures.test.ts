@@ -3,9 +3,21 @@ import { deriveIdentity } from './derive-identity.ts';
 import { deriveDidKey } from './did-key.ts';
 import { registrationMessage, signRegistration, verifyRegistration } from './registration-signatures.ts';
 import { SNARK_SCALAR_FIELD } from './field.ts';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { base64urlnopad } from '@scure/base';
+import { didKeyPublicKey } from './did-key.ts';
+
+type Sig = ReturnType<typeof signRegistration>;
+/** The order of Baby Jubjub's prime subgroup, in which EdDSA-Poseidon's S lives. */
+const BABY_JUBJUB_ORDER = 2736030358979909402780800718157159386076813972158567259200215660948447373041n;
+const FIXED_MESSAGE = '10195379301964696113432825513097584929013811200363656550806872992052711472601';
+const inc = (decimal: string) => (BigInt(decimal) + 1n).toString();
+const flipFirst = (b64: string) => (b64[0] === 'A' ? 'B' : 'A') + b64.slice(1);
 
 const alice = { identity: deriveIdentity(new Uint8Array(64).fill(1)), didKey: deriveDidKey(new Uint8Array(64).fill(1)) };
 const mallory = { identity: deriveIdentity(new Uint8Array(64).fill(2)), didKey: deriveDidKey(new Uint8Array(64).fill(2)) };
+const malloryKey = mallory.identity.publicKey.map(String) as [string, string];
 const fields = { commitment: alice.identity.commitment.toString(), idTag: 'ab'.repeat(32), did: alice.didKey.did, challenge: '424242' };
 
 describe('registration proof of possession', () => {
@@ -31,11 +43,80 @@ describe('registration proof of possession', () => {
     expect(verifyRegistration(fields, wrongDid)).toBe(false);
   });
 
+  it.each([
+    [
+      'a changed S',
+      (sig: Sig) => ({
+        ...sig,
+        semaphore: { ...sig.semaphore, signature: { ...sig.semaphore.signature, S: inc(sig.semaphore.signature.S) } },
+      }),
+    ],
+    [
+      'S + the Baby Jubjub subgroup order (a malleated twin)',
+      (sig: Sig) => ({
+        ...sig,
+        semaphore: {
+          ...sig.semaphore,
+          signature: { ...sig.semaphore.signature, S: (BigInt(sig.semaphore.signature.S) + BABY_JUBJUB_ORDER).toString() },
+        },
+      }),
+    ],
+    [
+      'a changed R8',
+      (sig: Sig) => ({
+        ...sig,
+        semaphore: {
+          ...sig.semaphore,
+          signature: { ...sig.semaphore.signature, R8: [inc(sig.semaphore.signature.R8[0]), sig.semaphore.signature.R8[1]] },
+        },
+      }),
+    ],
+    ['a swapped Semaphore public key', (sig: Sig) => ({ ...sig, semaphore: { ...sig.semaphore, publicKey: malloryKey } })],
+    [
+      'a Semaphore public key off the curve',
+      (sig: Sig) => ({ ...sig, semaphore: { ...sig.semaphore, publicKey: [inc(sig.semaphore.publicKey[0]), sig.semaphore.publicKey[1]] } }),
+    ],
+    ['a flipped bit in the Ed25519 signature', (sig: Sig) => ({ ...sig, did: flipFirst(sig.did) })],
+    ['a padded Ed25519 signature', (sig: Sig) => ({ ...sig, did: `${sig.did}==` })],
+  ] as Array<[string, (sig: Sig) => Sig]>)('fails for %s', (_name, tamper) => {
+    expect(verifyRegistration(fields, tamper(signatures))).toBe(false);
+  });
+
+  it('fails for an ID tag that is not 64 lowercase hex characters, even with matching signatures', () => {
+    const upper = { ...fields, idTag: 'AB'.repeat(32) };
+    expect(verifyRegistration(upper, signRegistration(alice.identity, alice.didKey.secretKey, upper))).toBe(false);
+  });
+
   it('returns false, never throws, on garbage', () => {
+    for (const junk of [null, undefined, 7, 'sig', {}, { semaphore: null, did: 'AA' }, { semaphore: { publicKey: 'xy' }, did: 'AA' }]) {
+      expect(verifyRegistration(fields, junk as never)).toBe(false);
+    }
+    expect(verifyRegistration({ ...fields, commitment: null } as never, signatures)).toBe(false);
+    expect(verifyRegistration({} as never, signatures)).toBe(false);
     const garbage = { semaphore: { publicKey: ['1', '2'], signature: { R8: ['3', '4'], S: '5' } }, did: 'AAAA' } as const;
     expect(verifyRegistration(fields, garbage as never)).toBe(false);
     expect(verifyRegistration(fields, { ...signatures, did: '!!' })).toBe(false);
     expect(verifyRegistration({ ...fields, did: 'did:key:nope' }, signatures)).toBe(false);
+  });
+
+  it('signs the documented encoding: SHA-256 of the NUL-joined fields, reduced mod r', async () => {
+    const encoded = new TextEncoder().encode(
+      ['zeroid/register/v1', fields.challenge, fields.commitment, fields.idTag, fields.did].join('\u0000'),
+    );
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoded));
+    expect(registrationMessage(fields)).toBe(BigInt(`0x${bytesToHex(digest)}`) % SNARK_SCALAR_FIELD);
+    // The DID key signs the digest itself; anyone with the DID can check it.
+    expect(ed25519.verify(base64urlnopad.decode(signatures.did), digest, didKeyPublicKey(fields.did))).toBe(true);
+  });
+
+  it('keeps the message stable across versions (browser and server must agree)', () => {
+    const fixed = {
+      commitment: '123',
+      idTag: '0f'.repeat(32),
+      did: 'did:key:z6MkmjY8GnV5i9YTDtPETC2uUAW6ejw3nk5mXF5yci5ab7th',
+      challenge: '42',
+    };
+    expect(registrationMessage(fixed).toString()).toBe(FIXED_MESSAGE);
   });
 
   it('signs a field element that binds every field', () => {

@@ -22,7 +22,12 @@ export interface RegistrationSignatures {
 }
 
 const encoder = new TextEncoder();
+const ID_TAG = /^[0-9a-f]{64}$/;
 
+/**
+ * SHA-256 of "zeroid/register/v1", challenge, commitment, ID tag and DID, joined by NUL bytes. None of
+ * the four values can hold a NUL (decimal, hex, base58), so no two registrations encode alike.
+ */
 function messageBytes(fields: ZkRegisterFields): Uint8Array {
   return sha256(encoder.encode(['zeroid/register/v1', fields.challenge, fields.commitment, fields.idTag, fields.did].join('\u0000')));
 }
@@ -59,7 +64,7 @@ export function verifyRegistration(fields: ZkRegisterFields, signatures: Registr
   try {
     const { publicKey, signature } = signatures.semaphore;
     const numbers = [...publicKey, ...signature.R8, signature.S, fields.commitment, fields.challenge];
-    if (!numbers.every(isFieldElement)) return false;
+    if (!numbers.every(isFieldElement) || !ID_TAG.test(fields.idTag)) return false;
     const point: [bigint, bigint] = [BigInt(publicKey[0]), BigInt(publicKey[1])];
     if (Identity.generateCommitment(point).toString() !== fields.commitment) return false;
     const semaphoreOk = Identity.verifySignature(
@@ -68,7 +73,8 @@ export function verifyRegistration(fields: ZkRegisterFields, signatures: Registr
       point,
     );
     if (!semaphoreOk) return false;
-    return ed25519.verify(base64urlnopad.decode(signatures.did), messageBytes(fields), didKeyPublicKey(fields.did));
+    // RFC 8032 strict decoding rather than ZIP-215's looser rules: one signature, one encoding.
+    return ed25519.verify(base64urlnopad.decode(signatures.did), messageBytes(fields), didKeyPublicKey(fields.did), { zip215: false });
   } catch {
     return false;
   }
