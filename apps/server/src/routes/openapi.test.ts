@@ -94,7 +94,8 @@ describe('GET /openapi.json', () => {
 
   it('validates recorded example replies, and rejects a wrong one', async () => {
     const ajv = new Ajv({ strict: false });
-    addFormats.default(ajv);
+    // ajv-formats is CommonJS: under ESM its function sits on `default`.
+    (addFormats as unknown as { default: typeof addFormats }).default(ajv);
     const examples: Array<[string, string, unknown]> = [
       ['post', '/register', { 'DID already generated': false, DID: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' }],
       ['post', '/register', { 'DID already generated': true }],
