@@ -9,7 +9,7 @@ export class ApiError extends Error {
   }
 }
 
-const NETWORK_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+const NETWORK_MESSAGE = 'Could not reach the server. Please try again.';
 
 /** fetch() that turns every failure (network, 4xx, 5xx, a reply that is not JSON) into an ApiError. */
 export async function requestJson<T>(url: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {

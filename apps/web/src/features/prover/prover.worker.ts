@@ -19,8 +19,9 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
   try {
     switch (request.type) {
       case 'warm-up':
-        // Load snarkjs and fetch the OPRF key now, before the button is pressed.
-        await Promise.all([import('@semaphore-protocol/proof'), oprfPublicKey()]);
+        // Starting this worker already loaded snarkjs (it is bundled here); fetch the OPRF key now,
+        // before the button is pressed.
+        await oprfPublicKey();
         return;
       case 'register':
         reply({ id: request.id, type: 'register-result', reply: await registerFlow(request, progress) });
