@@ -1,8 +1,19 @@
+import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
+import { config } from '../shared/config.ts';
 import { routes } from '../shared/paths.ts';
 
-/** The frame every screen shares: a header with the brand, the screen, a short footer. */
-export function Layout() {
+/** What the footer promises, true to the proving mode in use. */
+const privacyNote = () =>
+  config.proving === 'browser'
+    ? 'Your ID and biometric stay on this device: the server sees only blinded, derived values and zero-knowledge proofs.'
+    : 'Server proving is on: your ID and biometric are sent to the server, which derives your identity from them and discards them.';
+
+/**
+ * The frame every screen shares: a header with the brand, the screen, a short footer. Given children
+ * (the loading and error screens, which render outside the route tree) it frames those instead.
+ */
+export function Layout({ children }: { children?: ReactNode }) {
   return (
     <>
       <header className="topbar">
@@ -11,10 +22,8 @@ export function Layout() {
           ZeroID
         </Link>
       </header>
-      <main className="shell">
-        <Outlet />
-      </main>
-      <footer className="footer">Your ID and biometric stay on this device. The server sees only zero-knowledge proofs.</footer>
+      <main className="shell">{children ?? <Outlet />}</main>
+      <footer className="footer">{privacyNote()}</footer>
     </>
   );
 }

@@ -2,12 +2,23 @@ import { createBrowserRouter } from 'react-router';
 import { WelcomePage } from '../features/welcome/welcome-page.tsx';
 import { NotFoundPage, RouteErrorPage } from '../features/not-found/not-found-page.tsx';
 import { Layout } from './layout.tsx';
+import { PageLoading } from './page-loading.tsx';
 
 /** The specification's routes. The welcome page is in the first bundle; every other screen loads on demand. */
 export const router = createBrowserRouter([
   {
     element: <Layout />,
-    errorElement: <RouteErrorPage />,
+    errorElement: (
+      <Layout>
+        <RouteErrorPage />
+      </Layout>
+    ),
+    // A first visit straight to a lazy screen renders this until its code has loaded.
+    hydrateFallbackElement: (
+      <Layout>
+        <PageLoading />
+      </Layout>
+    ),
     children: [
       { index: true, element: <WelcomePage /> },
       { path: 'register', lazy: async () => ({ Component: (await import('../features/register/register-page.tsx')).RegisterPage }) },

@@ -13,19 +13,17 @@ export function NotFoundPage() {
   );
 }
 
-/** A route that failed to render or load: logged as the specification says, with a way home. */
+/** A route that failed to render or load: logged as the specification says, with a way home. The router frames it. */
 export function RouteErrorPage() {
   const error = useRouteError();
   useEffect(() => {
     console.warn(MESSAGES.navigationError);
   }, [error]);
   return (
-    <main className="shell">
-      <section className="card">
-        <h1>Something went wrong</h1>
-        <p>This page could not be shown.</p>
-        <Link to={routes.home}>Go to the home page</Link>
-      </section>
-    </main>
+    <section className="card">
+      <h1>Something went wrong</h1>
+      <p>This page could not be shown.</p>
+      <Link to={routes.home}>Go to the home page</Link>
+    </section>
   );
 }

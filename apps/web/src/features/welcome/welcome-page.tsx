@@ -1,4 +1,5 @@
 import { MESSAGES } from '@zeroid/protocol/messages';
+import { config } from '../../shared/config.ts';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 
@@ -8,7 +9,11 @@ export function WelcomePage() {
     <section className="card welcome">
       <h1>{MESSAGES.welcomeHeading}</h1>
       <p className="tagline">{MESSAGES.tagline}</p>
-      <p className="lead">Register once. Prove it is you with your biometric alone: it never leaves this device.</p>
+      <p className="lead">
+        {config.proving === 'browser'
+          ? 'Register once. Prove it is you with your biometric alone: it never leaves this device.'
+          : 'Register once. Prove it is you with your biometric alone.'}
+      </p>
       <div className="actions">
         <button type="button" className="primary" onClick={() => navigate(routes.register)}>
           {MESSAGES.registration}
