@@ -1,13 +1,30 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-const api = ['/register', '/verify', '/generateQRCode', '/oprf', '/challenge', '/members', '/healthz', '/artifacts', '/did'];
+// Every API path the app calls (see src/shared/paths.ts); '/sessions' carries cross-device verification.
+const api = ['/register', '/verify', '/generateQRCode', '/oprf', '/challenge', '/members', '/healthz', '/artifacts', '/did', '/sessions'];
 
 // In development the API runs on the real server (npm start) and Vite proxies to it; in production
 // the server serves the built files itself, from the same origin as the API.
 export default defineConfig({
   plugins: [react()],
   worker: { format: 'es' },
+  // The prover worker's dependencies, pre-bundled at dev start: found later, they make Vite reload
+  // the page in the middle of the first registration.
+  optimizeDeps: {
+    include: [
+      '@cloudflare/voprf-ts',
+      '@cloudflare/voprf-ts/crypto-noble',
+      '@noble/curves/ed25519.js',
+      '@noble/hashes/hkdf.js',
+      '@noble/hashes/sha2.js',
+      '@noble/hashes/utils.js',
+      '@scure/base',
+      '@semaphore-protocol/identity',
+      '@semaphore-protocol/proof',
+      '@sinclair/typebox',
+    ],
+  },
   build: { target: 'es2022', sourcemap: false },
   server: {
     proxy: Object.fromEntries(
