@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Storage } from './storage/types.ts';
 import type { Registry } from './services/registry.ts';
 import type { Artifacts } from './services/artifacts.ts';
+import { AttemptLimits } from './services/attempt-limits.ts';
 import { createMetrics, type Metrics } from './services/metrics.ts';
 import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -50,7 +51,9 @@ export async function buildApp(
     trustProxy:
       typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: BODY_LIMIT,
-    // Slow clients must not pin the server (DESIGN §6).
+    // Slow clients must not pin the server (DESIGN §6): Node's defaults give a client 60 s to send
+    // its headers and 300 s for the whole request, checked every 30 s.
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
     requestTimeout: 15_000,
     connectionTimeout: 20_000,
     keepAliveTimeout: 5_000,
@@ -76,7 +79,17 @@ export async function buildApp(
     credentials: false,
   });
 
-  const limits: GuessLimitSettings = { perMinute: config.rateLimitPerMinute, globalPerMinute: config.rateLimitGlobalPerMinute };
+  const limitsOn = config.rateLimitPerMinute > 0;
+  const limits: GuessLimitSettings = {
+    perMinute: config.rateLimitPerMinute,
+    attempts: new AttemptLimits(deps.storage.attempts, {
+      globalPerMinute: limitsOn ? config.rateLimitGlobalPerMinute : 0,
+      failuresBeforeDelay: limitsOn ? config.failedVerificationsBeforeDelay : 0,
+      delayMs: config.failedVerificationDelayMs,
+      maxDelayMs: config.failedVerificationMaxDelayMs,
+      forgetAfterMs: config.failedVerificationForgetMs,
+    }),
+  };
   await registerGuessLimits(app, limits);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   const metrics = deps.metrics ?? createMetrics();

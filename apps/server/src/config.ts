@@ -19,8 +19,15 @@ export interface Config {
   corsOrigins: string[] | '*';
   /** Per-client requests a minute on the routes that can test a guess; 0 disables every limit. */
   rateLimitPerMinute: number;
-  /** All clients together, a minute, per route; protects the OPRF key from distributed guessing. */
+  /** Guess-capable requests a minute from all clients together, across processes; protects the OPRF key. */
   rateLimitGlobalPerMinute: number;
+  /** Failed verifications a client may have before each further attempt must wait (NIST SP 800-63B-4: 5). */
+  failedVerificationsBeforeDelay: number;
+  /** That wait (NIST: at least 30 s); it doubles with each further failure, up to the maximum. */
+  failedVerificationDelayMs: number;
+  failedVerificationMaxDelayMs: number;
+  /** A client's failures are forgotten after this long without one. */
+  failedVerificationForgetMs: number;
   /** Fastify's trustProxy: which proxies may set X-Forwarded-For. false trusts nobody. */
   trustProxy: boolean | string | number;
   /** OPRF private key from the environment (base64url); otherwise a key file in dataDir. */
@@ -109,6 +116,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins,
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     rateLimitGlobalPerMinute: integer('RATE_LIMIT_GLOBAL_PER_MINUTE', 6000, 0, 100_000_000),
+    failedVerificationsBeforeDelay: integer('FAILED_VERIFICATIONS_BEFORE_DELAY', 5, 0, 100),
+    failedVerificationDelayMs: integer('FAILED_VERIFICATION_DELAY_SECONDS', 30, 1, 86_400) * 1000,
+    failedVerificationMaxDelayMs: integer('FAILED_VERIFICATION_MAX_DELAY_SECONDS', 900, 1, 7 * 86_400) * 1000,
+    failedVerificationForgetMs: integer('FAILED_VERIFICATION_FORGET_SECONDS', 86_400, 60, 365 * 86_400) * 1000,
     trustProxy,
     oprfPrivateKey: env.OPRF_PRIVATE_KEY || undefined,
     webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),

@@ -1,18 +1,22 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { OprfEvaluator } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { Registry } from './services/registry.ts';
+import { deferredStorage } from './storage/deferred-storage.ts';
 import { openStorage } from './storage/open-storage.ts';
 
 /**
- * `npm start`: reads the configuration, builds the web app if there is no build yet, opens storage
- * (running migrations), loads the tree, then listens. SIGTERM and SIGINT let in-flight requests
- * finish before the database is closed.
+ * `npm start`: reads the configuration, builds the web app if there is no build yet, and listens.
+ * The database is opened (and migrated) in the background, again and again until it answers: until
+ * then /livez is 200, /healthz is 503 and every route that needs storage answers 503, so a database
+ * that is down at start makes the server not-ready instead of a crash loop. SIGTERM and SIGINT let
+ * in-flight requests finish before the database is closed.
  */
 async function main() {
   let config: Config;
@@ -28,22 +32,43 @@ async function main() {
 
   ensureWebBuild(config.webDist);
 
-  const storage = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const storage = deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
   const oprf = new OprfEvaluator(await loadOprfKey(config.dataDir, config.oprfPrivateKey));
   const registry = new Registry(storage, {
     onError: (error) => console.error('Could not save a tree checkpoint:', error instanceof Error ? error.message : error),
   });
-  const [artifacts] = await Promise.all([Artifacts.load(), registry.catchUp()]);
-
+  const artifacts = await Artifacts.load();
   const app = await buildApp({ config, storage, registry, oprf, artifacts });
-  // Expired challenges are useless; purge them so the table cannot grow without bound.
+
+  let closing = false;
+  const connecting = (async () => {
+    for (let attempt = 1, delayMs = 250; !closing; attempt++, delayMs = Math.min(delayMs * 2, 5_000)) {
+      try {
+        const opened = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+        if (closing) return opened.close();
+        storage.attach(opened);
+        await registry.catchUp();
+        app.log.info({ members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl }, 'ZeroID is ready');
+        return;
+      } catch (error) {
+        const { name, code } = error as { name?: string; code?: string };
+        app.log.warn({ attempt, err: { name, code, message: (error as Error).message }, retryInMs: delayMs }, 'storage not ready');
+        await sleep(delayMs);
+      }
+    }
+  })();
+
+  // Expired challenges and idle counters are useless; purge them so no table grows without bound.
   const purge = setInterval(() => {
-    storage.challenges
-      .purgeExpired()
-      .catch((error: unknown) => app.log.warn({ err: { name: (error as Error).name } }, 'challenge purge failed'));
+    if (!storage.attached) return;
+    Promise.all([
+      storage.challenges.purgeExpired(),
+      storage.sessions.purgeExpired(),
+      storage.attempts.purgeIdle(Date.now() - config.failedVerificationForgetMs),
+    ]).catch((error: unknown) => app.log.warn({ err: { name: (error as Error).name } }, 'purge failed'));
   }, 60_000);
   purge.unref();
-  let closing = false;
+
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
@@ -51,7 +76,8 @@ async function main() {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     try {
       await app.close();
-      await registry.flush();
+      await connecting;
+      if (storage.attached) await registry.flush();
     } finally {
       await storage.close();
     }
@@ -61,7 +87,6 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl }, 'ZeroID is ready');
 }
 
 /** The README promises `npm ci && npm start`: build the web app on first start. */

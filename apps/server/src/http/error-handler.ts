@@ -58,6 +58,7 @@ export function isStorageFailure(error: unknown): boolean {
   return (
     code.startsWith('SQLITE_') ||
     [
+      'ZEROID_STORAGE_UNAVAILABLE',
       'ECONNREFUSED',
       'ECONNRESET',
       'ETIMEDOUT',

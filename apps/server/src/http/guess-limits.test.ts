@@ -46,3 +46,64 @@ describe('limits on the routes that can test a guess', () => {
     expect(replies.every((r) => r.statusCode === 200)).toBe(true);
   });
 });
+
+describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
+  const wrong = (app: TestApp, address: string, headers: Record<string, string> = {}) =>
+    app.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: 'not registered' }, headers, remoteAddress: address });
+  const env = { RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_GLOBAL_PER_MINUTE: '100000', FAILED_VERIFICATION_DELAY_SECONDS: '30' };
+
+  it('makes a client wait at least 30 s after 5 failures, with Retry-After, across a restart, whatever X-Forwarded-For says', async () => {
+    t = await startTestApp({ env });
+    for (let i = 0; i < 5; i++) expect((await wrong(t, '203.0.113.9')).json()).toEqual({ 'Verification Result': 'Failure' });
+    const waiting = await wrong(t, '203.0.113.9');
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.json().error.code).toBe('TOO_MANY_FAILURES');
+    expect(Number(waiting.headers['retry-after'])).toBeGreaterThanOrEqual(29);
+    expect(Number(waiting.headers['retry-after'])).toBeLessThanOrEqual(30);
+    expect((await wrong(t, '203.0.113.9', { 'x-forwarded-for': '198.51.100.77' })).statusCode).toBe(429);
+    // Another client is not held back by this one.
+    expect((await wrong(t, '203.0.113.10')).statusCode).toBe(200);
+
+    const dataDir = t.dataDir;
+    await t.close();
+    t = await startTestApp({ env, dataDir });
+    const afterRestart = await wrong(t, '203.0.113.9');
+    expect(afterRestart.statusCode).toBe(429);
+    expect(Number(afterRestart.headers['retry-after'])).toBeGreaterThanOrEqual(28);
+    const rows = await t.storage.attempts.failures('203.0.113.9', Date.now(), 86_400_000);
+    expect(rows, 'the table keys clients by a hash, not by address').toBeUndefined();
+  });
+
+  it('doubles the wait with each further failure, up to the maximum', async () => {
+    const { AttemptLimits } = await import('../services/attempt-limits.ts');
+    let now = 1_000_000;
+    t = await startTestApp({ env });
+    const limits = new AttemptLimits(
+      t.storage.attempts,
+      { globalPerMinute: 0, failuresBeforeDelay: 5, delayMs: 30_000, maxDelayMs: 100_000, forgetAfterMs: 86_400_000 },
+      () => now,
+    );
+    expect([4, 5, 6, 7, 8].map((n) => limits.delayAfter(n))).toEqual([0, 30_000, 60_000, 100_000, 100_000]);
+    for (let i = 0; i < 6; i++) await limits.recordFailedVerification('client');
+    now += 59_000;
+    await expect(limits.assertMayVerify('client')).rejects.toMatchObject({ statusCode: 429, headers: { 'retry-after': '1' } });
+    now += 1_000;
+    await expect(limits.assertMayVerify('client')).resolves.toBeUndefined();
+  });
+
+  it('keeps the global budget in the database, so a restart does not refill it', async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
+    const dataDir = t.dataDir;
+    const members = (app: TestApp, i: number) => app.app.inject({ method: 'GET', url: '/members', remoteAddress: `203.0.113.${i}` });
+    // A minute boundary between the two halves would start a new window and refill the budget.
+    const msIntoMinute = Date.now() % 60_000;
+    if (msIntoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - msIntoMinute));
+    for (let i = 0; i < 2; i++) expect((await members(t, i)).statusCode).toBe(200);
+    await t.close();
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_GLOBAL_PER_MINUTE: '3' }, dataDir });
+    expect((await members(t, 3)).statusCode).toBe(200);
+    const spent = await members(t, 4);
+    expect(spent.statusCode).toBe(429);
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

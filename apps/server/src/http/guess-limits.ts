@@ -1,17 +1,23 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import type { AttemptLimits } from '../services/attempt-limits.ts';
 import { Problem } from './problem.ts';
 
 export interface GuessLimitSettings {
+  /** Requests a minute per client on each guess-capable route; 0 disables every limit. */
   perMinute: number;
-  globalPerMinute: number;
+  /** The limits kept in the database: the global budget and failed-verification delays. */
+  attempts: AttemptLimits;
 }
 
 /**
  * Limits on the routes that can test a guess (an "already registered" answer, a verification, an
- * OPRF evaluation): per client, by IP, trusted only through the configured proxy setting, so a spoofed
- * X-Forwarded-For changes nothing; and for all clients together, which caps distributed guessing
- * against the OPRF key. 0 disables both, for load tests. Counters are per process (docs/deploy.md).
+ * OPRF evaluation, a member list):
+ * - per client and route, by IP, in this process's memory (a burst limit; trusted only through the
+ *   configured proxy setting, so a spoofed X-Forwarded-For changes nothing);
+ * - for all clients together, in the database (`AttemptLimits`), shared by every process and kept
+ *   across restarts, which caps distributed guessing against the OPRF key.
+ * 0 disables all of them, for load tests.
  */
 export async function registerGuessLimits(app: FastifyInstance, settings: GuessLimitSettings) {
   if (settings.perMinute === 0) return;
@@ -31,20 +37,8 @@ export async function registerGuessLimits(app: FastifyInstance, settings: GuessL
 /** Route options that put one route under both limits; spread them into the route's options. */
 export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandOptions, 'config' | 'onRequest'> {
   if (settings.perMinute === 0) return {};
-  let window = { start: 0, count: 0 };
   return {
     config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000 } },
-    onRequest: async () => {
-      if (settings.globalPerMinute === 0) return;
-      const now = Date.now();
-      if (now - window.start >= 60_000) window = { start: now, count: 0 };
-      window.count += 1;
-      if (window.count > settings.globalPerMinute) {
-        const seconds = Math.max(1, Math.ceil((window.start + 60_000 - now) / 1000));
-        throw new Problem(429, 'RATE_LIMITED', `The service is busy. Please try again in ${seconds} seconds.`, {
-          'retry-after': String(seconds),
-        });
-      }
-    },
+    onRequest: async () => settings.attempts.spendGlobalBudget(),
   };
 }

@@ -13,7 +13,8 @@ type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
 /**
  * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
  * specification's raw `bio_info`, for which the server derives the commitment and looks it up.
- * 200 with "Success" or "Failure"; a 4xx only for a malformed request.
+ * 200 with "Success" or "Failure"; a 4xx only for a malformed request, or a 429 while a client must wait
+ * after repeated failures (AttemptLimits).
  */
 export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, config, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
@@ -27,31 +28,34 @@ export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, con
       },
     },
     async (request) => {
-      const body = request.body;
-      if (!(await sessionIsOpen(storage, body.session))) return { [VERIFICATION_RESULT]: 'Failure' };
-      if ('proof' in body) {
-        const verdict = await verifyMembershipProof(
-          {
-            storage,
-            registry,
-            rootWindowMs: config.rootWindowMs,
-            observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
-          },
-          body.proof,
-          body.session,
-        ).then((result) => settleSession(storage, body.session, result));
-        metrics.verifications.inc({ mode: 'zk', result: verdict });
-        return { [VERIFICATION_RESULT]: verdict };
-      }
-      const commitment = await commitmentFromRawBio(oprf, normaliseField(body.bio_info, 'bio_info'));
-      metrics.oprfEvaluations.inc({ kind: 'direct' });
-      const result = await settleSession(
-        storage,
-        body.session,
-        (await storage.identities.findByCommitment(commitment)) ? 'Success' : 'Failure',
-      );
-      metrics.verifications.inc({ mode: 'raw', result });
-      return { [VERIFICATION_RESULT]: result };
+      await limits.attempts.assertMayVerify(request.ip);
+      const verdict = await verdictFor(request.body);
+      if (verdict === 'Failure') await limits.attempts.recordFailedVerification(request.ip);
+      return { [VERIFICATION_RESULT]: verdict };
     },
   );
+
+  async function verdictFor(body: Body): Promise<'Success' | 'Failure'> {
+    if (!(await sessionIsOpen(storage, body.session))) return 'Failure';
+    if ('proof' in body) {
+      const verdict = await verifyMembershipProof(
+        {
+          storage,
+          registry,
+          rootWindowMs: config.rootWindowMs,
+          observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
+        },
+        body.proof,
+        body.session,
+      ).then((result) => settleSession(storage, body.session, result));
+      metrics.verifications.inc({ mode: 'zk', result: verdict });
+      return verdict;
+    }
+    const commitment = await commitmentFromRawBio(oprf, normaliseField(body.bio_info, 'bio_info'));
+    metrics.oprfEvaluations.inc({ kind: 'direct' });
+    const found = (await storage.identities.findByCommitment(commitment)) !== undefined;
+    const verdict = await settleSession(storage, body.session, found ? 'Success' : 'Failure');
+    metrics.verifications.inc({ mode: 'raw', result: verdict });
+    return verdict;
+  }
 }

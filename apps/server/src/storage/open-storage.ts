@@ -19,6 +19,7 @@
  */
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { attemptRepository } from './attempt-repository.ts';
 import { challengeRepository } from './challenge-repository.ts';
 import { checkpointRepository } from './checkpoint-repository.ts';
 import { identityRepository } from './identity-repository.ts';
@@ -63,6 +64,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     challenges: challengeRepository(db),
     checkpoints: checkpointRepository(db),
     sessions: sessionRepository(db),
+    attempts: attemptRepository(db),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

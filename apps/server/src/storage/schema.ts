@@ -28,6 +28,12 @@ export interface Database {
     expires_at: EpochMs;
     completed_at: ColumnType<number | string | null, number | null, number | null>;
   };
+  attempt_counters: {
+    key: string;
+    count: number;
+    started_at: EpochMs;
+    last_at: EpochMs;
+  };
   challenges: {
     nonce: string;
     expires_at: EpochMs;

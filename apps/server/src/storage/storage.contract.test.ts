@@ -212,6 +212,25 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('counts attempts in fixed windows without losing a concurrent increment, and forgets idle failures', async () => {
+    const { storage } = await open();
+    const counts = await Promise.all(range(0, 40).map(() => storage.attempts.countInWindow('budget', 60_000, 60_001)));
+    expect([...counts].sort((a, b) => a - b)).toEqual(range(1, 40));
+    expect(await storage.attempts.countInWindow('budget', 120_000, 120_001)).toBe(1);
+
+    expect(await storage.attempts.recordFailure('client', 1_000, 10_000)).toEqual({ count: 1, lastAt: 1_000 });
+    expect(await storage.attempts.recordFailure('client', 2_000, 10_000)).toEqual({ count: 2, lastAt: 2_000 });
+    expect(await storage.attempts.failures('client', 11_000, 10_000)).toEqual({ count: 2, lastAt: 2_000 });
+    expect(await storage.attempts.failures('client', 12_000, 10_000)).toBeUndefined();
+    expect(await storage.attempts.recordFailure('client', 12_000, 10_000)).toEqual({ count: 1, lastAt: 12_000 });
+    expect(await storage.attempts.failures('nobody', 12_000, 10_000)).toBeUndefined();
+
+    expect(await storage.attempts.purgeIdle(100_000)).toBe(1);
+    expect(await storage.attempts.failures('client', 12_000, 10_000)).toBeUndefined();
+    expect(await storage.attempts.countInWindow('budget', 120_000, 120_002)).toBe(2);
+    await storage.close();
+  });
+
   it('keeps everything across close and reopen', async () => {
     const { options, storage } = await open();
     await storage.identities.register(identity(0));

@@ -73,6 +73,20 @@ export interface SessionRepository {
   purgeExpired(now?: Date): Promise<number>;
 }
 
+export interface AttemptRepository {
+  /**
+   * Counts one attempt under `key` in the fixed window starting at `windowStart` (a new window starts
+   * the count again at 1); returns the count so far in that window. Atomic across processes.
+   */
+  countInWindow(key: string, windowStart: number, now?: number): Promise<number>;
+  /** Counts one failure under `key`; failures older than `forgetAfterMs` are forgotten first. */
+  recordFailure(key: string, now: number, forgetAfterMs: number): Promise<{ count: number; lastAt: number }>;
+  /** The failures under `key` that are not yet forgotten. */
+  failures(key: string, now: number, forgetAfterMs: number): Promise<{ count: number; lastAt: number } | undefined>;
+  /** Deletes counters untouched since `before`, so the table cannot grow without bound. */
+  purgeIdle(before: number): Promise<number>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly identities: IdentityRepository;
@@ -80,6 +94,7 @@ export interface Storage {
   readonly challenges: ChallengeRepository;
   readonly checkpoints: CheckpointRepository;
   readonly sessions: SessionRepository;
+  readonly attempts: AttemptRepository;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
