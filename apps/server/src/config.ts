@@ -12,6 +12,8 @@ export interface Config {
   /** Absent: SQLite in dataDir. */
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** SQLite only: a cap on the database file, so it fails cleanly (503) before the volume fills. */
+  sqliteMaxSizeBytes: number | undefined;
   /** Base of the links we print into QR codes. */
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -66,6 +68,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return value;
   };
 
+  const decimal = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+
   const port = integer('PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -111,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     databasePoolSize: integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    sqliteMaxSizeBytes: Math.round(decimal('SQLITE_MAX_SIZE_MB', 0, 0, 16_000_000) * 1024 * 1024) || undefined,
     publicUrl,
     logLevel,
     corsOrigins,

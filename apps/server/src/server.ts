@@ -30,7 +30,8 @@ async function main() {
     throw error;
   }
 
-  ensureWebBuild(config.webDist);
+  // An explicit WEB_DIST is the operator's build (or, in API-only tests, none at all).
+  if (!process.env.WEB_DIST) ensureWebBuild(config.webDist);
 
   const storage = deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
   const oprf = new OprfEvaluator(await loadOprfKey(config.dataDir, config.oprfPrivateKey));
@@ -44,7 +45,12 @@ async function main() {
   const connecting = (async () => {
     for (let attempt = 1, delayMs = 250; !closing; attempt++, delayMs = Math.min(delayMs * 2, 5_000)) {
       try {
-        const opened = await openStorage({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+        const opened = await openStorage({
+          databaseUrl: config.databaseUrl,
+          dataDir: config.dataDir,
+          poolSize: config.databasePoolSize,
+          sqliteMaxSizeBytes: config.sqliteMaxSizeBytes,
+        });
         if (closing) return opened.close();
         storage.attach(opened);
         await registry.catchUp();

@@ -11,14 +11,23 @@ export interface ServerProcess {
 }
 
 const serverEntry = path.resolve(import.meta.dirname, '../src/server.ts');
-const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** Starts `server.ts` as a real process on a free port and waits for /healthz. */
-export async function startServerProcess(env: Record<string, string>, { readyTimeoutMs = 60_000 } = {}): Promise<ServerProcess> {
+/**
+ * Starts `server.ts` as a real process on a free port and waits until it is ready (/healthz 200), or
+ * only until it is alive (/livez 200) for tests of a server whose database is not there.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  { readyTimeoutMs = 60_000, waitFor = 'ready', uid }: { readyTimeoutMs?: number; waitFor?: 'ready' | 'alive'; uid?: number } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const output: string[] = [];
-  const child = spawn(tsx, [serverEntry], {
+  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a child process, so a
+  // SIGKILL would kill only the CLI and leave the server running.
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
     env: {
       ...process.env,
       PORT: String(port),
@@ -29,6 +38,7 @@ export async function startServerProcess(env: Record<string, string>, { readyTim
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid === undefined ? {} : { uid, gid: uid }),
   });
   child.stdout.on('data', (chunk) => output.push(String(chunk)));
   child.stderr.on('data', (chunk) => output.push(String(chunk)));
@@ -37,7 +47,7 @@ export async function startServerProcess(env: Record<string, string>, { readyTim
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      if ((await fetch(`${url}/${waitFor === 'ready' ? 'healthz' : 'livez'}`)).ok) break;
     } catch {
       // not listening yet
     }

@@ -37,12 +37,14 @@ export interface StorageOptions {
   dataDir: string;
   /** PostgreSQL connections in this process's pool (default 10). */
   poolSize?: number;
+  /** SQLite only: the most the database file may grow to; past it writes fail (503) like on a full disk. */
+  sqliteMaxSizeBytes?: number | undefined;
 }
 
 /** Opens the database, runs the numbered migrations and returns the repositories. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const { databaseUrl } = options;
-  const sqliteFile = databaseUrl ? undefined : openSqliteFile(options.dataDir);
+  const sqliteFile = databaseUrl ? undefined : openSqliteFile(options.dataDir, { maxSizeBytes: options.sqliteMaxSizeBytes });
   const dialect = sqliteFile ? 'sqlite' : 'postgres';
   const db = new Kysely<Database>({
     dialect: sqliteFile

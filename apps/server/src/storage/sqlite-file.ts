@@ -11,10 +11,12 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * last commits on power loss). The settings are read back, so a build or file system that ignores
  * them fails at start instead of silently weakening that promise.
  */
-export function openSqliteFile(dataDir: string): SQLite.Database {
+export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes?: number | undefined } = {}): SQLite.Database {
   mkdirSync(dataDir, { recursive: true });
   const database = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
   try {
+    // A cap on the file, so the database fails with SQLITE_FULL (a 503) before it fills the volume.
+    if (maxSizeBytes) database.pragma(`max_page_count = ${Math.ceil(maxSizeBytes / Number(database.pragma('page_size', { simple: true })))}`);
     database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
