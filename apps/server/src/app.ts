@@ -26,7 +26,13 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { registerRoute } from './routes/register.ts';
 import { verifyRoute } from './routes/verify.ts';
 
+/** What the process tells the app about itself: while draining, /healthz says not-ready. */
+export interface Lifecycle {
+  draining: boolean;
+}
+
 export interface AppDeps {
+  lifecycle: Lifecycle;
   config: Config;
   storage: Storage;
   registry: Registry;
@@ -41,7 +47,7 @@ export interface AppDeps {
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics'> & { metrics?: Metrics },
+  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle'> & { metrics?: Metrics; lifecycle?: Lifecycle },
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
@@ -93,7 +99,7 @@ export async function buildApp(
   await registerGuessLimits(app, limits);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   const metrics = deps.metrics ?? createMetrics();
-  const routeDeps: AppDeps = { ...deps, limits, metrics };
+  const routeDeps: AppDeps = { ...deps, lifecycle: deps.lifecycle ?? { draining: false }, limits, metrics };
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: reply.statusCode });

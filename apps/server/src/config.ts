@@ -42,6 +42,8 @@ export interface Config {
   sessionTtlMs: number;
   /** How long an old Merkle root stays acceptable after the tree moves on. */
   rootWindowMs: number;
+  /** On SIGTERM, how long to keep serving while /healthz reports not-ready, before closing. */
+  shutdownDrainMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -140,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,
     sessionTtlMs: integer('SESSION_TTL_SECONDS', 300, 5, 3600) * 1000,
     rootWindowMs: integer('ROOT_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+    shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', 1000, 0, 120_000),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -15,8 +15,8 @@ import { openStorage } from './storage/open-storage.ts';
  * `npm start`: reads the configuration, builds the web app if there is no build yet, and listens.
  * The database is opened (and migrated) in the background, again and again until it answers: until
  * then /livez is 200, /healthz is 503 and every route that needs storage answers 503, so a database
- * that is down at start makes the server not-ready instead of a crash loop. SIGTERM and SIGINT let
- * in-flight requests finish before the database is closed.
+ * that is down at start makes the server not-ready instead of a crash loop. SIGTERM and SIGINT drain
+ * the instance and let in-flight requests finish before the database is closed.
  */
 async function main() {
   let config: Config;
@@ -39,7 +39,8 @@ async function main() {
     onError: (error) => console.error('Could not save a tree checkpoint:', error instanceof Error ? error.message : error),
   });
   const artifacts = await Artifacts.load();
-  const app = await buildApp({ config, storage, registry, oprf, artifacts });
+  const lifecycle = { draining: false };
+  const app = await buildApp({ config, storage, registry, oprf, artifacts, lifecycle });
 
   let closing = false;
   const connecting = (async () => {
@@ -79,9 +80,19 @@ async function main() {
     if (closing) return;
     closing = true;
     clearInterval(purge);
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // First report not-ready while still serving, so a load balancer stops sending requests here
+    // and nothing already on its way is cut off; then stop accepting connections, let in-flight
+    // requests finish (each is bounded by the request timeout), and close the database.
+    lifecycle.draining = true;
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining');
+    await sleep(config.shutdownDrainMs);
+    app.log.info('shutting down: finishing in-flight requests');
+    // A keep-alive connection that finishes its request after close() began would otherwise stay
+    // open until its keep-alive timeout.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       await app.close();
+      clearInterval(sweep);
       await connecting;
       if (storage.attached) await registry.flush();
     } finally {

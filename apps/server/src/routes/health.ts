@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 
-/** Liveness (the process answers) and readiness (storage answers and the tree is loaded). */
-export function healthRoutes(app: FastifyInstance, { storage, registry }: AppDeps) {
+/** Liveness (the process answers) and readiness (storage answers, the tree is loaded, not shutting down). */
+export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycle }: AppDeps) {
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
+    if (lifecycle.draining) {
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ error: { code: 'SHUTTING_DOWN', message: 'This instance is shutting down.' } });
+    }
     try {
       await storage.ping();
       await registry.catchUp();

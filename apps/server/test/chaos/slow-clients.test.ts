@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess } from '../server-process.ts';
+import { post, report, SLOW_CLIENTS } from './chaos-settings.ts';
+
+/**
+ * Slowloris: hundreds of clients that open a connection and dribble out their headers or body a
+ * byte at a time. They must not slow healthy clients down (p95 within 2× the baseline measured in
+ * the same run), and Node's lowered header timeout must cut them off instead of holding a socket
+ * each for minutes.
+ */
+const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-slow-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const HEALTHY_REQUESTS = 150;
+
+async function healthyP95(url: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < HEALTHY_REQUESTS; i++) {
+    const started = performance.now();
+    const response = await post(`${url}/verify`, { bio_info: 'slow clients healthy probe' });
+    await response.arrayBuffer();
+    expect(response.status).toBe(200);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.ceil(times.length * 0.95) - 1]!;
+}
+
+function slowClient(port: number, kind: 'headers' | 'body'): Socket {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(
+    kind === 'headers'
+      ? 'POST /verify HTTP/1.1\r\nHost: 127.0.0.1\r\n'
+      : 'POST /verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"bio_info":"',
+  );
+  const drip = setInterval(() => socket.writable && socket.write(kind === 'headers' ? 'X' : 'a'), 500);
+  socket.on('close', () => clearInterval(drip));
+  return socket;
+}
+
+describe('slow clients', () => {
+  it(`${SLOW_CLIENTS} slow connections keep healthy clients within 2× their p95, and are cut off by the header and request timeouts`, async () => {
+    const server = await startServerProcess({ DATA_DIR: dataDir });
+    try {
+      const port = Number(new URL(server.url).port);
+      await healthyP95(server.url); // warm up
+      const baseline = await healthyP95(server.url);
+
+      const sockets = Array.from({ length: SLOW_CLIENTS }, (_, i) => slowClient(port, i % 2 === 0 ? 'headers' : 'body'));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const open = sockets.filter((s) => !s.destroyed).length;
+      const underAttack = await healthyP95(server.url);
+
+      // headersTimeout (10 s) and requestTimeout (15 s), checked every second.
+      const started = Date.now();
+      while (sockets.some((s) => !s.destroyed) && Date.now() - started < 25_000) await new Promise((resolve) => setTimeout(resolve, 250));
+      const stillOpen = sockets.filter((s) => !s.destroyed).length;
+      for (const socket of sockets) socket.destroy();
+
+      report('slow-clients', {
+        slowClients: SLOW_CLIENTS,
+        openDuringMeasurement: open,
+        baselineP95Ms: Number(baseline.toFixed(1)),
+        underAttackP95Ms: Number(underAttack.toFixed(1)),
+        cutOffWithinMs: Date.now() - started,
+        stillOpen,
+      });
+      expect(open).toBe(SLOW_CLIENTS);
+      expect(underAttack).toBeLessThanOrEqual(2 * baseline);
+      expect(stillOpen).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+});
