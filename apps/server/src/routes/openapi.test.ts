@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registeredRoutes } from '../../test/registered-routes.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 type Document = {
@@ -40,25 +39,6 @@ const API_ROUTES = [
 /** Registered on purpose with `hide: true`: not JSON API routes (the reference itself, Prometheus text, an SSE stream). */
 const HIDDEN = ['get /openapi.json', 'get /docs', 'get /docs/docs.css', 'get /metrics', 'get /sessions/{id}/events'];
 
-/** Every route the app registered, read from `printRoutes`, without HEAD, the CORS catch-all and the web build's files. */
-function registeredRoutes(): string[] {
-  const routes: string[] = [];
-  const stack: string[] = [];
-  for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)[├└]── (\S+) \(([A-Z, ]+)\)/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    stack.length = depth;
-    stack.push(match[2]!);
-    const url = stack.join('');
-    if (url === '*' || existsSync(path.join(t.config.webDist, url))) continue;
-    for (const method of match[3]!.split(', ')) {
-      if (method !== 'HEAD') routes.push(`${method.toLowerCase()} ${url.replace(/:(\w+)/g, '{$1}')}`);
-    }
-  }
-  return routes;
-}
-
 function responseSchema(method: string, path: string): object {
   const schema = document.paths[path]?.[method]?.responses['200']?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`no 200 JSON schema for ${method} ${path}`);
@@ -77,7 +57,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents every route the app registers, but the few hidden on purpose', () => {
-    const registered = registeredRoutes();
+    const registered = registeredRoutes(t.app, t.config.webDist);
     expect(registered).toContain('post /register');
     for (const route of HIDDEN) expect(registered, route).toContain(route);
     for (const route of registered.filter((r) => !HIDDEN.includes(r))) {

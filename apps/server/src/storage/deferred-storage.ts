@@ -29,12 +29,16 @@ export function deferredStorage(dialect: Storage['dialect']): DeferredStorage {
     new Proxy(
       {},
       {
-        get: (_object, method: string) =>
+        get:
+          (_object, method: string) =>
           (...args: unknown[]) =>
             target ? (target[repository] as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...args) : unavailable(),
       },
     );
-  const repositories = Object.fromEntries(REPOSITORIES.map((name) => [name, forward(name)])) as Pick<Storage, (typeof REPOSITORIES)[number]>;
+  const repositories = Object.fromEntries(REPOSITORIES.map((name) => [name, forward(name)])) as Pick<
+    Storage,
+    (typeof REPOSITORIES)[number]
+  >;
   return {
     dialect,
     ...repositories,

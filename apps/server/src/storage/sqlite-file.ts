@@ -16,7 +16,8 @@ export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes
   const database = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
   try {
     // A cap on the file, so the database fails with SQLITE_FULL (a 503) before it fills the volume.
-    if (maxSizeBytes) database.pragma(`max_page_count = ${Math.ceil(maxSizeBytes / Number(database.pragma('page_size', { simple: true })))}`);
+    if (maxSizeBytes)
+      database.pragma(`max_page_count = ${Math.ceil(maxSizeBytes / Number(database.pragma('page_size', { simple: true })))}`);
     database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');

@@ -100,14 +100,24 @@ describe('SQLite disk faults', () => {
     // Fill the database most of the way, then cap it just above its size: the next pages cannot be had.
     const storage = await openStorage({ dataDir });
     await storage.identities.importBatch(
-      Array.from({ length: 2000 }, (_, i) => ({ commitment: String(10n ** 40n + BigInt(i)), idTag: `filler-${i}`, did: `did:key:zFiller${i}` })),
+      Array.from({ length: 2000 }, (_, i) => ({
+        commitment: String(10n ** 40n + BigInt(i)),
+        idTag: `filler-${i}`,
+        did: `did:key:zFiller${i}`,
+      })),
     );
     await storage.close();
-    const sizeMb = readdirSync(dataDir)
-      .filter((f) => f.startsWith('zeroid.sqlite'))
-      .reduce((sum, f) => sum + statSync(path.join(dataDir, f)).size, 0) / 2 ** 20;
+    const sizeMb =
+      readdirSync(dataDir)
+        .filter((f) => f.startsWith('zeroid.sqlite'))
+        .reduce((sum, f) => sum + statSync(path.join(dataDir, f)).size, 0) /
+      2 ** 20;
 
-    const server = await startServerProcess({ DATA_DIR: dataDir, OPRF_PRIVATE_KEY: oprfKey, SQLITE_MAX_SIZE_MB: (sizeMb + 0.05).toFixed(3) });
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      OPRF_PRIVATE_KEY: oprfKey,
+      SQLITE_MAX_SIZE_MB: (sizeMb + 0.05).toFixed(3),
+    });
     servers.push(server);
     try {
       const outcomes: Array<{ n: number; status: number; acknowledged: boolean }> = [];
@@ -125,7 +135,9 @@ describe('SQLite disk faults', () => {
       // Still up, still answering from what it has; the refused registration was not stored.
       expect(await status(`${server.url}/livez`)).toBe(200);
       for (const { n } of acknowledged.slice(-3)) {
-        expect(await (await post(`${server.url}/verify`, { bio_info: person(n).bio_info })).json()).toEqual({ 'Verification Result': 'Success' });
+        expect(await (await post(`${server.url}/verify`, { bio_info: person(n).bio_info })).json()).toEqual({
+          'Verification Result': 'Success',
+        });
       }
       expect(await (await post(`${server.url}/verify`, { bio_info: person(full[0]!.n).bio_info })).json()).toEqual({
         'Verification Result': 'Failure',

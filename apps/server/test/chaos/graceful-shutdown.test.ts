@@ -19,11 +19,15 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 function slowRegistration(url: string, body: unknown, pauseMs: number) {
   const payload = JSON.stringify(body);
   return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(`${url}/register`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
-      let text = '';
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
-    });
+    const req = request(
+      `${url}/register`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
     req.on('error', reject);
     req.write(payload.slice(0, 10));
     setTimeout(() => req.end(payload.slice(10)), pauseMs);
@@ -37,7 +41,9 @@ describe('graceful shutdown', () => {
     const server = await startServerProcess(env);
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
 
-    const burst = Array.from({ length: 12 }, (_, i) => post(`${server.url}/register`, { id_info: `term-${i}`, bio_info: `term biometric ${i}` }));
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      post(`${server.url}/register`, { id_info: `term-${i}`, bio_info: `term biometric ${i}` }),
+    );
     // Its body is still arriving when the drain ends and the server stops accepting connections.
     const slow = slowRegistration(server.url, { id_info: 'term-slow', bio_info: 'term biometric slow' }, 1800);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -51,7 +57,9 @@ describe('graceful shutdown', () => {
       () => true,
     );
 
-    const burstReplies = await Promise.all(burst.map(async (r) => ({ status: (await r).status, body: (await (await r).json()) as Record<string, unknown> })));
+    const burstReplies = await Promise.all(
+      burst.map(async (r) => ({ status: (await r).status, body: (await (await r).json()) as Record<string, unknown> })),
+    );
     const slowReply = await slow;
     const code = await exited;
     report('graceful-shutdown', {

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { registeredRoutes } from '../../test/registered-routes.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+/**
+ * DESIGN §6's headers, route by route: every registered route is requested (with a good request and
+ * with a bad one), and every reply, success or error, must carry them. A new route without an entry
+ * here fails the completeness check.
+ */
+let t: TestApp;
+let https: TestApp;
+let sessionId: string;
+let did: string;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_GLOBAL_PER_MINUTE: '100000' } });
+  https = await startTestApp({ env: { PUBLIC_URL: 'https://id.example' } });
+  sessionId = (await t.app.inject({ method: 'POST', url: '/sessions', remoteAddress: '203.0.113.50' })).json().session;
+  const registered = await t.app.inject({
+    method: 'POST',
+    url: '/register',
+    payload: { id_info: 'headers id', bio_info: 'headers biometric' },
+    remoteAddress: '203.0.113.51',
+  });
+  expect(registered.statusCode).toBe(200);
+  did = (await t.storage.identities.findByCommitment((await t.storage.identities.commitmentsFrom(0))[0]!))!.did;
+});
+afterAll(async () => {
+  await t?.destroy();
+  await https?.destroy();
+});
+
+type Probe = { method: 'GET' | 'POST'; url: string; payload?: unknown; contentType?: string };
+const json = (url: string, payload: unknown): Probe => ({ method: 'POST', url, payload });
+
+/** For each route: a request it serves, and requests it refuses. */
+const probes = (): Record<string, Probe[]> => ({
+  'post /register': [json('/register', { id_info: 'x' }), { method: 'POST', url: '/register', payload: 'id=1', contentType: 'text/plain' }],
+  'post /verify': [json('/verify', { bio_info: 'unknown' }), json('/verify', { bio_info: 'x'.repeat(100_000) })],
+  'get /generateQRCode': [
+    { method: 'GET', url: '/generateQRCode' },
+    { method: 'GET', url: '/generateQRCode?session=nope' },
+  ],
+  'get /oprf/public-key': [{ method: 'GET', url: '/oprf/public-key' }],
+  'post /oprf': [json('/oprf', { blinded: 'AAAA' })],
+  'post /challenge': [json('/challenge', {})],
+  'get /members': [
+    { method: 'GET', url: '/members' },
+    { method: 'GET', url: '/members?bucket=zz' },
+  ],
+  'get /artifacts/{name}': [
+    { method: 'GET', url: '/artifacts/semaphore-1.wasm' },
+    { method: 'GET', url: '/artifacts/nope' },
+  ],
+  'get /did/{did}': [
+    { method: 'GET', url: `/did/${did}` },
+    { method: 'GET', url: '/did/did:key:nope' },
+  ],
+  'get /healthz': [{ method: 'GET', url: '/healthz' }],
+  'get /livez': [{ method: 'GET', url: '/livez' }],
+  'post /sessions': [json('/sessions', {})],
+  'get /sessions/{id}': [
+    { method: 'GET', url: `/sessions/${sessionId}` },
+    { method: 'GET', url: '/sessions/nope' },
+  ],
+  'get /sessions/{id}/events': [{ method: 'GET', url: '/sessions/nope/events' }],
+  'get /openapi.json': [{ method: 'GET', url: '/openapi.json' }],
+  'get /docs': [{ method: 'GET', url: '/docs' }],
+  'get /docs/docs.css': [{ method: 'GET', url: '/docs/docs.css' }],
+  'get /metrics': [{ method: 'GET', url: '/metrics' }],
+  unmatched: [{ method: 'GET', url: '/no/such/path' }],
+});
+
+const send = (app: TestApp, probe: Probe, remoteAddress = '203.0.113.60') =>
+  app.app.inject({
+    method: probe.method,
+    url: probe.url,
+    remoteAddress,
+    headers: {
+      origin: 'https://elsewhere.example',
+      ...(probe.payload === undefined ? {} : { 'content-type': probe.contentType ?? 'application/json' }),
+    },
+    ...(probe.payload === undefined ? {} : { payload: typeof probe.payload === 'string' ? probe.payload : JSON.stringify(probe.payload) }),
+  });
+
+function expectDesignHeaders(reply: LightMyRequestResponse, where: string) {
+  const csp = String(reply.headers['content-security-policy']);
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ]) {
+    expect(csp, `${where}: CSP has ${directive}`).toContain(directive);
+  }
+  expect(reply.headers['x-content-type-options'], where).toBe('nosniff');
+  expect(reply.headers['referrer-policy'], where).toBe('no-referrer');
+  expect(reply.headers['access-control-allow-origin'], `${where}: CORS stays closed`).toBeUndefined();
+}
+
+describe('security headers on every route', () => {
+  it('has a probe for every registered route', () => {
+    const covered = Object.keys(probes());
+    expect(registeredRoutes(t.app, t.config.webDist).filter((route) => !covered.includes(route))).toEqual([]);
+  });
+
+  it('sends them on every reply, success or error, and no-store on every API reply', async () => {
+    const statuses = new Set<number>();
+    for (const [route, list] of Object.entries(probes())) {
+      for (const probe of list) {
+        const reply = await send(t, probe);
+        const where = `${route} → ${probe.method} ${probe.url.slice(0, 60)} (${reply.statusCode})`;
+        statuses.add(reply.statusCode);
+        expect(reply.statusCode, where).toBeLessThan(500);
+        expectDesignHeaders(reply, where);
+        expect(reply.headers['strict-transport-security'], `${where}: no HSTS over plain HTTP`).toBeUndefined();
+        const cache = String(reply.headers['cache-control']);
+        if (route === 'get /artifacts/{name}' && reply.statusCode === 200) expect(cache, where).toContain('immutable');
+        else expect(cache, where).toBe('no-store');
+      }
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404, 413, 415]));
+  });
+
+  it('sends them on 429s too', async () => {
+    const limited = [];
+    for (let i = 0; i < 3; i++) limited.push(await send(t, json('/verify', { bio_info: 'rate limited' }), '203.0.113.99'));
+    expect(limited.at(-1)!.statusCode).toBe(429);
+    expectDesignHeaders(limited.at(-1)!, '429');
+    expect(limited.at(-1)!.headers['retry-after']).toBeDefined();
+  });
+
+  it('adds HSTS when the public URL is HTTPS', async () => {
+    for (const probe of [
+      { method: 'GET', url: '/healthz' },
+      json('/verify', { bio_info: 'x' }),
+      { method: 'GET', url: '/nope' },
+    ] as Probe[]) {
+      const reply = await send(https, probe);
+      expectDesignHeaders(reply, probe.url);
+      expect(reply.headers['strict-transport-security'], probe.url).toBe('max-age=31536000; includeSubDomains');
+    }
+  });
+});
