@@ -6,6 +6,7 @@ import type { Storage } from './storage/types.ts';
 import type { Registry } from './services/registry.ts';
 import type { Artifacts } from './services/artifacts.ts';
 import { AttemptLimits } from './services/attempt-limits.ts';
+import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createMetrics, type Metrics } from './services/metrics.ts';
 import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -37,6 +38,8 @@ export interface AppDeps {
   storage: Storage;
   registry: Registry;
   oprf: OprfEvaluator;
+  /** The raw path's derivations: on worker threads in the server, in-process by default. */
+  deriver: RawDeriver;
   artifacts: Artifacts;
   limits: GuessLimitSettings;
   metrics: Metrics;
@@ -47,7 +50,7 @@ export interface AppDeps {
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle'> & { metrics?: Metrics; lifecycle?: Lifecycle },
+  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver'> & { metrics?: Metrics; lifecycle?: Lifecycle; deriver?: RawDeriver },
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
@@ -99,7 +102,13 @@ export async function buildApp(
   await registerGuessLimits(app, limits);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   const metrics = deps.metrics ?? createMetrics();
-  const routeDeps: AppDeps = { ...deps, lifecycle: deps.lifecycle ?? { draining: false }, limits, metrics };
+  const routeDeps: AppDeps = {
+    ...deps,
+    lifecycle: deps.lifecycle ?? { draining: false },
+    deriver: deps.deriver ?? inProcessDeriver(deps.oprf),
+    limits,
+    metrics,
+  };
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: reply.statusCode });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /**
@@ -44,6 +45,8 @@ export interface Config {
   rootWindowMs: number;
   /** On SIGTERM, how long to keep serving while /healthz reports not-ready, before closing. */
   shutdownDrainMs: number;
+  /** Worker threads for the raw path's derivations; 0 runs them on the event loop. */
+  derivationThreads: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -143,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: integer('SESSION_TTL_SECONDS', 300, 5, 3600) * 1000,
     rootWindowMs: integer('ROOT_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', 1000, 0, 120_000),
+    derivationThreads: integer('DERIVATION_THREADS', availableParallelism(), 0, 256),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
+import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';
 import { openStorage } from './storage/open-storage.ts';
@@ -34,13 +35,15 @@ async function main() {
   if (!process.env.WEB_DIST) ensureWebBuild(config.webDist);
 
   const storage = deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
-  const oprf = new OprfEvaluator(await loadOprfKey(config.dataDir, config.oprfPrivateKey));
+  const oprfKey = await loadOprfKey(config.dataDir, config.oprfPrivateKey);
+  const oprf = new OprfEvaluator(oprfKey);
+  const deriver = config.derivationThreads > 0 ? workerDeriver(oprfKey, config.derivationThreads) : inProcessDeriver(oprf);
   const registry = new Registry(storage, {
     onError: (error) => console.error('Could not save a tree checkpoint:', error instanceof Error ? error.message : error),
   });
   const artifacts = await Artifacts.load();
   const lifecycle = { draining: false };
-  const app = await buildApp({ config, storage, registry, oprf, artifacts, lifecycle });
+  const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle });
 
   let closing = false;
   const connecting = (async () => {
@@ -95,6 +98,7 @@ async function main() {
       clearInterval(sweep);
       await connecting;
       if (storage.attached) await registry.flush();
+      await deriver.close();
     } finally {
       await storage.close();
     }

@@ -1,5 +1,8 @@
 import { Identity } from '@semaphore-protocol/identity';
+import { semaphoreCommitment } from './baby-jubjub-commitment.ts';
 import { hkdfSecret } from './hkdf-secret.ts';
+
+const SEMAPHORE_LABEL = 'zeroid/semaphore/v1';
 
 /**
  * The Semaphore v4 identity of a person, from the OPRF output of their biometric. Its private key is
@@ -8,7 +11,12 @@ import { hkdfSecret } from './hkdf-secret.ts';
  * biometric and cannot be recomputed from a guess offline.
  */
 export function deriveIdentity(oprfBio: Uint8Array): Identity {
-  return new Identity(hkdfSecret(oprfBio, 'zeroid/semaphore/v1'));
+  return new Identity(hkdfSecret(oprfBio, SEMAPHORE_LABEL));
+}
+
+/** Only the commitment of `deriveIdentity(oprfBio)`, about 30 times faster: for the server's raw path. */
+export function deriveCommitment(oprfBio: Uint8Array): bigint {
+  return semaphoreCommitment(hkdfSecret(oprfBio, SEMAPHORE_LABEL));
 }
 
 export { Identity };

@@ -1,6 +1,7 @@
 import { ristretto255 } from '@noble/curves/ed25519.js';
 import { EvaluationRequest, VOPRFServer } from '@cloudflare/voprf-ts';
 import { ProtocolInputError } from './errors.ts';
+import { voprfEvaluate } from './voprf-evaluate.ts';
 import { OPRF_CRYPTO, OPRF_SUITE, oprfInput, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
 
 const ELEMENT_BYTES = 32;
@@ -17,14 +18,14 @@ export class OprfEvaluator {
   readonly publicKey: Uint8Array;
   private readonly server: VOPRFServer;
 
-  constructor(privateKey: Uint8Array) {
+  constructor(private readonly privateKey: Uint8Array) {
     this.publicKey = oprfPublicKey(privateKey);
     this.server = new VOPRFServer(OPRF_SUITE, privateKey, OPRF_CRYPTO);
   }
 
   /** The finalized PRF output for a normalised input: what the client would compute after a round. */
-  evaluate(domain: OprfDomain, normalised: string): Promise<Uint8Array> {
-    return this.server.evaluate(oprfInput(domain, normalised));
+  async evaluate(domain: OprfDomain, normalised: string): Promise<Uint8Array> {
+    return voprfEvaluate(this.privateKey, oprfInput(domain, normalised));
   }
 
   /**

@@ -13,6 +13,7 @@ import {
 } from '@cloudflare/voprf-ts';
 import { OPRF_CRYPTO, OPRF_SUITE, oprfPublicKey } from './oprf-suite.ts';
 import { OprfEvaluator } from './oprf-evaluator.ts';
+import { voprfEvaluate } from './voprf-evaluate.ts';
 import oprfVectors from './vectors/rfc9497-ristretto255-sha512-oprf.json' with { type: 'json' };
 import voprfVectors from './vectors/rfc9497-ristretto255-sha512-voprf.json' with { type: 'json' };
 
@@ -81,6 +82,7 @@ describe('RFC 9497 A.1.2, ristretto255-SHA512, mode VOPRF (the mode we run)', ()
     expect((await client.finalize(finalizeData, evaluation)).map(bytesToHex)).toEqual(vector.output);
     for (const [i, input] of vector.input.entries()) {
       expect(bytesToHex(await server.evaluate(hexToBytes(input)))).toBe(vector.output[i]);
+      expect(bytesToHex(voprfEvaluate(hexToBytes(voprfVectors.skSm), hexToBytes(input)))).toBe(vector.output[i]);
     }
   });
 
@@ -100,3 +102,17 @@ describe('RFC 9497 A.1.2, ristretto255-SHA512, mode VOPRF (the mode we run)', ()
     }
   });
 });
+
+describe('the direct VOPRF evaluation', () => {
+  it('equals voprf-ts for random keys and inputs', async () => {
+    for (let i = 0; i < 40; i++) {
+      const privateKey = derivePrivateKeyFromRandom();
+      const input = crypto.getRandomValues(new Uint8Array(1 + ((i * 7) % 300)));
+      const server = new VOPRFServer(OPRF_SUITE, await privateKey, OPRF_CRYPTO);
+      expect(bytesToHex(voprfEvaluate(await privateKey, input))).toBe(bytesToHex(await server.evaluate(input)));
+    }
+  });
+});
+
+const derivePrivateKeyFromRandom = () =>
+  derivePrivateKey(Oprf.Mode.VOPRF, OPRF_SUITE, crypto.getRandomValues(new Uint8Array(32)), new Uint8Array(0), OPRF_CRYPTO);

@@ -4,7 +4,6 @@ import type { AppDeps } from '../app.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { deriveFromRaw } from '../services/raw-identity.ts';
 import { registerCommitment } from '../services/register-commitment.ts';
 
 type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
@@ -15,7 +14,7 @@ type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
  * server derives on the client's behalf and drops the raw values. The reply is 200 whatever the
  * verdict, and an existing identity's data is never echoed.
  */
-export function registerRoute(app: FastifyInstance, { oprf, storage, registry, limits, metrics }: AppDeps) {
+export function registerRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
     '/register',
     {
@@ -37,7 +36,7 @@ export function registerRoute(app: FastifyInstance, { oprf, storage, registry, l
       } else {
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
-        const derived = await deriveFromRaw(oprf, { idInfo, bioInfo });
+        const derived = await deriver.registration({ idInfo, bioInfo });
         metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
         inserted = (await storage.identities.register(derived)).inserted;
         did = derived.did;

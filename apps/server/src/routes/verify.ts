@@ -4,7 +4,6 @@ import type { AppDeps } from '../app.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { commitmentFromRawBio } from '../services/raw-identity.ts';
 import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
 
@@ -16,7 +15,7 @@ type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
  * 200 with "Success" or "Failure"; a 4xx only for a malformed request, or a 429 while a client must wait
  * after repeated failures (AttemptLimits).
  */
-export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, config, limits, metrics }: AppDeps) {
+export function verifyRoute(app: FastifyInstance, { deriver, storage, registry, config, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
     '/verify',
     {
@@ -51,7 +50,7 @@ export function verifyRoute(app: FastifyInstance, { oprf, storage, registry, con
       metrics.verifications.inc({ mode: 'zk', result: verdict });
       return verdict;
     }
-    const commitment = await commitmentFromRawBio(oprf, normaliseField(body.bio_info, 'bio_info'));
+    const commitment = await deriver.commitment(normaliseField(body.bio_info, 'bio_info'));
     metrics.oprfEvaluations.inc({ kind: 'direct' });
     const found = (await storage.identities.findByCommitment(commitment)) !== undefined;
     const verdict = await settleSession(storage, body.session, found ? 'Success' : 'Failure');

@@ -1,4 +1,4 @@
-import { deriveDidKey, deriveIdTag, deriveIdentity, normaliseInput, type OprfEvaluator } from '@zeroid/protocol';
+import { deriveCommitment, deriveDidKey, deriveIdTag, normaliseInput, type OprfEvaluator } from '@zeroid/protocol';
 
 /**
  * The specification's legacy path: the client sent its raw ID and biometric, so the server runs the
@@ -10,7 +10,7 @@ export async function deriveFromRaw(oprf: OprfEvaluator, raw: { idInfo: string; 
   const id = normaliseInput(raw.idInfo);
   const [oprfBio, oprfId] = await Promise.all([oprf.evaluate('bio', bio), oprf.evaluate('id', id)]);
   return {
-    commitment: deriveIdentity(oprfBio).commitment.toString(),
+    commitment: deriveCommitment(oprfBio).toString(),
     did: deriveDidKey(oprfBio).did,
     idTag: deriveIdTag(oprfId),
   };
@@ -19,5 +19,5 @@ export async function deriveFromRaw(oprf: OprfEvaluator, raw: { idInfo: string; 
 /** The commitment a raw biometric maps to, for the legacy verification path. */
 export async function commitmentFromRawBio(oprf: OprfEvaluator, bioInfo: string): Promise<string> {
   const oprfBio = await oprf.evaluate('bio', normaliseInput(bioInfo));
-  return deriveIdentity(oprfBio).commitment.toString();
+  return deriveCommitment(oprfBio).toString();
 }

@@ -39,6 +39,7 @@ export class Registry {
   private readonly leavesByBucket = new Map<string, number[]>();
   private readonly commitments: string[] = [];
   private pending: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | undefined;
   private loaded = false;
   private checkpointedSize = 0;
   private checkpointing: Promise<void> | undefined;
@@ -64,9 +65,21 @@ export class Registry {
     return this.group.size === 0 ? '0' : this.group.root.toString();
   }
 
-  /** Serialised, so two concurrent catch-ups never append the same leaves twice. */
+  /**
+   * Serialised, so two concurrent catch-ups never append the same leaves twice, and coalesced: a
+   * caller that arrives while a catch-up is waiting to start joins it, since that one will read the
+   * table after the caller's own write. Under a burst of registrations the tree then takes many
+   * leaves per batch, one hash per level per batch instead of per leaf, and one root record.
+   */
   catchUp(): Promise<void> {
-    const run = this.pending.catch(() => undefined).then(() => this.appendNewLeaves());
+    if (this.queued) return this.queued;
+    const run = this.pending
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.appendNewLeaves();
+      });
+    this.queued = run;
     this.pending = run;
     return run;
   }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { groupCommit } from './group-commit.ts';
 import { retryOnContention } from './retry-on-contention.ts';
 import type { Database } from './schema.ts';
 import type { IdentityRecord, IdentityRepository, RegisterOutcome } from './types.ts';
@@ -14,6 +15,8 @@ export const REGISTRATION_LOCK = 0x2e701d;
  * an error, so the transaction stays usable. It would also hide a clash on leaf_index, which the
  * lock rules out; should that ever happen, it is reported, never answered as "already registered".
  */
+type NewIdentity = { commitment: string; idTag: string; did: string };
+
 export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): IdentityRepository {
   const toRecord = (row: Selectable<Database['identities']>): IdentityRecord => ({
     leafIndex: Number(row.leaf_index),
@@ -27,31 +30,41 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
   };
 
-  return {
-    register({ commitment, idTag, did }) {
-      return retryOnContention(() =>
-        db.transaction().execute(async (trx): Promise<RegisterOutcome> => {
-          await takeRegistrationLock(trx);
-          // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
-          const result = await sql<{ leaf_index: number }>`
-            INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
-            SELECT COALESCE(MAX(leaf_index), -1) + 1, CAST(${commitment} AS TEXT), CAST(${idTag} AS TEXT), CAST(${did} AS TEXT), CAST(${Date.now()} AS BIGINT)
-            FROM identities WHERE true
-            ON CONFLICT DO NOTHING
-            RETURNING leaf_index`.execute(trx);
-          const inserted = result.rows[0];
-          if (inserted) return { inserted: true, leafIndex: Number(inserted.leaf_index) };
+  /** One registration inside a transaction that holds the registration lock. */
+  const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did }: NewIdentity): Promise<RegisterOutcome> => {
+    // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
+    const result = await sql<{ leaf_index: number }>`
+      INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
+      SELECT COALESCE(MAX(leaf_index), -1) + 1, CAST(${commitment} AS TEXT), CAST(${idTag} AS TEXT), CAST(${did} AS TEXT), CAST(${Date.now()} AS BIGINT)
+      FROM identities WHERE true
+      ON CONFLICT DO NOTHING
+      RETURNING leaf_index`.execute(trx);
+    const inserted = result.rows[0];
+    if (inserted) return { inserted: true, leafIndex: Number(inserted.leaf_index) };
 
-          const holder = await trx
-            .selectFrom('identities')
-            .select('leaf_index')
-            .where((eb) => eb.or([eb('commitment', '=', commitment), eb('id_tag', '=', idTag), eb('did', '=', did)]))
-            .executeTakeFirst();
-          if (!holder) throw new Error('Registration inserted nothing, yet no identity holds its commitment, ID tag or DID');
-          return { inserted: false };
-        }),
-      );
-    },
+    const holder = await trx
+      .selectFrom('identities')
+      .select('leaf_index')
+      .where((eb) => eb.or([eb('commitment', '=', commitment), eb('id_tag', '=', idTag), eb('did', '=', did)]))
+      .executeTakeFirst();
+    if (!holder) throw new Error('Registration inserted nothing, yet no identity holds its commitment, ID tag or DID');
+    return { inserted: false };
+  };
+
+  // Concurrent registrations share a transaction (group commit): one lock, one commit, one fsync.
+  const register = groupCommit((identities: NewIdentity[]) =>
+    retryOnContention(() =>
+      db.transaction().execute(async (trx) => {
+        await takeRegistrationLock(trx);
+        const outcomes: RegisterOutcome[] = [];
+        for (const identity of identities) outcomes.push(await registerOne(trx, identity));
+        return outcomes;
+      }),
+    ),
+  );
+
+  return {
+    register,
 
     async importBatch(identities) {
       if (identities.length === 0) return;

@@ -1,0 +1,44 @@
+import { availableParallelism } from 'node:os';
+import Piscina from 'piscina';
+import type { OprfEvaluator } from '@zeroid/protocol';
+import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
+
+/** The legacy raw path's derivations, wherever they run. */
+export interface RawDeriver {
+  registration(raw: { idInfo: string; bioInfo: string }): Promise<{ commitment: string; did: string; idTag: string }>;
+  commitment(bioInfo: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** On the calling thread: for tests and for `DERIVATION_THREADS=0`. */
+export function inProcessDeriver(oprf: OprfEvaluator): RawDeriver {
+  return {
+    registration: (raw) => deriveFromRaw(oprf, raw),
+    commitment: (bioInfo) => commitmentFromRawBio(oprf, bioInfo),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * On a pool of worker threads (piscina). A raw registration costs two OPRF evaluations, a Baby
+ * Jubjub and an Ed25519 multiplication, about 4 ms of BigInt arithmetic; on the event loop that
+ * caps the server near 150 registrations a second on any number of cores, and makes every other
+ * request wait behind them. The workers hold the OPRF key in memory, as the main thread does.
+ */
+export function workerDeriver(privateKey: Uint8Array, threads = availableParallelism()): RawDeriver {
+  const pool = new Piscina({
+    filename: new URL('./raw-deriver-worker.ts', import.meta.url).href,
+    // The workers run TypeScript through tsx's loader, whether the process itself was started by the
+    // tsx CLI (npm start), by `node --import tsx` or by a test runner with its own transform.
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    workerData: { privateKey: Array.from(privateKey) },
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
+  return {
+    registration: (raw) => pool.run({ kind: 'registration', ...raw }),
+    commitment: (bioInfo) => pool.run({ kind: 'commitment', bioInfo }),
+    close: () => pool.destroy(),
+  };
+}
