@@ -7,6 +7,8 @@ import type { Registry } from './services/registry.ts';
 import type { Artifacts } from './services/artifacts.ts';
 import { AttemptLimits } from './services/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
+import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
+import { verificationKeyPaths } from './services/proof-verifier/verification-keys.ts';
 import { createMetrics, type Metrics } from './services/metrics.ts';
 import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -40,6 +42,8 @@ export interface AppDeps {
   oprf: OprfEvaluator;
   /** The raw path's derivations: on worker threads in the server, in-process by default. */
   deriver: RawDeriver;
+  /** Groth16 verification on worker threads, batched. */
+  proofVerifier: ProofVerifier;
   artifacts: Artifacts;
   limits: GuessLimitSettings;
   metrics: Metrics;
@@ -50,8 +54,13 @@ export interface AppDeps {
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver'> & { metrics?: Metrics; lifecycle?: Lifecycle; deriver?: RawDeriver },
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier'> & {
+    metrics?: Metrics;
+    lifecycle?: Lifecycle;
+    deriver?: RawDeriver;
+    proofVerifier?: ProofVerifier;
+  },
+  options: { logger?: FastifyServerOptions['logger']; eager?: boolean } = {},
 ): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
@@ -102,8 +111,13 @@ export async function buildApp(
   await registerGuessLimits(app, limits);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   const metrics = deps.metrics ?? createMetrics();
+  const proofVerifier =
+    deps.proofVerifier ??
+    createProofVerifier({ keyPaths: verificationKeyPaths(deps.artifacts), threads: config.proofVerifierThreads, eager: options.eager });
+  if (!deps.proofVerifier) app.addHook('onClose', () => proofVerifier.close());
   const routeDeps: AppDeps = {
     ...deps,
+    proofVerifier,
     lifecycle: deps.lifecycle ?? { draining: false },
     deriver: deps.deriver ?? inProcessDeriver(deps.oprf),
     limits,

@@ -47,6 +47,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** Worker threads for the raw path's derivations; 0 runs them on the event loop. */
   derivationThreads: number;
+  /** Worker threads verifying Groth16 proofs. */
+  proofVerifierThreads: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootWindowMs: integer('ROOT_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', 1000, 0, 120_000),
     derivationThreads: integer('DERIVATION_THREADS', availableParallelism(), 0, 256),
+    proofVerifierThreads: integer('PROOF_VERIFIER_THREADS', availableParallelism(), 1, 256),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

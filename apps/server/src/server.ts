@@ -43,7 +43,7 @@ async function main() {
   });
   const artifacts = await Artifacts.load();
   const lifecycle = { draining: false };
-  const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle });
+  const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle }, { eager: true });
 
   let closing = false;
   const connecting = (async () => {

@@ -15,7 +15,7 @@ type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
  * 200 with "Success" or "Failure"; a 4xx only for a malformed request, or a 429 while a client must wait
  * after repeated failures (AttemptLimits).
  */
-export function verifyRoute(app: FastifyInstance, { deriver, storage, registry, config, limits, metrics }: AppDeps) {
+export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, storage, registry, config, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
     '/verify',
     {
@@ -41,6 +41,7 @@ export function verifyRoute(app: FastifyInstance, { deriver, storage, registry, 
         {
           storage,
           registry,
+          verifier: proofVerifier,
           rootWindowMs: config.rootWindowMs,
           observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
         },

@@ -1,6 +1,6 @@
-import { verifyProof } from '@semaphore-protocol/proof';
 import { parseSemaphoreProof, sessionMessage } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
+import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
 import type { Registry } from './registry.ts';
 
 export type ProofVerdict = 'Success' | 'Failure';
@@ -12,10 +12,17 @@ export type ProofVerdict = 'Success' | 'Failure';
  * 3. depth: the depth of our own tree, the only one we serve artifacts for;
  * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any);
  * 5. the challenge is consumed atomically, so a replay, however re-encoded, fails here;
- * 6. finally the Groth16 pairing check, which throws on some malformed points: that is a Failure.
+ * 6. finally the Groth16 pairing check, batched with concurrent ones on worker threads (decision
+ *    008); a malformed point is a Failure.
  */
 export async function verifyMembershipProof(
-  deps: { storage: Storage; registry: Registry; rootWindowMs: number; observePairing?: (seconds: number) => void },
+  deps: {
+    storage: Storage;
+    registry: Registry;
+    verifier: ProofVerifier;
+    rootWindowMs: number;
+    observePairing?: (seconds: number) => void;
+  },
   body: unknown,
   session?: string,
 ): Promise<ProofVerdict> {
@@ -32,7 +39,7 @@ export async function verifyMembershipProof(
 
   const started = performance.now();
   try {
-    return (await verifyProof(proof)) ? 'Success' : 'Failure';
+    return (await deps.verifier.verify(proof)) ? 'Success' : 'Failure';
   } catch {
     return 'Failure';
   } finally {

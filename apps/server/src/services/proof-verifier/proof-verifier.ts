@@ -1,0 +1,88 @@
+import { availableParallelism } from 'node:os';
+import Piscina from 'piscina';
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
+import type { Groth16Claim } from './batch-verify.ts';
+import { semaphoreClaim } from './semaphore-claim.ts';
+
+export interface ProofVerifier {
+  /** The Groth16 verdict on a Semaphore proof: exactly `verifyProof`'s, except it also refuses B outside G2. */
+  verify(proof: SemaphoreProof): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface ProofVerifierOptions {
+  /** Verification key file per tree depth (the checksummed `semaphore-<depth>.json`). */
+  keyPaths: Record<number, string>;
+  /** Worker threads; default one per core. */
+  threads?: number;
+  /** Most proofs in one batch. */
+  maxBatch?: number;
+  /** Start every worker now rather than at the first proof (a server does; a test app need not). */
+  eager?: boolean;
+}
+
+/**
+ * Verifies Semaphore proofs on worker threads, in batches: proofs that arrive while every worker is
+ * busy wait and go together into the next batch, so under load the cost per proof falls toward one
+ * Miller loop, and a lone proof is checked at once. No timer adds latency.
+ */
+export function createProofVerifier({
+  keyPaths,
+  threads = availableParallelism(),
+  maxBatch = 32,
+  eager = false,
+}: ProofVerifierOptions): ProofVerifier {
+  const pool = new Piscina({
+    filename: new URL('./verifier-worker.ts', import.meta.url).href,
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    // ffjavascript imports the `web-worker` package, which, loaded in any worker thread, takes it for
+    // one it spawned itself and imports `workerData.mod`. Give it an empty module to import.
+    workerData: { keyPaths, mod: 'data:text/javascript,', type: 'module', name: 'zeroid-proof-verifier' },
+    minThreads: eager ? threads : 0,
+    maxThreads: threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
+  const queue: Array<{ claim: Groth16Claim; resolve: (verdict: boolean) => void; reject: (error: unknown) => void }> = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  const pump = () => {
+    while (queue.length > 0 && inFlight < threads) {
+      const size = Math.min(maxBatch, Math.ceil(queue.length / (threads - inFlight)));
+      const batch = queue.splice(0, size);
+      inFlight++;
+      (pool.run(batch.map((entry) => entry.claim)) as Promise<boolean[]>)
+        .then(
+          (verdicts) => batch.forEach((entry, i) => entry.resolve(verdicts[i] === true)),
+          (error: unknown) => batch.forEach((entry) => entry.reject(error)),
+        )
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
+    }
+  };
+
+  return {
+    verify(proof) {
+      let claim: Groth16Claim;
+      try {
+        claim = semaphoreClaim(proof);
+      } catch {
+        return Promise.resolve(false);
+      }
+      return new Promise((resolve, reject) => {
+        queue.push({ claim, resolve, reject });
+        // Let the other requests of this turn of the event loop join the batch.
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(() => {
+            scheduled = false;
+            pump();
+          });
+        }
+      });
+    },
+    close: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,173 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { Artifacts } from '../../apps/server/src/services/artifacts.ts';
+import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
+import { startServerProcess } from '../../apps/server/test/server-process.ts';
+import { Group } from '@semaphore-protocol/group';
+import { randomIdentities, seedIdentities } from '../seed-identities.ts';
+import { entry, type BenchEntry } from '../stats.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const webDist = path.join(root, 'apps/web/dist');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Bundles bench/browser/bare-prover.ts for the page: the same libraries the web app's worker uses. */
+async function bundleBareProver(outDir: string): Promise<string> {
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      lib: { entry: path.join(import.meta.dirname, '../browser/bare-prover.ts'), formats: ['es'], fileName: () => 'bare-prover.js' },
+      rollupOptions: { output: { inlineDynamicImports: true } },
+    },
+  });
+  return readFileSync(path.join(outDir, 'bare-prover.js'), 'utf8');
+}
+
+/** From the outcome page back to verification inside the app (the worker stays warm), then one journey. */
+async function verifyOnce(page: Page, bio: string): Promise<number> {
+  if (page.url().endsWith('/user-authorised')) await page.getByRole('link', { name: 'Back to the start' }).click();
+  else await page.goto('/');
+  await page.getByRole('button', { name: 'Verification', exact: true }).click();
+  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+  const started = Date.now();
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await page.waitForURL(/\/user-authorised$/, { timeout: 60_000 });
+  return Date.now() - started;
+}
+
+/**
+ * browser.*, in Debian's Chromium against a real server holding `members` identities (depth 10 at
+ * 1,000): the warm verification journey (click to verdict: OPRF, members, challenge, proof, verify)
+ * against bare `generateProof` in the same page; artifact bytes of a second verification; and the
+ * gzipped JavaScript the welcome page loads.
+ */
+export async function runBrowser({ runs, members }: { runs: number; members: number }): Promise<BenchEntry[]> {
+  if (!existsSync(path.join(webDist, 'index.html')))
+    execFileSync('npm', ['run', 'build', '--workspace', '@zeroid/web'], { cwd: root, stdio: 'inherit' });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-browser-'));
+  const storage = await openStorage({ dataDir });
+  await seedIdentities(storage, new Group(), randomIdentities(members - 1));
+  await storage.close();
+  const server = await startServerProcess({ DATA_DIR: dataDir, WEB_DIST: webDist });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const artifacts = await Artifacts.load();
+    const page = await browser.newPage({ baseURL: server.url });
+
+    // Welcome page JavaScript, as the browser fetched it, gzipped, over fresh pages with empty caches.
+    const welcome: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      const context = await browser.newContext({ baseURL: server.url });
+      const fresh = await context.newPage();
+      const scripts = new Map<string, Buffer>();
+      fresh.on('response', (response) => {
+        if (response.request().resourceType() === 'script')
+          void response.body().then(
+            (body) => scripts.set(response.url(), body),
+            () => undefined,
+          );
+      });
+      await fresh.goto('/');
+      await fresh.waitForLoadState('networkidle');
+      welcome.push([...scripts.values()].reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0) / 1024);
+      await context.close();
+    }
+    const allJs = execFileSync('find', [path.join(webDist, 'assets'), '-name', '*.js'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    const allKb = allJs.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0) / 1024;
+
+    // Register, then verify: the first verification downloads the artifacts, later ones find them cached.
+    const bio = `bench iris ${Date.now()}`;
+    await page.goto('/register');
+    await page.getByLabel('Enter ID:', { exact: true }).fill(`bench-${Date.now()}`);
+    await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await page.getByText(/did:key:z6Mk/).waitFor({ timeout: 60_000 });
+    const artifactBytes: number[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/artifacts/'))
+        void response.body().then(
+          (b) => artifactBytes.push(b.length),
+          () => undefined,
+        );
+    });
+    await verifyOnce(page, bio); // cold
+    const firstBytes = artifactBytes.reduce((a, b) => a + b, 0);
+    artifactBytes.length = 0;
+    const journeys: number[] = [];
+    const secondBytes: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      journeys.push(await verifyOnce(page, bio));
+      secondBytes.push(artifactBytes.reduce((a, b) => a + b, 0));
+      artifactBytes.length = 0;
+    }
+
+    // Bare generateProof in the same page, same depth, artifacts in memory.
+    const { depth } = (await (await fetch(`${server.url}/members`)).json()) as { depth: number };
+    const bundle = await bundleBareProver(mkdtempSync(path.join(tmpdir(), 'zeroid-bench-bare-')));
+    await page.route('**/__bench/bare-prover.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
+    type BareProver = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
+    const bareProver = '/__bench/bare-prover.js';
+    await page.evaluate(
+      async ([url, d, m]) => {
+        const bare = (await import(url)) as BareProver;
+        await bare.setup(d, m);
+        await bare.prove(-1); // warm up, as the journey's first run was
+      },
+      [bareProver, depth, members] as const,
+    );
+    const bare: number[] = [];
+    for (let run = 0; run < runs; run++) {
+      bare.push(await page.evaluate(async ([url, r]) => ((await import(url)) as BareProver).prove(r), [bareProver, run] as const));
+    }
+    console.error(
+      `  journeys ${journeys.join(', ')} ms; bare generateProof ${bare.map((b) => b.toFixed(0)).join(', ')} ms (depth ${depth})`,
+    );
+
+    const sizeOf = (name: string) => artifacts.get(name)!.bytes;
+    const perProofWithUrls = sizeOf(`semaphore-${depth}.wasm`) + sizeOf(`semaphore-${depth}.zkey`);
+    console.error(`  first verification downloaded ${firstBytes} artifact bytes`);
+    return [
+      entry(
+        'browser.verify_journey',
+        'ms',
+        'lower',
+        journeys,
+        bare,
+        `bare \`generateProof\` at depth ${depth} in the same page, artifacts in memory`,
+      ),
+      entry(
+        'browser.second_verify_artifact_bytes',
+        'bytes',
+        'lower',
+        secondBytes,
+        [perProofWithUrls],
+        'snarkjs given artifact URLs: downloads them for every proof',
+      ),
+      entry('web.welcome_js_gzip_kb', 'KB', 'lower', welcome, [allKb], 'all of the app’s JavaScript, gzipped (the prover included)'),
+    ];
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

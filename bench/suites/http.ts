@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Identity } from '@semaphore-protocol/identity';
+import { Artifacts } from '../../apps/server/src/services/artifacts.ts';
+import { startServerProcess } from '../../apps/server/test/server-process.ts';
+import { viaHttp, ZkTestClient } from '../../apps/server/test/zk-client.ts';
+import { releaseSnarkjs } from '../../apps/server/test/real-proofs.ts';
+import { entry, median, repeat, type BenchEntry } from '../stats.ts';
+
+export interface HttpOptions {
+  runs: number;
+  /** Seconds of load per run for the raw routes. */
+  seconds: number;
+  /** Proofs per run for the zero-knowledge route (each needs its own challenge). */
+  proofsPerRun: number;
+}
+
+const CONNECTIONS = 16;
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/** One autocannon run at concurrency 16; every request gets its own body. */
+async function load(url: string, path: string, body: (i: number) => unknown, limit: { seconds?: number; amount?: number }): Promise<Load> {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    ...(limit.amount ? { amount: limit.amount } : { duration: limit.seconds }),
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(body(i++)) }),
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${path}: ${result.non2xx} non-2xx replies and ${result.errors} errors`);
+  const rps = limit.amount ? result.requests.total / (result.duration || 1) : result.requests.average;
+  return { rps, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** The same request one at a time: the latency the load adds queueing to. */
+async function unloaded(url: string, route: string, body: (i: number) => unknown, count = 30): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await fetch(url + route, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body(i)),
+    });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** How many `new Identity()` a second one core derives: what bounded the raw API before (DESIGN anchor ~100/s). */
+function identityDerivationsPerSecond(): number {
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < 1000) {
+    void new Identity(`baseline ${n++}`).commitment;
+  }
+  return n / ((performance.now() - started) / 1000);
+}
+
+/**
+ * http.*: autocannon at concurrency 16 against a real server process (`RATE_LIMIT_PER_MINUTE=0`, the
+ * setting for load tests), on SQLite. Raw register and verify run for `seconds`; the zero-knowledge
+ * verification sends `proofsPerRun` distinct real proofs, each bound to its own one-time challenge.
+ */
+export async function runHttp(options: HttpOptions, zkBaselineRps: number[]): Promise<BenchEntry[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-http-'));
+  const server = await startServerProcess({ DATA_DIR: dataDir });
+  const tag = Date.now().toString(36);
+  const registerBody = (run: number) => (i: number) => ({ id_info: `bench ${tag} ${run} ${i}`, bio_info: `bench bio ${tag} ${run} ${i}` });
+  try {
+    const identityRate = await repeat(options.runs, async () => identityDerivationsPerSecond());
+
+    const registerUnloaded = await unloaded(server.url, '/register', registerBody(-1));
+    const register = await repeat(options.runs, (run) =>
+      load(server.url, '/register', registerBody(run), { seconds: options.seconds }).then(keep),
+    );
+    const verifyBody = (i: number) => ({ bio_info: `bench bio ${tag} 0 ${i % 200}` });
+    const verifyUnloaded = await unloaded(server.url, '/verify', verifyBody);
+    const verify = await repeat(options.runs, () => load(server.url, '/verify', verifyBody, { seconds: options.seconds }).then(keep));
+
+    // Zero knowledge: one registered person proves again and again, each time for a fresh challenge.
+    const artifacts = await Artifacts.load();
+    const zkServer = await startServerProcess({ DATA_DIR: mkdtempSync(path.join(dataDir, 'zk-')) });
+    const zkClient = new ZkTestClient(viaHttp(zkServer.url), artifacts);
+    await zkClient.register('bench zk id', 'bench zk biometric');
+    const zk = await repeat(options.runs, async () => {
+      const proofs: unknown[] = [];
+      for (let i = 0; i < options.proofsPerRun; i++) proofs.push(await zkClient.prove('bench zk biometric'));
+      return keep(await load(zkServer.url, '/verify', (i) => ({ proof: proofs[i] }), { amount: proofs.length }));
+    });
+    await zkServer.stop();
+    await releaseSnarkjs();
+
+    const rps = (loads: Load[]) => loads.map((l) => l.rps);
+    const p = (loads: Load[], key: 'p50' | 'p99') => loads.map((l) => l[key]);
+    const identityLabel = '`new Identity()` a second on one core (what bounded the raw API)';
+    return [
+      entry('http.raw_register_rps', 'req/s', 'higher', rps(register), identityRate, identityLabel),
+      entry('http.raw_register_p50_ms', 'ms', 'lower', p(register, 'p50'), [registerUnloaded], 'one request at a time'),
+      entry('http.raw_register_p99_ms', 'ms', 'lower', p(register, 'p99'), [registerUnloaded], 'one request at a time (median)'),
+      entry('http.raw_verify_rps', 'req/s', 'higher', rps(verify), identityRate, identityLabel),
+      entry('http.raw_verify_p50_ms', 'ms', 'lower', p(verify, 'p50'), [verifyUnloaded], 'one request at a time'),
+      entry('http.raw_verify_p99_ms', 'ms', 'lower', p(verify, 'p99'), [verifyUnloaded], 'one request at a time (median)'),
+      entry('http.zk_verify_rps', 'req/s', 'higher', rps(zk), zkBaselineRps, '`snarkjs.groth16.verify` in a loop, one process'),
+      entry(
+        'http.zk_verify_p50_ms',
+        'ms',
+        'lower',
+        p(zk, 'p50'),
+        zkBaselineRps.map((r) => 1000 / r),
+        'one snarkjs verification',
+      ),
+      entry(
+        'http.zk_verify_p99_ms',
+        'ms',
+        'lower',
+        p(zk, 'p99'),
+        zkBaselineRps.map((r) => 1000 / r),
+        'one snarkjs verification',
+      ),
+    ];
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const keep = (l: Load) => {
+  console.error(`  ${JSON.stringify(l)}`);
+  return l;
+};
