@@ -33,7 +33,7 @@ if (suite === 'scale') {
   const { entries: verifierEntries, baselineRps } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
   await verifier.close();
   console.error('http.*…');
-  const http = await runHttp({ runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 16 : 48 }, baselineRps);
+  const http = await runHttp({ runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : 64 }, baselineRps);
   console.error('browser.* and web.*…');
   const browser = await runBrowser({ runs, members: 1_000 });
   const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser];
