@@ -1,13 +1,11 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 
 // Real Chromium (Debian's package), the real server on a fresh SQLite database, the freshly built app.
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
-  throw new Error(`End-to-end tests need Chromium at ${CHROMIUM}. Install it with: apt-get update && apt-get install -y chromium`);
-}
+assertChromium();
 
 const port = Number(process.env.E2E_PORT ?? 18181);
 // Set once in the main process; the test workers inherit it, so all of them talk about one server.
@@ -27,16 +25,7 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: {
       executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {

@@ -10,20 +10,11 @@ import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
 import { Group } from '@semaphore-protocol/group';
 import { randomIdentities, seedIdentities } from '../seed-identities.ts';
+import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { entry, type BenchEntry } from '../stats.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Bundles bench/browser/bare-prover.ts for the page: the same libraries the web app's worker uses. */
 async function bundleBareProver(outDir: string): Promise<string> {
@@ -67,7 +58,8 @@ export async function runBrowser({ runs, members }: { runs: number; members: num
   await seedIdentities(storage, new Group(), randomIdentities(members - 1));
   await storage.close();
   const server = await startServerProcess({ DATA_DIR: dataDir, WEB_DIST: webDist });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  assertChromium();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const artifacts = await Artifacts.load();
     const page = await browser.newPage({ baseURL: server.url });

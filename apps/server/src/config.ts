@@ -64,27 +64,19 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
 
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
+  const numeric = (name: string, fallback: number, min: number, max: number, kind: 'an integer' | 'a number'): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+    const wellFormed = kind === 'an integer' ? Number.isInteger(value) : Number.isFinite(value);
+    if (!wellFormed || value < min || value > max) {
+      problems.push(`${name} must be ${kind} from ${min} to ${max} (got "${raw}")`);
       return fallback;
     }
     return value;
   };
-
-  const decimal = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max) {
-      problems.push(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
+  const integer = (name: string, fallback: number, min: number, max: number) => numeric(name, fallback, min, max, 'an integer');
+  const decimal = (name: string, fallback: number, min: number, max: number) => numeric(name, fallback, min, max, 'a number');
 
   const port = integer('PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
