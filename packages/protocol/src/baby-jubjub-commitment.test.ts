@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
 import { semaphoreCommitment } from './baby-jubjub-commitment.ts';
-import { deriveCommitment, deriveIdentity } from './derive-identity.ts';
+import { deriveCommitment, deriveIdentity, deriveProvingIdentity } from './derive-identity.ts';
 import known from './vectors/derivation.json' with { type: 'json' };
 
 describe('the fast Semaphore commitment', () => {
@@ -22,10 +22,12 @@ describe('the fast Semaphore commitment', () => {
     );
   });
 
-  it('equals deriveIdentity(oprfBio).commitment', () => {
+  it('equals deriveIdentity(oprfBio) in commitment and secret scalar', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 64, maxLength: 64 }), (oprfBio) => {
-        expect(deriveCommitment(oprfBio)).toBe(deriveIdentity(oprfBio).commitment);
+        const identity = deriveIdentity(oprfBio);
+        expect(deriveCommitment(oprfBio)).toBe(identity.commitment);
+        expect(deriveProvingIdentity(oprfBio)).toEqual({ secretScalar: identity.secretScalar, commitment: identity.commitment });
       }),
       { numRuns: 20 },
     );

@@ -27,7 +27,12 @@ BabyJubjub.BASE.precompute(8);
  * `Identity` keep the two equal.
  */
 export function semaphoreCommitment(privateKey: Uint8Array): bigint {
+  return semaphoreProvingKey(privateKey).commitment;
+}
+
+/** What `generateProof` reads of an `Identity`: its secret scalar and commitment, without the slow public key. */
+export function semaphoreProvingKey(privateKey: Uint8Array): { secretScalar: bigint; commitment: bigint } {
   const secretScalar = deriveSecretScalar(privateKey);
   const { x, y } = BabyJubjub.BASE.multiplyUnsafe(secretScalar).toAffine();
-  return poseidon2([x, y]);
+  return { secretScalar, commitment: poseidon2([x, y]) };
 }

@@ -4,7 +4,7 @@ export { normaliseInput, MAX_INPUT_BYTES } from './normalise-input.ts';
 export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
 export { OprfEvaluator } from './oprf-evaluator.ts';
 export { blindOprfInput } from './blind-oprf-input.ts';
-export { deriveCommitment, deriveIdentity, Identity } from './derive-identity.ts';
+export { deriveCommitment, deriveIdentity, deriveProvingIdentity, Identity } from './derive-identity.ts';
 export { deriveIdTag } from './derive-id-tag.ts';
 export { deriveAll, type DerivedRegistration } from './derive-all.ts';
 export { deriveDidKey, didKeyFromPublicKey, didKeyPublicKey, didDocument } from './did-key.ts';

@@ -37,7 +37,6 @@ export interface RegistryOptions {
 export class Registry {
   private group = new Group();
   private readonly leavesByBucket = new Map<string, number[]>();
-  private readonly commitments: string[] = [];
   private pending: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   private loaded = false;
@@ -84,8 +83,13 @@ export class Registry {
     return run;
   }
 
+  /** The leaf at `index`, in canonical decimal. Only the tree holds the leaves (no second copy as strings). */
   commitmentAt(index: number): string | undefined {
-    return this.commitments[index];
+    return this.leaves()[index]?.toString();
+  }
+
+  private leaves(): bigint[] {
+    return (this.group.leanIMT as unknown as { _nodes: bigint[][] })._nodes[0] ?? [];
   }
 
   /**
@@ -118,7 +122,7 @@ export class Registry {
   leavesInBucket(prefix: string): number[] {
     if (prefix.length >= INDEXED_BUCKET_CHARS) {
       return (this.leavesByBucket.get(prefix.slice(0, INDEXED_BUCKET_CHARS)) ?? []).filter(
-        (i) => memberBucket(this.commitments[i]!, prefix.length) === prefix,
+        (i) => memberBucket(this.commitmentAt(i)!, prefix.length) === prefix,
       );
     }
     const leaves: number[] = [];
@@ -141,8 +145,9 @@ export class Registry {
     for (;;) {
       const commitments = await this.storage.identities.commitmentsFrom(this.group.size, batchSize);
       if (commitments.length === 0) break;
+      const first = this.group.size;
       this.group.addMembers(commitments.map((c) => BigInt(c)));
-      this.index(commitments);
+      this.index(commitments, first);
       await this.storage.roots.record(this.group.size, this.root);
       if (commitments.length < batchSize) break;
     }
@@ -167,7 +172,10 @@ export class Registry {
       return;
     }
     this.group = group;
-    this.index(group.members.map((m) => m.toString()));
+    this.index(
+      group.members.map((m) => m.toString()),
+      0,
+    );
     this.checkpointedSize = checkpoint.size;
   }
 
@@ -177,10 +185,9 @@ export class Registry {
     this.checkpointedSize = Math.max(this.checkpointedSize, size);
   }
 
-  private index(commitments: string[]) {
-    const first = this.commitments.length;
+  /** Files leaves `first`… (given as decimal strings) under their bucket. */
+  private index(commitments: string[], first: number) {
     commitments.forEach((c, i) => {
-      this.commitments.push(c);
       const bucket = memberBucket(c, INDEXED_BUCKET_CHARS);
       const leaves = this.leavesByBucket.get(bucket);
       if (leaves) leaves.push(first + i);

@@ -1,5 +1,12 @@
 import { generateProof } from '@semaphore-protocol/proof';
-import { deriveIdentity, memberBucket, sessionMessage, type ChallengeReply, type MembersReply, type VerifyReply } from '@zeroid/protocol';
+import {
+  deriveProvingIdentity,
+  memberBucket,
+  sessionMessage,
+  type ChallengeReply,
+  type MembersReply,
+  type VerifyReply,
+} from '@zeroid/protocol';
 import type { Progress } from '../../shared/api-client.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
@@ -11,10 +18,11 @@ const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
 
 /**
  * Zero-knowledge verification (DESIGN §3):
- * 1. the OPRF round gives the identity, while the group's parameters and the proving key load;
+ * 1. the OPRF round gives the identity, while the group's parameters, the proving key and a
+ *    challenge load;
  * 2. the k-anonymous bucket of the commitment; absent from it, the person is not registered, and
  *    nothing more is sent;
- * 3. a one-time challenge, and a Semaphore proof whose message and scope are that challenge;
+ * 3. a Semaphore proof whose message and scope are the one-time challenge;
  * 4. the proof goes to POST /verify. The biometric never leaves this worker.
  */
 export async function verifyFlow(
@@ -28,9 +36,13 @@ export async function verifyFlow(
     provingArtifacts(p.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total })),
   );
   artifactsRequest.catch(() => undefined); // awaited below; never an unhandled rejection
+  // The challenge lives for minutes: fetch it now rather than after the bucket.
+  const challengeRequest = requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' });
+  challengeRequest.catch(() => undefined);
   const [oprfBio, params] = await Promise.all([oprfRound('bio', bioInfo), paramsRequest]);
 
-  const identity = deriveIdentity(oprfBio);
+  // Only what the proof needs of the identity (secret scalar, commitment), without its public key.
+  const identity = deriveProvingIdentity(oprfBio);
   const commitment = identity.commitment.toString();
   const bucket = await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars)));
   const member = bucket.members?.find((m) => m.commitment === commitment);
@@ -41,10 +53,7 @@ export async function verifyFlow(
     bucket.depth === params.depth
       ? artifactsRequest
       : provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
-  const [artifacts, { challenge }] = await Promise.all([
-    artifactsForDepth,
-    requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' }),
-  ]);
+  const [artifacts, { challenge }] = await Promise.all([artifactsForDepth, challengeRequest]);
   progress({ stage: 'proving' });
   const merkleProof = {
     root: BigInt(bucket.root),
@@ -55,7 +64,7 @@ export async function verifyFlow(
   // snarkjs takes bytes as well as URLs; its types only say string.
   // For a cross-device session the message also binds the session, so the proof completes only it.
   const message = input.session === undefined ? challenge : sessionMessage(challenge, input.session);
-  const proof = await generateProof(identity, merkleProof, message, challenge, bucket.depth, {
+  const proof = await generateProof(identity as Parameters<typeof generateProof>[0], merkleProof, message, challenge, bucket.depth, {
     wasm: artifacts.wasm as unknown as string,
     zkey: artifacts.zkey as unknown as string,
   });
