@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Group } from '@semaphore-protocol/group';
 import { base58 } from '@scure/base';
 import type { Storage } from '../apps/server/src/storage/types.ts';
+import { encodeTree } from '../apps/server/src/services/tree-snapshot.ts';
 
 /**
  * Random stand-ins for registered identities, for scale measurements only: each commitment is a
@@ -25,5 +26,5 @@ export async function seedIdentities(storage: Storage, group: Group, identities:
   group.addMembers(identities.map((i) => BigInt(i.commitment)));
   const root = group.root.toString();
   await storage.roots.record(group.size, root);
-  await storage.checkpoints.save({ size: group.size, root, nodes: group.export() });
+  await storage.checkpoints.save({ size: group.size, root, nodes: encodeTree(group) });
 }

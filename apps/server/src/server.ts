@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OprfEvaluator } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
@@ -58,6 +60,7 @@ async function main() {
         if (closing) return opened.close();
         storage.attach(opened);
         await registry.catchUp();
+        releaseStartupGarbage();
         app.log.info({ members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl }, 'ZeroID is ready');
         return;
       } catch (error) {
@@ -108,6 +111,16 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * Loading a large tree leaves hundreds of MB of short-lived strings behind (at a million members the
+ * heap holds ~600 MB of which ~140 MB is live), which V8 would keep committed until memory pressure
+ * makes it collect. One full collection right after start-up gives that memory back at once.
+ */
+function releaseStartupGarbage() {
+  v8.setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 /** The README promises `npm ci && npm start`: build the web app on first start. */

@@ -167,6 +167,7 @@ describe('storage and logs never hold a raw value (P2)', () => {
     const first = await startTestApp({ oprfPrivateKey: privateKey });
     await first.app.inject({ method: 'POST', url: '/register', payload: BOB });
     await first.app.inject({ method: 'POST', url: '/register', payload: ALICE });
+    await first.registry.catchUp();
     const root = first.registry.root;
     expect(first.registry.size).toBe(2);
     await first.close();

@@ -86,3 +86,28 @@ describe('Registry', () => {
     for (const size of [1024, 5000, 100_000, 1_000_000]) expect(size / 16 ** bucketHexChars(size)).toBeGreaterThanOrEqual(64);
   });
 });
+
+describe('appending leaves in place', () => {
+  it('gives the same tree as Group, whatever the batch sizes', async () => {
+    const { appendLeaves } = await import('./registry.ts');
+    const { Group } = await import('@semaphore-protocol/group');
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }), (batches) => {
+        const group = new Group();
+        let next = 1n;
+        const all: bigint[] = [];
+        for (const size of batches) {
+          const leaves = Array.from({ length: size }, () => (next += 7919n));
+          all.push(...leaves);
+          appendLeaves(group, leaves);
+          const reference = new Group(all);
+          expect(group.root).toBe(reference.root);
+          expect(group.size).toBe(reference.size);
+          expect(group.depth).toBe(reference.depth);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

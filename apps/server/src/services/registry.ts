@@ -1,5 +1,6 @@
 import { Group } from '@semaphore-protocol/group';
 import { memberBucket } from '@zeroid/protocol';
+import { decodeTree, encodeTree } from './tree-snapshot.ts';
 import type { Storage } from '../storage/types.ts';
 
 /** Buckets are indexed by this many hex characters; requests may ask for fewer. */
@@ -146,8 +147,11 @@ export class Registry {
       const commitments = await this.storage.identities.commitmentsFrom(this.group.size, batchSize);
       if (commitments.length === 0) break;
       const first = this.group.size;
-      this.group.addMembers(commitments.map((c) => BigInt(c)));
-      this.index(commitments, first);
+      appendLeaves(
+        this.group,
+        commitments.map((c) => BigInt(c)),
+      );
+      this.indexFrom(first);
       await this.storage.roots.record(this.group.size, this.root);
       if (commitments.length < batchSize) break;
     }
@@ -161,7 +165,7 @@ export class Registry {
   private async loadCheckpoint(): Promise<void> {
     const checkpoint = await this.storage.checkpoints.latest(await this.storage.identities.count());
     if (!checkpoint) return;
-    const group = Group.import(checkpoint.nodes);
+    const group = decodeTree(checkpoint.size, checkpoint.nodes);
     const recorded = await this.storage.roots.rootOf(checkpoint.size);
     // A snapshot that does not reproduce its own root, or disagrees with the root history, is ignored.
     if (
@@ -172,26 +176,49 @@ export class Registry {
       return;
     }
     this.group = group;
-    this.index(
-      group.members.map((m) => m.toString()),
-      0,
-    );
+    this.indexFrom(0);
     this.checkpointedSize = checkpoint.size;
   }
 
   private async saveCheckpoint(): Promise<void> {
     const size = this.size;
-    await this.storage.checkpoints.save({ size, root: this.root, nodes: this.group.export() });
+    await this.storage.checkpoints.save({ size, root: this.root, nodes: encodeTree(this.group) });
     this.checkpointedSize = Math.max(this.checkpointedSize, size);
   }
 
-  /** Files leaves `first`… (given as decimal strings) under their bucket. */
-  private index(commitments: string[], first: number) {
-    commitments.forEach((c, i) => {
-      const bucket = memberBucket(c, INDEXED_BUCKET_CHARS);
-      const leaves = this.leavesByBucket.get(bucket);
-      if (leaves) leaves.push(first + i);
-      else this.leavesByBucket.set(bucket, [first + i]);
-    });
+  /** Files the leaves from index `first` on under their bucket, one at a time (no array of a million strings). */
+  private indexFrom(first: number) {
+    const leaves = this.leaves();
+    for (let i = first; i < leaves.length; i += 1) {
+      const bucket = memberBucket(leaves[i]!.toString(), INDEXED_BUCKET_CHARS);
+      const indexes = this.leavesByBucket.get(bucket);
+      if (indexes) indexes.push(i);
+      else this.leavesByBucket.set(bucket, [i]);
+    }
+  }
+}
+
+/**
+ * `LeanIMT.insertMany`, without its `leaves.concat(newLeaves)`: that copies the whole leaf level on
+ * every call, about 5 ms at a million members, paid by every catch-up. Appending in place and
+ * rehashing only the new right edge gives the same nodes (the tests compare roots with `Group`).
+ */
+export function appendLeaves(group: Group, leaves: bigint[]): void {
+  if (leaves.some((leaf) => leaf === 0n)) throw new Error('A group member cannot be 0');
+  const tree = group.leanIMT as unknown as { _nodes: bigint[][]; _hash: (a: bigint, b: bigint) => bigint };
+  const nodes = tree._nodes;
+  let start = nodes[0]!.length >> 1;
+  for (const leaf of leaves) nodes[0]!.push(leaf);
+  const depth = Math.ceil(Math.log2(nodes[0]!.length));
+  while (nodes.length - 1 < depth) nodes.push([]);
+  for (let level = 0; level < nodes.length - 1; level += 1) {
+    const children = nodes[level]!;
+    const parents = nodes[level + 1]!;
+    const count = Math.ceil(children.length / 2);
+    for (let index = start; index < count; index += 1) {
+      const right = children[index * 2 + 1];
+      parents[index] = right === undefined ? children[index * 2]! : tree._hash(children[index * 2]!, right);
+    }
+    start >>= 1;
   }
 }
