@@ -75,12 +75,16 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 /**
- * A pg pool that survives the database going away: an idle connection that PostgreSQL terminates
- * (a restart, a failover) emits 'error' on the pool, which would crash the process if unheard. The
+ * A pg pool that survives the database going away: a connection that PostgreSQL terminates (a
+ * restart, a failover, a network cut) emits 'error', which would crash the process if unheard. The
  * pool drops that connection; the next query opens a new one, or fails and becomes a 503.
  */
 function postgresPool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max });
   pool.on('error', () => undefined);
+  // A client that is checked out (between the statements of a transaction, say) has no pool listener:
+  // its connection dying would be an unhandled 'error' event, and would end the process. The
+  // statement in flight still fails, and the pool discards the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
