@@ -5,7 +5,10 @@ import type { Groth16Claim } from './batch-verify.ts';
 import { semaphoreClaim } from './semaphore-claim.ts';
 
 export interface ProofVerifier {
-  /** The Groth16 verdict on a Semaphore proof: exactly `verifyProof`'s, except it also refuses B outside G2. */
+  /**
+   * The Groth16 verdict on a Semaphore proof: `verifyProof`'s, except that it also refuses B outside
+   * G2 and any number not in canonical decimal (which snarkjs may read leniently).
+   */
   verify(proof: SemaphoreProof): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -11,8 +11,25 @@ function semaphoreHash(value: string): string {
   return (BigInt(`0x${bytesToHex(keccak_256(bytes))}`) >> 8n).toString();
 }
 
-/** The Groth16 statement a Semaphore v4 proof makes, as `verifyProof` builds it for snarkjs. */
+const CANONICAL = /^(0|[1-9][0-9]{0,77})$/;
+
+/** A non-negative integer in canonical decimal below `bound`; anything else (spaces, signs, hex) is refused. */
+function canonical(value: unknown, bound: bigint): string {
+  if (typeof value !== 'string' || !CANONICAL.test(value) || BigInt(value) >= bound) throw new TypeError('not a canonical number');
+  return value;
+}
+
+/**
+ * The Groth16 statement a Semaphore v4 proof makes, as `verifyProof` builds it for snarkjs. Throws
+ * on any number that is not canonical decimal (BigInt() would accept " 1", "-1" or "0x1", which
+ * snarkjs' verifier refuses), and on a message or scope of 2^256 or more (Semaphore's hash takes 32
+ * bytes).
+ */
 export function semaphoreClaim(proof: SemaphoreProof): Groth16Claim {
+  const TWO_256 = 2n ** 256n;
+  for (const value of [proof.merkleTreeRoot, proof.nullifier, proof.message, proof.scope]) canonical(value, TWO_256);
+  if (!Array.isArray(proof.points) || proof.points.length !== 8) throw new TypeError('a proof has 8 points');
+  for (const point of proof.points) canonical(point, TWO_256);
   const unpacked = unpackGroth16Proof(proof.points) as unknown as Groth16Claim['proof'];
   return {
     depth: proof.merkleTreeDepth,
