@@ -79,11 +79,6 @@ export class AttemptLimits {
     if (beyond < 0) return 0;
     return Math.min(this.settings.maxDelayMs, this.settings.delayMs * 2 ** Math.min(beyond, 30));
   }
-
-  /** Drops counters nobody has touched for longer than they can matter. */
-  purgeIdle(): Promise<number> {
-    return this.attempts.purgeIdle(this.now() - Math.max(this.settings.forgetAfterMs, WINDOW_MS));
-  }
 }
 
 const secondsUntil = (until: number, now: number) => Math.max(1, Math.ceil((until - now) / 1000));

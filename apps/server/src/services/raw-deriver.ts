@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import Piscina from 'piscina';
 import type { OprfEvaluator } from '@zeroid/protocol';
 import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
+import { typescriptWorkerPool } from './typescript-worker-pool.ts';
 
 /** The legacy raw path's derivations, wherever they run. */
 export interface RawDeriver {
@@ -26,15 +26,10 @@ export function inProcessDeriver(oprf: OprfEvaluator): RawDeriver {
  * request wait behind them. The workers hold the OPRF key in memory, as the main thread does.
  */
 export function workerDeriver(privateKey: Uint8Array, threads = availableParallelism()): RawDeriver {
-  const pool = new Piscina({
-    filename: new URL('./raw-deriver-worker.ts', import.meta.url).href,
-    // The workers run TypeScript through tsx's loader, whether the process itself was started by the
-    // tsx CLI (npm start), by `node --import tsx` or by a test runner with its own transform.
-    execArgv: ['--import', import.meta.resolve('tsx')],
+  const pool = typescriptWorkerPool(new URL('./raw-deriver-worker.ts', import.meta.url), {
     workerData: { privateKey: Array.from(privateKey) },
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: Number.POSITIVE_INFINITY,
+    threads,
+    eager: true,
   });
   return {
     registration: (raw) => pool.run({ kind: 'registration', ...raw }),

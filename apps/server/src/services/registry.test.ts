@@ -89,7 +89,7 @@ describe('Registry', () => {
 
 describe('appending leaves in place', () => {
   it('gives the same tree as Group, whatever the batch sizes', async () => {
-    const { appendLeaves } = await import('./registry.ts');
+    const { appendLeaves } = await import('./lean-imt-nodes.ts');
     const { Group } = await import('@semaphore-protocol/group');
     const fc = (await import('fast-check')).default;
     fc.assert(

@@ -1,5 +1,6 @@
 import { Group } from '@semaphore-protocol/group';
 import { memberBucket } from '@zeroid/protocol';
+import { appendLeaves, treeNodes } from './lean-imt-nodes.ts';
 import { decodeTree, encodeTree } from './tree-snapshot.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -90,7 +91,7 @@ export class Registry {
   }
 
   private leaves(): bigint[] {
-    return (this.group.leanIMT as unknown as { _nodes: bigint[][] })._nodes[0] ?? [];
+    return treeNodes(this.group)[0] ?? [];
   }
 
   /**
@@ -100,7 +101,7 @@ export class Registry {
    * checks both agree.
    */
   merkleProof(index: number): { root: bigint; leaf: bigint; index: number; siblings: bigint[] } {
-    const nodes = (this.group.leanIMT as unknown as { _nodes: bigint[][] })._nodes;
+    const nodes = treeNodes(this.group);
     const leaf = nodes[0]?.[index];
     if (leaf === undefined) throw new RangeError(`No leaf at index ${index}`);
     const siblings: bigint[] = [];
@@ -195,30 +196,5 @@ export class Registry {
       if (indexes) indexes.push(i);
       else this.leavesByBucket.set(bucket, [i]);
     }
-  }
-}
-
-/**
- * `LeanIMT.insertMany`, without its `leaves.concat(newLeaves)`: that copies the whole leaf level on
- * every call, about 5 ms at a million members, paid by every catch-up. Appending in place and
- * rehashing only the new right edge gives the same nodes (the tests compare roots with `Group`).
- */
-export function appendLeaves(group: Group, leaves: bigint[]): void {
-  if (leaves.some((leaf) => leaf === 0n)) throw new Error('A group member cannot be 0');
-  const tree = group.leanIMT as unknown as { _nodes: bigint[][]; _hash: (a: bigint, b: bigint) => bigint };
-  const nodes = tree._nodes;
-  let start = nodes[0]!.length >> 1;
-  for (const leaf of leaves) nodes[0]!.push(leaf);
-  const depth = Math.ceil(Math.log2(nodes[0]!.length));
-  while (nodes.length - 1 < depth) nodes.push([]);
-  for (let level = 0; level < nodes.length - 1; level += 1) {
-    const children = nodes[level]!;
-    const parents = nodes[level + 1]!;
-    const count = Math.ceil(children.length / 2);
-    for (let index = start; index < count; index += 1) {
-      const right = children[index * 2 + 1];
-      parents[index] = right === undefined ? children[index * 2]! : tree._hash(children[index * 2]!, right);
-    }
-    start >>= 1;
   }
 }

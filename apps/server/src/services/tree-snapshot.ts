@@ -1,10 +1,8 @@
 import { Group } from '@semaphore-protocol/group';
+import { setTreeNodes, treeNodes } from './lean-imt-nodes.ts';
 
 const NODE_BYTES = 32;
 const PREFIX = 'lean-imt-b64:';
-
-type TreeNodes = bigint[][];
-const nodesOf = (group: Group) => (group.leanIMT as unknown as { _nodes: TreeNodes })._nodes;
 
 /**
  * A Merkle tree checkpoint as text: every node of every level, 32 bytes big-endian each, in base64
@@ -13,7 +11,7 @@ const nodesOf = (group: Group) => (group.leanIMT as unknown as { _nodes: TreeNod
  * of JSON, and loading it builds no array of two million strings (the JSON route peaked above 1 GB).
  */
 export function encodeTree(group: Group): string {
-  const levels = nodesOf(group);
+  const levels = treeNodes(group);
   const count = levels.reduce((sum, level) => sum + level.length, 0);
   const bytes = Buffer.alloc(count * NODE_BYTES);
   let offset = 0;
@@ -38,12 +36,12 @@ export function decodeTree(size: number, text: string): Group {
   const expected = lengths.reduce((sum, length) => sum + length, 0) * NODE_BYTES;
   if (bytes.length !== expected) throw new Error(`A tree checkpoint of ${size} leaves has ${bytes.length} bytes, expected ${expected}`);
   let offset = 0;
-  const levels: TreeNodes = lengths.map((length) => {
+  const levels: bigint[][] = lengths.map((length) => {
     const level = new Array<bigint>(length);
     for (let i = 0; i < length; i += 1, offset += NODE_BYTES) level[i] = BigInt(`0x${bytes.toString('hex', offset, offset + NODE_BYTES)}`);
     return level;
   });
   const group = new Group();
-  (group.leanIMT as unknown as { _nodes: TreeNodes })._nodes = levels;
+  setTreeNodes(group, levels);
   return group;
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import Piscina from 'piscina';
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { Groth16Claim } from './batch-verify.ts';
+import { typescriptWorkerPool } from '../typescript-worker-pool.ts';
 import { semaphoreClaim } from './semaphore-claim.ts';
 
 export interface ProofVerifier {
@@ -35,15 +35,12 @@ export function createProofVerifier({
   maxBatch = 32,
   eager = false,
 }: ProofVerifierOptions): ProofVerifier {
-  const pool = new Piscina({
-    filename: new URL('./verifier-worker.ts', import.meta.url).href,
-    execArgv: ['--import', import.meta.resolve('tsx')],
+  const pool = typescriptWorkerPool(new URL('./verifier-worker.ts', import.meta.url), {
     // ffjavascript imports the `web-worker` package, which, loaded in any worker thread, takes it for
     // one it spawned itself and imports `workerData.mod`. Give it an empty module to import.
     workerData: { keyPaths, mod: 'data:text/javascript,', type: 'module', name: 'zeroid-proof-verifier' },
-    minThreads: eager ? threads : 0,
-    maxThreads: threads,
-    idleTimeout: Number.POSITIVE_INFINITY,
+    threads,
+    eager,
   });
   const queue: Array<{ claim: Groth16Claim; resolve: (verdict: boolean) => void; reject: (error: unknown) => void }> = [];
   let inFlight = 0;
