@@ -8,6 +8,7 @@ import { OprfEvaluator } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
+import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
@@ -38,10 +39,12 @@ async function main() {
 
   const storage = deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
   const oprfKey = await loadOprfKey(config.dataDir, config.oprfPrivateKey);
-  const oprf = new OprfEvaluator(oprfKey);
+  await libsodiumReady;
+  const oprf = new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
   const deriver = config.derivationThreads > 0 ? workerDeriver(oprfKey, config.derivationThreads) : inProcessDeriver(oprf);
   const registry = new Registry(storage, {
-    onError: (error) => console.error('Could not save a tree checkpoint:', error instanceof Error ? error.message : error),
+    onError: (error) =>
+      console.error('Background tree work (a checkpoint or a root record) failed:', error instanceof Error ? error.message : error),
   });
   const artifacts = await Artifacts.load();
   const lifecycle = { draining: false };

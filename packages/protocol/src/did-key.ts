@@ -6,13 +6,19 @@ import { hkdfSecret } from './hkdf-secret.ts';
 /** Multicodec prefix of an Ed25519 public key (ed25519-pub, 0xed as an unsigned varint). */
 const ED25519_PUB = [0xed, 0x01] as const;
 
+/** The Ed25519 public key of a 32-byte seed (RFC 8032 §5.1.5): noble's by default; the server passes libsodium's. */
+export type Ed25519PublicKeyOf = (seed: Uint8Array) => Uint8Array;
+
 /**
  * The person's W3C DID: `did:key` for an Ed25519 key whose seed is HKDF(oprf(bio), "zeroid/did-key/v1").
  * The same biometric always gives the same DID, and only its holder can sign for it.
  */
-export function deriveDidKey(oprfBio: Uint8Array): { did: string; publicKey: Uint8Array; secretKey: Uint8Array } {
+export function deriveDidKey(
+  oprfBio: Uint8Array,
+  publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
+): { did: string; publicKey: Uint8Array; secretKey: Uint8Array } {
   const secretKey = hkdfSecret(oprfBio, 'zeroid/did-key/v1');
-  const publicKey = ed25519.getPublicKey(secretKey);
+  const publicKey = publicKeyOf(secretKey);
   return { did: didKeyFromPublicKey(publicKey), publicKey, secretKey };
 }
 

@@ -1,7 +1,7 @@
 import { ristretto255 } from '@noble/curves/ed25519.js';
 import { EvaluationRequest, VOPRFServer } from '@cloudflare/voprf-ts';
 import { ProtocolInputError } from './errors.ts';
-import { voprfEvaluate } from './voprf-evaluate.ts';
+import { nobleRistrettoMultiply, voprfEvaluate, type RistrettoMultiply } from './voprf-evaluate.ts';
 import { OPRF_CRYPTO, OPRF_SUITE, oprfInput, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
 
 const ELEMENT_BYTES = 32;
@@ -18,14 +18,18 @@ export class OprfEvaluator {
   readonly publicKey: Uint8Array;
   private readonly server: VOPRFServer;
 
-  constructor(private readonly privateKey: Uint8Array) {
+  /** `multiply` does the group work of `evaluate`; noble's by default (the server passes libsodium's). */
+  constructor(
+    private readonly privateKey: Uint8Array,
+    private readonly multiply: RistrettoMultiply = nobleRistrettoMultiply,
+  ) {
     this.publicKey = oprfPublicKey(privateKey);
     this.server = new VOPRFServer(OPRF_SUITE, privateKey, OPRF_CRYPTO);
   }
 
   /** The finalized PRF output for a normalised input: what the client would compute after a round. */
   async evaluate(domain: OprfDomain, normalised: string): Promise<Uint8Array> {
-    return voprfEvaluate(this.privateKey, oprfInput(domain, normalised));
+    return voprfEvaluate(this.privateKey, oprfInput(domain, normalised), this.multiply);
   }
 
   /**

@@ -46,7 +46,9 @@ export function registerRoute(app: FastifyInstance, { deriver, storage, registry
       // The table is the truth and the registration is committed: bring the tree up to date in the
       // background (every tree question catches up first anyway), so a registration's latency does
       // not grow with the tree's depth.
-      registry.catchUp().catch((error: unknown) => request.log.warn({ err: { name: (error as Error).name } }, 'tree catch-up failed'));
+      registry
+        .catchUp({ recordRoot: false })
+        .catch((error: unknown) => request.log.warn({ err: { name: (error as Error).name } }, 'tree catch-up failed'));
       return { [DID_ALREADY_GENERATED]: false, DID: did };
     },
   );

@@ -1,4 +1,5 @@
 import { deriveCommitment, deriveDidKey, deriveIdTag, normaliseInput, type OprfEvaluator } from '@zeroid/protocol';
+import { libsodiumReady, sodiumEd25519PublicKey } from './libsodium.ts';
 
 /**
  * The specification's legacy path: the client sent its raw ID and biometric, so the server runs the
@@ -6,18 +7,20 @@ import { deriveCommitment, deriveDidKey, deriveIdTag, normaliseInput, type OprfE
  * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag.
  */
 export async function deriveFromRaw(oprf: OprfEvaluator, raw: { idInfo: string; bioInfo: string }) {
+  await libsodiumReady;
   const bio = normaliseInput(raw.bioInfo);
   const id = normaliseInput(raw.idInfo);
   const [oprfBio, oprfId] = await Promise.all([oprf.evaluate('bio', bio), oprf.evaluate('id', id)]);
   return {
     commitment: deriveCommitment(oprfBio).toString(),
-    did: deriveDidKey(oprfBio).did,
+    did: deriveDidKey(oprfBio, sodiumEd25519PublicKey).did,
     idTag: deriveIdTag(oprfId),
   };
 }
 
 /** The commitment a raw biometric maps to, for the legacy verification path. */
 export async function commitmentFromRawBio(oprf: OprfEvaluator, bioInfo: string): Promise<string> {
+  await libsodiumReady;
   const oprfBio = await oprf.evaluate('bio', normaliseInput(bioInfo));
   return deriveCommitment(oprfBio).toString();
 }

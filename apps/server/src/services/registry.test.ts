@@ -5,7 +5,7 @@ import { Group } from '@semaphore-protocol/group';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
-import { Registry, bucketHexChars } from './registry.ts';
+import { ROOT_RECORD_DELAY_MS, Registry, bucketHexChars } from './registry.ts';
 
 let dataDir: string;
 let storage: Storage;
@@ -24,7 +24,7 @@ const register = async (from: number, to: number) => {
 const expectedRoot = (count: number) => new Group(Array.from({ length: count }, (_, n) => BigInt(10_000 + n))).root.toString();
 
 describe('Registry', () => {
-  it('builds the tree of the table and records each root it reaches', async () => {
+  it('builds the tree of the table and records the root it serves', async () => {
     await register(0, 5);
     const registry = new Registry(storage);
     await registry.catchUp();
@@ -34,6 +34,36 @@ describe('Registry', () => {
     await registry.catchUp();
     expect(registry.size).toBe(7);
     expect(registry.root).toBe(expectedRoot(7));
+  });
+
+  it('records a root reached in the background later, stamped with when the tree moved', async () => {
+    await register(0, 3);
+    const registry = new Registry(storage);
+    await registry.catchUp();
+    await register(3, 4);
+    const moved = Date.now();
+    await registry.catchUp({ recordRoot: false });
+    expect(registry.root).toBe(expectedRoot(4));
+    expect(await storage.roots.rootOf(4)).toBeUndefined();
+    await register(4, 5);
+    await registry.catchUp({ recordRoot: false });
+    expect(await storage.roots.rootOf(5)).toBeUndefined();
+    await vi.waitFor(async () => expect(await storage.roots.rootOf(5)).toBe(expectedRoot(5)), { timeout: ROOT_RECORD_DELAY_MS * 20 });
+    // Only the newest root is written, with the time the tree first moved past root 3.
+    expect(await storage.roots.rootOf(4)).toBeUndefined();
+    // Root 3 was superseded when the tree moved, not when the next root was written.
+    const window = 10_000;
+    expect(await storage.roots.isAccepted(expectedRoot(3), window, new Date(moved + window - 1))).toBe(true);
+    expect(await storage.roots.isAccepted(expectedRoot(3), window, new Date(moved + window + ROOT_RECORD_DELAY_MS / 2))).toBe(false);
+  });
+
+  it('writes the root before any catch-up that serves it returns', async () => {
+    await register(0, 2);
+    const registry = new Registry(storage);
+    await registry.catchUp({ recordRoot: false });
+    expect(await storage.roots.rootOf(2)).toBeUndefined();
+    await Promise.all([registry.catchUp({ recordRoot: false }), registry.catchUp()]);
+    expect(await storage.roots.rootOf(2)).toBe(expectedRoot(2));
   });
 
   it('starts from a checkpoint and hashes only the leaves added after it', async () => {

@@ -22,15 +22,28 @@ export function bucketHexChars(size: number): number {
 export interface RegistryOptions {
   /** Save a tree checkpoint once the tree has grown by this many leaves, or by 5 %, whichever is more. */
   checkpointEvery?: number;
-  /** Where background failures (a checkpoint that could not be saved) are reported. */
+  /** Where background failures (a checkpoint or a root record that could not be saved) are reported. */
   onError?: (error: unknown) => void;
 }
+
+/**
+ * How long a root the tree reached in the background may wait before it is written to the root
+ * history. A root is written at once whenever it is served or checked (every `catchUp()`), so this
+ * only spares a write, and its fsync, per registration under a burst.
+ */
+export const ROOT_RECORD_DELAY_MS = 100;
 
 /**
  * The Semaphore group of every registered commitment, kept in memory as a LeanIMT and brought up to
  * date from the `identities` table, which is the source of truth. Any process sharing the database
  * calls `catchUp()` before answering a question about the tree, so a registration made by another
- * process is visible at once. Each root the tree passes through is recorded in the root history.
+ * process is visible at once.
+ *
+ * The root history holds every root this process served or checked a proof against, written before
+ * it is served; roots reached in the background are written within ROOT_RECORD_DELAY_MS. A root is
+ * stamped with the time the tree first moved past the last recorded one, so the acceptance window of
+ * a superseded root never grows by the delay. A root lost in a crash was never served, and the next
+ * catch-up reaches it again.
  *
  * Hashing costs about 0.18 ms a leaf, so the first catch-up starts from the newest tree checkpoint
  * (checked against its recorded root) and hashes only the leaves added since; checkpoints are saved
@@ -41,6 +54,10 @@ export class Registry {
   private readonly leavesByBucket = new Map<string, number[]>();
   private pending: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
+  private queuedRecord = false;
+  /** The current root, if it is not in the root history yet, and since when the tree is past the last recorded one. */
+  private unrecorded: { size: number; root: string; since: number } | undefined;
+  private recordTimer: NodeJS.Timeout | undefined;
   private loaded = false;
   private checkpointedSize = 0;
   private checkpointing: Promise<void> | undefined;
@@ -69,16 +86,26 @@ export class Registry {
   /**
    * Serialised, so two concurrent catch-ups never append the same leaves twice, and coalesced: a
    * caller that arrives while a catch-up is waiting to start joins it, since that one will read the
-   * table after the caller's own write. Under a burst of registrations the tree then takes many
-   * leaves per batch, one hash per level per batch instead of per leaf, and one root record.
+   * table after the caller's own write. A catch-up waits one turn of the event loop before it starts,
+   * so that, under a burst of registrations, the tree takes many leaves per batch: one hash per level
+   * per batch instead of per leaf.
+   *
+   * With `recordRoot: false` (after a registration, when nobody is waiting for the root), the new root
+   * is written to the root history later, or by the next catch-up that records.
    */
-  catchUp(): Promise<void> {
+  catchUp({ recordRoot = true }: { recordRoot?: boolean } = {}): Promise<void> {
+    this.queuedRecord ||= recordRoot;
     if (this.queued) return this.queued;
     const run = this.pending
       .catch(() => undefined)
-      .then(() => {
+      .then(nextTurn)
+      .then(async () => {
         this.queued = undefined;
-        return this.appendNewLeaves();
+        const record = this.queuedRecord;
+        this.queuedRecord = false;
+        await this.appendNewLeaves();
+        if (record) await this.recordRoot();
+        else this.scheduleRootRecord();
       });
     this.queued = run;
     this.pending = run;
@@ -132,8 +159,11 @@ export class Registry {
     return leaves.sort((a, b) => a - b);
   }
 
-  /** Waits for a checkpoint being saved, and saves one if the tree moved since: for a fast next start. */
+  /** Records the current root, waits for a checkpoint being saved, and saves one if the tree moved since: for a clean stop and a fast next start. */
   async flush(): Promise<void> {
+    clearTimeout(this.recordTimer);
+    this.recordTimer = undefined;
+    await this.catchUp();
     await this.checkpointing;
     if (this.size > this.checkpointedSize) await this.saveCheckpoint();
   }
@@ -153,7 +183,7 @@ export class Registry {
         commitments.map((c) => BigInt(c)),
       );
       this.indexFrom(first);
-      await this.storage.roots.record(this.group.size, this.root);
+      this.unrecorded = { size: this.size, root: this.root, since: this.unrecorded?.since ?? Date.now() };
       if (commitments.length < batchSize) break;
     }
     if (!this.checkpointing && this.size - this.checkpointedSize >= Math.max(this.checkpointEvery, Math.floor(this.size / 20))) {
@@ -161,6 +191,22 @@ export class Registry {
         .catch((error: unknown) => this.options.onError?.(error))
         .finally(() => (this.checkpointing = undefined));
     }
+  }
+
+  private async recordRoot(): Promise<void> {
+    const pending = this.unrecorded;
+    if (!pending) return;
+    await this.storage.roots.record(pending.size, pending.root, pending.since);
+    if (this.unrecorded === pending) this.unrecorded = undefined;
+  }
+
+  private scheduleRootRecord() {
+    if (!this.unrecorded || this.recordTimer) return;
+    this.recordTimer = setTimeout(() => {
+      this.recordTimer = undefined;
+      this.catchUp().catch((error: unknown) => this.options.onError?.(error));
+    }, ROOT_RECORD_DELAY_MS);
+    this.recordTimer.unref();
   }
 
   private async loadCheckpoint(): Promise<void> {
@@ -198,3 +244,5 @@ export class Registry {
     }
   }
 }
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

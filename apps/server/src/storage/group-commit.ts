@@ -1,15 +1,18 @@
 /**
- * Group commit: calls that arrive while a batch is being written wait and go together into the next
- * one, so a burst of N registrations costs a few transactions (and a few fsyncs) instead of N. A
- * lone call runs at once; nothing waits on a timer. A failed batch fails every call in it, so
- * nothing is acknowledged that was not committed.
+ * Group commit: calls that arrive in the same turn of the event loop, or while a batch is being
+ * written, go together into one batch, so a burst of N registrations costs a few transactions (and a
+ * few fsyncs) instead of N. A lone call waits one turn of the loop (`setImmediate`), never a timer.
+ * A failed batch fails every call in it, so nothing is acknowledged that was not committed.
+ *
+ * The turn matters with SQLite: better-sqlite3 is synchronous, so a transaction runs to its commit
+ * in microtasks, before the loop delivers the next finished request. Without yielding once, every
+ * batch would hold exactly one call.
  */
 export function groupCommit<T, R>(write: (items: T[]) => Promise<R[]>, maxBatch = 64): (item: T) => Promise<R> {
   const queue: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
   let writing = false;
 
   const drain = async () => {
-    writing = true;
     while (queue.length > 0) {
       const batch = queue.splice(0, maxBatch);
       try {
@@ -25,6 +28,9 @@ export function groupCommit<T, R>(write: (items: T[]) => Promise<R[]>, maxBatch 
   return (item) =>
     new Promise<R>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      if (!writing) void drain();
+      if (!writing) {
+        writing = true;
+        setImmediate(() => void drain());
+      }
     });
 }

@@ -9,10 +9,10 @@ import type { RootRepository } from './types.ts';
  */
 export function rootRepository(db: Kysely<Database>): RootRepository {
   return {
-    async record(size, root) {
+    async record(size, root, at = Date.now()) {
       await db
         .insertInto('roots')
-        .values({ size, root, created_at: Date.now() })
+        .values({ size, root, created_at: at })
         .onConflict((oc) => oc.column('size').doNothing())
         .execute();
     },

@@ -28,8 +28,11 @@ export interface IdentityRepository {
 }
 
 export interface RootRepository {
-  /** Records the root of the tree of `size` leaves; idempotent, as several processes record the same. */
-  record(size: number, root: string): Promise<void>;
+  /**
+   * Records the root of the tree of `size` leaves, reached at `at` (ms since the epoch, default now);
+   * idempotent, as several processes record the same.
+   */
+  record(size: number, root: string, at?: number): Promise<void>;
   /**
    * True for the current root, and for an older one that was superseded less than `windowMs` ago.
    * Never for '0' or a root we never had.
