@@ -5,6 +5,11 @@ import Piscina from 'piscina';
  * process itself was started by the tsx CLI (npm start), by `node --import tsx` or by a test runner
  * with its own transform. Workers never idle out; `eager` starts all of them now rather than at the
  * first task.
+ *
+ * `stricterFIFO`: by default piscina puts a task it could not hand out at once back at the tail of
+ * its queue, so under sustained load some requests waited half a second behind hundreds of later
+ * ones (raw registration at concurrency 16: wait p50 20 ms, p99 330 ms). In strict order the wait
+ * is bounded by the work ahead.
  */
 export function typescriptWorkerPool(
   module: URL,
@@ -17,5 +22,6 @@ export function typescriptWorkerPool(
     minThreads: eager ? threads : 0,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
+    stricterFIFO: true,
   });
 }
