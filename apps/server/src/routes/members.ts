@@ -3,6 +3,7 @@ import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { badRequest } from '../http/problem.ts';
+import { BucketReplyCache } from '../services/bucket-reply-cache.ts';
 import { bucketHexChars } from '../services/registry.ts';
 
 /**
@@ -13,10 +14,11 @@ import { bucketHexChars } from '../services/registry.ts';
  * would shrink the anonymity set, so it is refused.
  */
 export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps) {
+  const replies = new BucketReplyCache();
   app.get<{ Querystring: Static<typeof MembersQuery> }>(
     '/members',
     { ...guessLimited(limits), schema: { querystring: MembersQuery, response: { 200: MembersReply } } },
-    async (request) => {
+    async (request, reply) => {
       await registry.catchUp();
       const size = registry.size;
       const chars = bucketHexChars(size);
@@ -26,16 +28,19 @@ export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps
       if (bucket.length !== chars) {
         throw badRequest('BUCKET_LENGTH', `The bucket must be exactly ${chars} hex characters for the current group.`);
       }
-      const members = registry.leavesInBucket(bucket).map((leafIndex) => {
-        const proof = registry.merkleProof(leafIndex);
-        return {
-          commitment: registry.commitmentAt(leafIndex)!,
-          leafIndex,
-          proofIndex: proof.index,
-          siblings: proof.siblings.map((s) => s.toString()),
-        };
+      const body = replies.reply(registry.root, bucket, () => {
+        const members = registry.leavesInBucket(bucket).map((leafIndex) => {
+          const proof = registry.merkleProof(leafIndex);
+          return {
+            commitment: registry.commitmentAt(leafIndex)!,
+            leafIndex,
+            proofIndex: proof.index,
+            siblings: proof.siblings.map((s) => s.toString()),
+          };
+        });
+        return reply.serialize({ ...base, bucket, members }) as string;
       });
-      return { ...base, bucket, members };
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -20,8 +20,8 @@ const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
  * Zero-knowledge verification (DESIGN §3):
  * 1. the OPRF round gives the identity, while the group's parameters, the proving key and a
  *    challenge load;
- * 2. the k-anonymous bucket of the commitment; absent from it, the person is not registered, and
- *    nothing more is sent;
+ * 2. the k-anonymous bucket of the commitment (the whole group, fetched during step 1, while the
+ *    group is small); absent from it, the person is not registered, and nothing more is sent;
  * 3. a Semaphore proof whose message and scope are the one-time challenge;
  * 4. the proof goes to POST /verify. The biometric never leaves this worker.
  */
@@ -39,12 +39,20 @@ export async function verifyFlow(
   // The challenge lives for minutes: fetch it now rather than after the bucket.
   const challengeRequest = requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' });
   challengeRequest.catch(() => undefined);
+  // While the group is one bucket (fewer than 1,024 members), the bucket is known before the
+  // identity: fetch it alongside the OPRF round instead of after.
+  const wholeGroupRequest = paramsRequest.then((p) =>
+    p.bucketHexChars === 0 ? requestJson<MembersReply>(apiUrls.members('')) : undefined,
+  );
+  wholeGroupRequest.catch(() => undefined);
   const [oprfBio, params] = await Promise.all([oprfRound('bio', bioInfo), paramsRequest]);
 
   // Only what the proof needs of the identity (secret scalar, commitment), without its public key.
   const identity = deriveProvingIdentity(oprfBio);
   const commitment = identity.commitment.toString();
-  const bucket = await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars)));
+  const bucket =
+    (await wholeGroupRequest.catch(() => undefined)) ??
+    (await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars))));
   const member = bucket.members?.find((m) => m.commitment === commitment);
   if (!member) return FAILURE;
 
