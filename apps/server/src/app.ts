@@ -65,6 +65,9 @@ export async function buildApp(
   const { config } = deps;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
+    // Fastify's two lines per request at info cost a tenth of the raw API's throughput under load;
+    // one access line at debug (below) replaces them. Rates and latencies are in /metrics anyway.
+    disableRequestLogging: true,
     // A hop count trusts that many proxies in front of us; otherwise true, false or addresses.
     trustProxy:
       typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
@@ -90,6 +93,12 @@ export async function buildApp(
   });
 
   app.setErrorHandler(errorHandler);
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      'request completed',
+    );
+  });
   await securityHeaders(app, { https: config.publicUrl.startsWith('https:') });
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.length > 0 ? config.corsOrigins : false,
