@@ -159,7 +159,10 @@ export class Registry {
     return leaves.sort((a, b) => a - b);
   }
 
-  /** Records the current root, waits for a checkpoint being saved, and saves one if the tree moved since: for a clean stop and a fast next start. */
+  /**
+   * Records the current root, waits for a checkpoint being saved, and saves one if the tree moved
+   * since: for a clean stop and a fast next start.
+   */
   async flush(): Promise<void> {
     clearTimeout(this.recordTimer);
     this.recordTimer = undefined;
