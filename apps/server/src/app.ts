@@ -29,8 +29,10 @@ import { sessionRoutes } from './routes/sessions.ts';
 import { registerRoute } from './routes/register.ts';
 import { verifyRoute } from './routes/verify.ts';
 
-/** What the process tells the app about itself: while draining, /healthz says not-ready. */
+/** What the process tells the app about itself: while warming up or draining, /healthz says not-ready. */
 export interface Lifecycle {
+  /** The raw path's worker threads are still warming up (`RawDeriver.ready`). */
+  warmingUp: boolean;
   draining: boolean;
 }
 
@@ -135,7 +137,7 @@ export async function buildApp(
   const routeDeps: AppDeps = {
     ...deps,
     proofVerifier,
-    lifecycle: deps.lifecycle ?? { draining: false },
+    lifecycle: deps.lifecycle ?? { warmingUp: false, draining: false },
     deriver: deps.deriver ?? inProcessDeriver(deps.oprf),
     limits,
     metrics,

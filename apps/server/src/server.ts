@@ -44,10 +44,17 @@ async function main() {
   const deriver = config.derivationThreads > 0 ? workerDeriver(oprfKey, config.derivationThreads) : inProcessDeriver(oprf);
   const registry = new Registry(storage, {
     onError: (error) =>
-      console.error('Background tree work (a checkpoint or a root record) failed:', error instanceof Error ? error.message : error),
+      console.error(
+        'Background tree work (a catch-up, a checkpoint or a root record) failed:',
+        error instanceof Error ? error.message : error,
+      ),
   });
   const artifacts = await Artifacts.load();
-  const lifecycle = { draining: false };
+  const lifecycle = { warmingUp: true, draining: false };
+  const warmedUp = deriver
+    .ready()
+    .catch((error: unknown) => console.error('Warming up the derivation threads failed:', error instanceof Error ? error.message : error))
+    .finally(() => (lifecycle.warmingUp = false));
   const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle }, { eager: true });
 
   let closing = false;
@@ -64,6 +71,7 @@ async function main() {
         storage.attach(opened);
         await registry.catchUp();
         releaseStartupGarbage();
+        await warmedUp;
         app.log.info({ members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl }, 'ZeroID is ready');
         return;
       } catch (error) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { generateOprfKeyPair, OprfEvaluator } from '@zeroid/protocol';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type Lifecycle } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { Registry } from '../src/services/registry.ts';
@@ -35,7 +35,13 @@ export interface TestApp {
  * OPRF key, logging at trace level into memory so tests can scan the logs for raw values.
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; dataDir?: string; databaseUrl?: string; oprfPrivateKey?: Uint8Array } = {},
+  options: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    databaseUrl?: string;
+    oprfPrivateKey?: Uint8Array;
+    lifecycle?: Lifecycle;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'zeroid-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'trace', ...options.env });
@@ -53,7 +59,7 @@ export async function startTestApp(
     },
   });
   const app = await buildApp(
-    { config, storage, registry, oprf, artifacts: await loadArtifactsOnce() },
+    { config, storage, registry, oprf, artifacts: await loadArtifactsOnce(), ...(options.lifecycle && { lifecycle: options.lifecycle }) },
     { logger: { level: 'trace', stream } },
   );
   await app.ready();

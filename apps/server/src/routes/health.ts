@@ -1,10 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 
-/** Liveness (the process answers) and readiness (storage answers, the tree is loaded, not shutting down). */
+/**
+ * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not
+ * shutting down).
+ */
 export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycle }: AppDeps) {
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
+    if (lifecycle.warmingUp) {
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ error: { code: 'WARMING_UP', message: 'This instance is still starting.' } });
+    }
     if (lifecycle.draining) {
       return reply
         .code(503)

@@ -141,6 +141,23 @@ describe('GET /generateQRCode and /healthz', () => {
     expect(reply.statusCode).toBe(200);
     expect(reply.json()).toMatchObject({ status: 'ready', members: t.registry.size });
   });
+
+  it('is not ready while the derivation threads warm up, nor while draining', async () => {
+    const lifecycle = { warmingUp: true, draining: false };
+    const starting = await startTestApp({ lifecycle });
+    try {
+      const warming = await starting.app.inject({ method: 'GET', url: '/healthz' });
+      expect(warming.statusCode).toBe(503);
+      expect(warming.headers['retry-after']).toBe('1');
+      expect(warming.json().error.code).toBe('WARMING_UP');
+      lifecycle.warmingUp = false;
+      expect((await starting.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      lifecycle.draining = true;
+      expect((await starting.app.inject({ method: 'GET', url: '/healthz' })).json().error.code).toBe('SHUTTING_DOWN');
+    } finally {
+      await starting.destroy();
+    }
+  });
 });
 
 describe('headers', () => {

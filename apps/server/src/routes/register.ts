@@ -43,12 +43,10 @@ export function registerRoute(app: FastifyInstance, { deriver, storage, registry
       }
       metrics.registrations.inc({ mode: 'commitment' in body ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
       if (!inserted) return { [DID_ALREADY_GENERATED]: true };
-      // The table is the truth and the registration is committed: bring the tree up to date in the
-      // background (every tree question catches up first anyway), so a registration's latency does
-      // not grow with the tree's depth.
-      registry
-        .catchUp({ recordRoot: false })
-        .catch((error: unknown) => request.log.warn({ err: { name: (error as Error).name } }, 'tree catch-up failed'));
+      // The table is the truth and the registration is committed: the tree catches up in the
+      // background, with the other registrations of the moment (every tree question catches up
+      // first anyway), so a registration's latency does not grow with the tree's depth.
+      registry.catchUpSoon();
       return { [DID_ALREADY_GENERATED]: false, DID: did };
     },
   );

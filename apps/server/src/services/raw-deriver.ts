@@ -7,6 +7,8 @@ import { typescriptWorkerPool } from './typescript-worker-pool.ts';
 export interface RawDeriver {
   registration(raw: { idInfo: string; bioInfo: string }): Promise<{ commitment: string; did: string; idTag: string }>;
   commitment(bioInfo: string): Promise<string>;
+  /** Resolves once every thread can derive at full speed. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -15,6 +17,7 @@ export function inProcessDeriver(oprf: OprfEvaluator): RawDeriver {
   return {
     registration: (raw) => deriveFromRaw(oprf, raw),
     commitment: (bioInfo) => commitmentFromRawBio(oprf, bioInfo),
+    ready: async () => undefined,
     close: async () => undefined,
   };
 }
@@ -35,6 +38,11 @@ export function workerDeriver(privateKey: Uint8Array, threads = availableParalle
   return {
     registration: (raw) => pool.run({ kind: 'registration', ...raw }),
     commitment: (bioInfo) => pool.run({ kind: 'commitment', bioInfo }),
+    // Each worker warms up before its first task (raw-deriver-worker.ts), and piscina hands one task
+    // to each idle worker: one task per thread finishes when the slowest has warmed up.
+    ready: async () => {
+      await Promise.all(Array.from({ length: threads }, () => pool.run({ kind: 'commitment', bioInfo: 'ready' })));
+    },
     close: () => pool.destroy(),
   };
 }
