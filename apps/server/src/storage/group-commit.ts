@@ -4,9 +4,9 @@
  * few fsyncs) instead of N. A lone call waits one turn of the loop (`setImmediate`), never a timer.
  * A failed batch fails every call in it, so nothing is acknowledged that was not committed.
  *
- * The turn matters with SQLite: better-sqlite3 is synchronous, so a transaction runs to its commit
- * in microtasks, before the loop delivers the next finished request. Without yielding once, every
- * batch would hold exactly one call.
+ * The turn gathers every call that finished its own work in the same turn (several derivations
+ * answered by the worker threads at once, say); a batch being written gathers the rest, since the
+ * SQLite connection works on its own thread (sqlite-thread.ts) while the event loop goes on.
  */
 export function groupCommit<T, R>(write: (items: T[]) => Promise<R[]>, maxBatch = 64): (item: T) => Promise<R> {
   const queue: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];

@@ -28,6 +28,8 @@ import { rootRepository } from './root-repository.ts';
 import type { Database } from './schema.ts';
 import { sessionRepository } from './session-repository.ts';
 import { openSqliteFile } from './sqlite-file.ts';
+import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
+import { sqliteThreadDialect } from './sqlite-thread-dialect.ts';
 import type { Storage } from './types.ts';
 
 export interface StorageOptions {
@@ -44,21 +46,10 @@ export interface StorageOptions {
 /** Opens the database, runs the numbered migrations and returns the repositories. */
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const { databaseUrl } = options;
-  const sqliteFile = databaseUrl ? undefined : openSqliteFile(options.dataDir, { maxSizeBytes: options.sqliteMaxSizeBytes });
-  const dialect = sqliteFile ? 'sqlite' : 'postgres';
-  const db = new Kysely<Database>({
-    dialect: sqliteFile
-      ? new SqliteDialect({ database: sqliteFile })
-      : new PostgresDialect({ pool: postgresPool(databaseUrl ?? '', options.poolSize ?? 10) }),
-  });
-
-  try {
-    await migrateToLatest(db, sqliteFile);
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-
+  const dialect = databaseUrl ? 'postgres' : 'sqlite';
+  const { db, thread } = databaseUrl
+    ? { db: await migratedPostgres(databaseUrl, options.poolSize ?? 10), thread: undefined }
+    : await migratedSqlite(options);
   return {
     dialect,
     identities: identityRepository(db, dialect),
@@ -70,8 +61,38 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy();
+      await thread?.close();
+    },
   };
+}
+
+async function migratedPostgres(databaseUrl: string, poolSize: number): Promise<Kysely<Database>> {
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(databaseUrl, poolSize) }) });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/**
+ * Migrations run on a connection of the calling thread, which they need for BEGIN IMMEDIATE
+ * (migrate-to-latest.ts); everything after runs on the SQLite thread (sqlite-thread.ts).
+ */
+async function migratedSqlite({ dataDir, sqliteMaxSizeBytes }: StorageOptions): Promise<{ db: Kysely<Database>; thread: SqliteThread }> {
+  const file = openSqliteFile(dataDir, { maxSizeBytes: sqliteMaxSizeBytes });
+  const migrating = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  try {
+    await migrateToLatest(migrating, file);
+  } finally {
+    await migrating.destroy();
+  }
+  const thread = await openSqliteThread(dataDir, { maxSizeBytes: sqliteMaxSizeBytes });
+  return { db: new Kysely<Database>({ dialect: sqliteThreadDialect(thread) }), thread };
 }
 
 /**
