@@ -1,5 +1,4 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
-import type SQLite from 'better-sqlite3';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import * as initial from './migrations/001-initial.ts';
 import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
 import * as verificationSessions from './migrations/003-verification-sessions.ts';
@@ -22,22 +21,23 @@ const migrations: Record<string, Migration> = {
  * lock and no transaction at all (its adapter declares no transactional DDL): two processes opening
  * a new file both run `CREATE TABLE identities` and one fails. So for SQLite the whole run, the
  * Migrator's own bookkeeping tables included, happens inside BEGIN IMMEDIATE on the one connection
- * Kysely uses: the write lock is taken first (other processes wait up to busy_timeout) and a
- * failed migration leaves nothing half-applied.
+ * Kysely uses: the write lock is taken first (other processes wait up to busy_timeout, on the SQLite
+ * thread) and a failed migration leaves nothing half-applied.
  */
-export async function migrateToLatest(db: Kysely<Database>, sqliteFile?: SQLite.Database): Promise<void> {
+export async function migrateToLatest(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   const migrate = async () => {
     const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error('Database migration failed', { cause: error });
   };
-  if (!sqliteFile) return migrate();
+  if (dialect === 'postgres') return migrate();
 
-  sqliteFile.exec('BEGIN IMMEDIATE');
+  await sql`BEGIN IMMEDIATE`.execute(db);
   try {
     await migrate();
-    sqliteFile.exec('COMMIT');
+    await sql`COMMIT`.execute(db);
   } catch (error) {
-    if (sqliteFile.inTransaction) sqliteFile.exec('ROLLBACK');
+    // SQLite may have rolled back already (a failed COMMIT); then ROLLBACK only says so.
+    await sql`ROLLBACK`.execute(db).catch(() => undefined);
     throw error;
   }
 }

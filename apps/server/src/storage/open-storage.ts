@@ -17,7 +17,7 @@
  * - Errors that are the database's fault (unreachable, disk full, read-only) propagate; the server
  *   answers them with 503. Only a duplicate commitment, ID tag or DID becomes `{inserted: false}`.
  */
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { attemptRepository } from './attempt-repository.ts';
 import { challengeRepository } from './challenge-repository.ts';
@@ -27,8 +27,7 @@ import { migrateToLatest } from './migrate-to-latest.ts';
 import { rootRepository } from './root-repository.ts';
 import type { Database } from './schema.ts';
 import { sessionRepository } from './session-repository.ts';
-import { openSqliteFile } from './sqlite-file.ts';
-import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
+import { openSqliteThread } from './sqlite-thread.ts';
 import { sqliteThreadDialect } from './sqlite-thread-dialect.ts';
 import type { Storage } from './types.ts';
 
@@ -47,9 +46,23 @@ export interface StorageOptions {
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   const { databaseUrl } = options;
   const dialect = databaseUrl ? 'postgres' : 'sqlite';
-  const { db, thread } = databaseUrl
-    ? { db: await migratedPostgres(databaseUrl, options.poolSize ?? 10), thread: undefined }
-    : await migratedSqlite(options);
+  const thread = databaseUrl ? undefined : await openSqliteThread(options.dataDir, { maxSizeBytes: options.sqliteMaxSizeBytes });
+  const db = new Kysely<Database>({
+    dialect: thread ? sqliteThreadDialect(thread) : new PostgresDialect({ pool: postgresPool(databaseUrl ?? '', options.poolSize ?? 10) }),
+  });
+  // Kysely destroys only a driver that ran a query, so the thread is closed here.
+  const close = async () => {
+    await db.destroy();
+    await thread?.close();
+  };
+
+  try {
+    await migrateToLatest(db, dialect);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
   return {
     dialect,
     identities: identityRepository(db, dialect),
@@ -61,38 +74,8 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
-    async close() {
-      await db.destroy();
-      await thread?.close();
-    },
+    close,
   };
-}
-
-async function migratedPostgres(databaseUrl: string, poolSize: number): Promise<Kysely<Database>> {
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(databaseUrl, poolSize) }) });
-  try {
-    await migrateToLatest(db);
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-  return db;
-}
-
-/**
- * Migrations run on a connection of the calling thread, which they need for BEGIN IMMEDIATE
- * (migrate-to-latest.ts); everything after runs on the SQLite thread (sqlite-thread.ts).
- */
-async function migratedSqlite({ dataDir, sqliteMaxSizeBytes }: StorageOptions): Promise<{ db: Kysely<Database>; thread: SqliteThread }> {
-  const file = openSqliteFile(dataDir, { maxSizeBytes: sqliteMaxSizeBytes });
-  const migrating = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
-  try {
-    await migrateToLatest(migrating, file);
-  } finally {
-    await migrating.destroy();
-  }
-  const thread = await openSqliteThread(dataDir, { maxSizeBytes: sqliteMaxSizeBytes });
-  return { db: new Kysely<Database>({ dialect: sqliteThreadDialect(thread) }), thread };
 }
 
 /**

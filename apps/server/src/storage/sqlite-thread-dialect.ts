@@ -73,6 +73,6 @@ class SqliteThreadDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
-  // Kysely destroys only a driver that ran a query; the thread's owner (openStorage) closes it.
+  // Kysely destroys only a driver that ran a query; openStorage closes the thread itself.
   async destroy() {}
 }
