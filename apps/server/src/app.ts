@@ -1,10 +1,6 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
-import type { OprfEvaluator } from '@zeroid/protocol';
-import type { Config } from './config.ts';
-import type { Storage } from './storage/types.ts';
-import type { Registry } from './services/registry.ts';
-import type { Artifacts } from './services/artifacts.ts';
+import type { AppDeps, Lifecycle } from './app-deps.ts';
 import { AttemptLimits } from './services/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
@@ -28,28 +24,6 @@ import { qrCodeRoute } from './routes/qr-code.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { registerRoute } from './routes/register.ts';
 import { verifyRoute } from './routes/verify.ts';
-
-/** What the process tells the app about itself: while warming up or draining, /healthz says not-ready. */
-export interface Lifecycle {
-  /** The raw path's worker threads are still warming up (`RawDeriver.ready`). */
-  warmingUp: boolean;
-  draining: boolean;
-}
-
-export interface AppDeps {
-  lifecycle: Lifecycle;
-  config: Config;
-  storage: Storage;
-  registry: Registry;
-  oprf: OprfEvaluator;
-  /** The raw path's derivations: on worker threads in the server, in-process by default. */
-  deriver: RawDeriver;
-  /** Groth16 verification on worker threads, batched. */
-  proofVerifier: ProofVerifier;
-  artifacts: Artifacts;
-  limits: GuessLimitSettings;
-  metrics: Metrics;
-}
 
 /**
  * Fastify's two lines per request at info cost a tenth of the raw API's throughput under load. One

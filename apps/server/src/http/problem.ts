@@ -1,23 +1,3 @@
-/**
- * An error a client caused or can act on, with the status and the `{error: {code, message}}` body it
- * becomes. Messages are written for people and never contain any part of the request.
- */
-export class Problem extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'Problem';
-  }
-}
-
-export const badRequest = (code: string, message: string) => new Problem(400, code, message);
-
-/** Storage is down, full or read-only: the client may retry, and nothing was acknowledged. */
-export const unavailable = () =>
-  new Problem(503, 'SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Nothing was saved; please try again shortly.', {
-    'retry-after': '5',
-  });
+// A client-caused failure is decided in the services and turned into a reply by the HTTP layer;
+// the class lives in `services/` so that services never import `http/`.
+export { Problem, badRequest, unavailable } from '../services/problem.ts';

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 
 /**
  * GET /artifacts/semaphore-<depth>.(wasm|zkey|json): the pinned proving artifacts and verification

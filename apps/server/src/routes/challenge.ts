@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ChallengeReply } from '@zeroid/protocol';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { issueChallenge } from '../services/challenges.ts';
 

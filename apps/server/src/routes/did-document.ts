@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { didDocument } from '@zeroid/protocol';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 
 /**
  * GET /did/:did: the W3C DID Core document of a registered did:key. A did:key resolves from the

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 
 /**
  * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { badRequest } from '../http/problem.ts';
 import { BucketReplyCache } from '../services/bucket-reply-cache.ts';

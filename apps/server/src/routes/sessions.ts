@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SessionParams, SessionReply, type Static } from '@zeroid/protocol';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import type { Storage } from '../storage/types.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LegacyVerifyBody, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody, type Static } from '@zeroid/protocol';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';

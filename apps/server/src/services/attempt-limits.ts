@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Problem } from '../http/problem.ts';
+import { Problem } from './problem.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 
 export interface AttemptLimitSettings {

@@ -1,6 +1,6 @@
 import { verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from '@zeroid/protocol';
 import type { RegisterOutcome, Storage } from '../storage/types.ts';
-import { badRequest } from '../http/problem.ts';
+import { badRequest } from './problem.ts';
 
 /**
  * The zero-knowledge registration: the browser derived its commitment, DID and ID tag through the

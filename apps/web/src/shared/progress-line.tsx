@@ -1,4 +1,4 @@
-import type { Progress } from './api-client.ts';
+import type { Progress } from './progress.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 

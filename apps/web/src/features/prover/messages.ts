@@ -1,5 +1,5 @@
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/api-client.ts';
+import type { Progress } from '../../shared/progress.ts';
 
 /** What the page asks the prover worker, and what the worker answers. */
 export type ProverRequest =

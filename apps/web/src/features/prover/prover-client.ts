@@ -1,5 +1,5 @@
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/api-client.ts';
+import type { Progress } from '../../shared/progress.ts';
 import { ApiError } from '../../shared/http.ts';
 import type { ProverRequest, ProverResponse } from './messages.ts';
 

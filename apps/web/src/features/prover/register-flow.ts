@@ -1,5 +1,5 @@
 import { deriveDidKey, deriveIdTag, deriveIdentity, signRegistration, type ChallengeReply, type RegisterReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/api-client.ts';
+import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { normaliseField } from './normalise-field.ts';

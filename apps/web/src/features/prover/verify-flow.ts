@@ -7,7 +7,7 @@ import {
   type MembersReply,
   type VerifyReply,
 } from '@zeroid/protocol';
-import type { Progress } from '../../shared/api-client.ts';
+import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';

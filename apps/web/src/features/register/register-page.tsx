@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { register, type Progress, type RegisterOutcome } from '../../shared/api-client.ts';
+import type { Progress } from '../../shared/progress.ts';
+import { register, type RegisterOutcome } from '../prover/submit-registration.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';

@@ -1,7 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { useSearchParams } from 'react-router';
-import { sessionStatus, verify, warmUpProver, type Progress } from '../../shared/api-client.ts';
+import { sessionStatus } from '../../shared/api-client.ts';
+import type { Progress } from '../../shared/progress.ts';
+import { verify, warmUpProver } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';

@@ -1,0 +1,35 @@
+import type { OprfEvaluator } from '@zeroid/protocol';
+import type { Config } from './config.ts';
+import type { GuessLimitSettings } from './http/guess-limits.ts';
+import type { Artifacts } from './services/artifacts.ts';
+import type { Metrics } from './services/metrics.ts';
+import type { ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
+import type { RawDeriver } from './services/raw-deriver.ts';
+import type { Registry } from './services/registry.ts';
+import type { Storage } from './storage/types.ts';
+
+/** What the process tells the app about itself: while warming up or draining, /healthz says not-ready. */
+export interface Lifecycle {
+  /** The raw path's worker threads are still warming up (`RawDeriver.ready`). */
+  warmingUp: boolean;
+  draining: boolean;
+}
+
+/**
+ * What the routes are given. `app.ts` builds it and the routes use it; it lives here, apart from
+ * both, so that no route imports `app.ts` back.
+ */
+export interface AppDeps {
+  lifecycle: Lifecycle;
+  config: Config;
+  storage: Storage;
+  registry: Registry;
+  oprf: OprfEvaluator;
+  /** The raw path's derivations: on worker threads in the server, in-process by default. */
+  deriver: RawDeriver;
+  /** Groth16 verification on worker threads, batched. */
+  proofVerifier: ProofVerifier;
+  artifacts: Artifacts;
+  limits: GuessLimitSettings;
+  metrics: Metrics;
+}

@@ -1,0 +1,24 @@
+import type { RegisterReply } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED } from '@zeroid/protocol/messages';
+import { config } from '../../shared/config.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import type { Progress } from '../../shared/progress.ts';
+
+export type RegisterOutcome = { alreadyRegistered: true } | { alreadyRegistered: false; did: string };
+
+/** Loads the browser prover only when a call needs it: the welcome page stays small. */
+const prover = () => import('./prover-client.ts');
+
+/**
+ * Registers an identity. In the default "browser" mode the ID and biometric are derived and signed
+ * here and only derived values are sent; in "server" mode the specification's raw body is sent.
+ */
+export async function register(input: { idInfo: string; bioInfo: string }, onProgress?: (p: Progress) => void): Promise<RegisterOutcome> {
+  const reply =
+    config.proving === 'browser'
+      ? await (await prover()).registerInBrowser(input, onProgress)
+      : await requestJson<RegisterReply>(apiUrls.register(), { method: 'POST', body: { id_info: input.idInfo, bio_info: input.bioInfo } });
+  console.log(reply);
+  return reply[DID_ALREADY_GENERATED] ? { alreadyRegistered: true } : { alreadyRegistered: false, did: reply.DID };
+}

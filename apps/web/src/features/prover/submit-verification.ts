@@ -1,0 +1,31 @@
+import type { VerifyReply } from '@zeroid/protocol';
+import { VERIFICATION_RESULT } from '@zeroid/protocol/messages';
+import { config } from '../../shared/config.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import type { Progress } from '../../shared/progress.ts';
+
+export type VerifyOutcome = 'Success' | 'Failure';
+
+/** Loads the browser prover only when a call needs it: the welcome page stays small. */
+const prover = () => import('./prover-client.ts');
+
+/** Verifies a biometric: a zero-knowledge proof in "browser" mode, the raw body in "server" mode. */
+export async function verify(
+  input: { bioInfo: string; session?: string | undefined },
+  onProgress?: (p: Progress) => void,
+): Promise<VerifyOutcome> {
+  const reply =
+    config.proving === 'browser'
+      ? await (await prover()).verifyInBrowser(input, onProgress)
+      : await requestJson<VerifyReply>(apiUrls.verify(), {
+          method: 'POST',
+          body: input.session === undefined ? { bio_info: input.bioInfo } : { bio_info: input.bioInfo, session: input.session },
+        });
+  return reply[VERIFICATION_RESULT] === 'Success' ? 'Success' : 'Failure';
+}
+
+/** Starts the prover's worker ahead of time, so the first verification does not wait for it. */
+export function warmUpProver(): void {
+  if (config.proving === 'browser') void prover().then((p) => p.warmUp());
+}
