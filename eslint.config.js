@@ -1,11 +1,20 @@
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+const notInTests = ['**/*.test.ts', '**/*.test.tsx'];
+
+/** One zone a layer may not import from: `target` files may not import `from` files. */
+const zone = (target, from, message) => ({ target, from, message });
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', 'e2e/test-results/**', 'bench/results/**', '**/*.config.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['vitest.config.ts'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
@@ -19,6 +28,93 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
+    },
+  },
+  // The house (shared/STYLE.md): imports flow one way, and nothing imports in a circle. no-cycle
+  // follows value imports (a type-only import has no run-time order), so the zones below also stop
+  // the type imports that ran back up.
+  {
+    files: ['packages/**/*.ts', 'apps/**/*.ts', 'apps/**/*.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    files: ['packages/**/*.ts', 'apps/**/*.ts', 'apps/**/*.tsx'],
+    ignores: notInTests,
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            zone('packages/protocol', 'apps', 'The protocol is shared by both apps and imports neither.'),
+            zone('apps/server', 'apps/web', 'The server and the web app share only packages/protocol.'),
+            zone('apps/web', 'apps/server', 'The server and the web app share only packages/protocol.'),
+            // Server: server.ts → app.ts → routes → services → storage; http/ is the Fastify glue
+            // that app.ts and the routes use.
+            zone(
+              'apps/server/src/routes',
+              ['apps/server/src/app.ts', 'apps/server/src/server.ts'],
+              'Routes get their dependencies from app-deps.ts.',
+            ),
+            zone(
+              'apps/server/src/http',
+              ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/routes'],
+              'http/ is used by app.ts and the routes, not the other way round.',
+            ),
+            zone(
+              'apps/server/src/services',
+              [
+                'apps/server/src/app.ts',
+                'apps/server/src/app-deps.ts',
+                'apps/server/src/server.ts',
+                'apps/server/src/routes',
+                'apps/server/src/http',
+              ],
+              'Services know nothing of HTTP: routes → services → storage.',
+            ),
+            zone(
+              'apps/server/src/storage',
+              [
+                'apps/server/src/app.ts',
+                'apps/server/src/app-deps.ts',
+                'apps/server/src/server.ts',
+                'apps/server/src/routes',
+                'apps/server/src/http',
+                'apps/server/src/services',
+              ],
+              'Storage is the bottom layer: routes → services → storage.',
+            ),
+            // Web: shared → features → app.
+            zone(
+              'apps/web/src/shared',
+              ['apps/web/src/features', 'apps/web/src/app'],
+              'shared/ is used by features and the app, never the other way round.',
+            ),
+            zone('apps/web/src/features', 'apps/web/src/app', 'Features are assembled by app/, never the other way round.'),
+          ],
+        },
+      ],
+    },
+  },
+  // The core runs unchanged in the browser: no Node built-ins, no Node globals.
+  {
+    files: ['packages/protocol/**/*.ts'],
+    ignores: notInTests,
+    plugins: { 'import-x': importX },
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'Buffer', message: 'packages/protocol runs in the browser too: use Uint8Array.' },
+        { name: 'process', message: 'packages/protocol has no environment: take settings as arguments.' },
+        { name: 'require', message: 'packages/protocol is ES modules only.' },
+      ],
+      'import-x/no-nodejs-modules': 'error',
     },
   },
 );

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeProofs, releaseSnarkjs } from '../apps/server/test/real-proofs.ts';
 import { renderBenchmarks, resultsDir } from './render.ts';
@@ -6,6 +6,7 @@ import { runScale } from './scale.ts';
 import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
 import { runHttp } from './suites/http.ts';
+import { runStartup } from './suites/startup.ts';
 import { runVerifier } from './suites/verifier.ts';
 import { createBenchVerifier } from './suites/our-verifier.ts';
 
@@ -13,7 +14,8 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * `npm run bench [-- <suite>]`:
  * - (none) or `full`: every speed benchmark beside its baseline, 5 runs each → bench/results/latest.json;
  * - `quick`: the same with shorter runs, in under 3 minutes;
- * - `scale`: 1k, 100k and 1M identities on SQLite and PostgreSQL → bench/results/scale-scale.json.
+ * - `scale`: 1k, 100k and 1M identities on SQLite and PostgreSQL → bench/results/scale-scale.json;
+ * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results.
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -36,14 +38,24 @@ if (suite === 'scale') {
   const http = await runHttp({ runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : 64 }, baselineRps);
   console.error('browser.* and web.*…');
   const browser = await runBrowser({ runs, members: 1_000 });
-  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser];
+  console.error('startup.*…');
+  const startup = await runStartup({ runs });
+  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...startup];
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(entries, null, 2) + '\n');
   writeFileSync(
     path.join(resultsDir, 'latest-run.json'),
     JSON.stringify({ date: new Date().toISOString(), suite, node: process.version, entries }, null, 2) + '\n',
   );
+} else if (suite === 'startup') {
+  const startup = await runStartup({ runs: 5 });
+  console.error(JSON.stringify(startup, null, 2));
+  const replace = (entries: BenchEntry[]) => [...entries.filter((e) => !e.name.startsWith('startup.')), ...startup];
+  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
+  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
+  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
+  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale.`);
+  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup.`);
   process.exit(2);
 }
 

@@ -11,22 +11,31 @@ export interface ServerProcess {
 }
 
 const serverEntry = path.resolve(import.meta.dirname, '../src/server.ts');
+const compiledStart = path.resolve(import.meta.dirname, '../scripts/start-server.js');
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+// Node 22.6+ would load a stray .ts file by stripping its types; the compiled server must need none.
+const noTypeStripping = (process.features as { typescript?: string }).typescript === undefined ? [] : ['--no-experimental-strip-types'];
 
 /**
  * Starts `server.ts` as a real process on a free port and waits until it is ready (/healthz 200), or
- * only until it is alive (/livez 200) for tests of a server whose database is not there.
+ * only until it is alive (/livez 200) for tests of a server whose database is not there. `compiled`
+ * starts it as `npm start` does: the build in dist/ (made first if missing or stale) on bare Node.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  { readyTimeoutMs = 60_000, waitFor = 'ready', uid }: { readyTimeoutMs?: number; waitFor?: 'ready' | 'alive'; uid?: number } = {},
+  {
+    readyTimeoutMs = 60_000,
+    waitFor = 'ready',
+    uid,
+    compiled = false,
+  }: { readyTimeoutMs?: number; waitFor?: 'ready' | 'alive'; uid?: number; compiled?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a child process, so a
   // SIGKILL would kill only the CLI and leave the server running.
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const child = spawn(process.execPath, compiled ? [...noTypeStripping, compiledStart] : ['--import', 'tsx', serverEntry], {
     cwd: repoRoot,
     env: {
       ...process.env,

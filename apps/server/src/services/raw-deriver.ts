@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { OprfEvaluator } from '@zeroid/protocol';
 import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
-import { typescriptWorkerPool } from './typescript-worker-pool.ts';
+import { threadEntry } from '../thread-entry.ts';
+import { threadPool } from './thread-pool.ts';
 
 /** The legacy raw path's derivations, wherever they run. */
 export interface RawDeriver {
@@ -30,7 +31,7 @@ export function inProcessDeriver(oprf: OprfEvaluator): RawDeriver {
  * main thread does.
  */
 export function workerDeriver(privateKey: Uint8Array, threads = availableParallelism()): RawDeriver {
-  const pool = typescriptWorkerPool(new URL('./raw-deriver-worker.ts', import.meta.url), {
+  const pool = threadPool(threadEntry('raw-deriver-worker', import.meta.url), {
     workerData: { privateKey: Array.from(privateKey) },
     threads,
     eager: true,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../thread-entry.ts';
 
 type ErrorFields = { name: string; message: string; code?: string };
 
@@ -46,14 +47,7 @@ export async function openSqliteThread(
   dataDir: string,
   { maxSizeBytes }: { maxSizeBytes?: number | undefined } = {},
 ): Promise<SqliteThread> {
-  // Node refuses a .ts file as a worker's entry point, and an eval'd entry gets no --import: the
-  // entry registers tsx's require hook, then loads the TypeScript module through it.
-  const entry = fileURLToPath(new URL('./sqlite-thread-worker.ts', import.meta.url));
-  const tsx = createRequire(import.meta.url).resolve('tsx/cjs');
-  const worker = new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, {
-    eval: true,
-    workerData: { dataDir, maxSizeBytes },
-  });
+  const worker = sqliteWorker(threadEntry('sqlite-thread-worker', import.meta.url), { dataDir, maxSizeBytes });
   const pending = new Map<number, { resolve: (result: SqliteResult) => void; reject: (error: unknown) => void }>();
   let nextId = 0;
   let gone: SqliteThreadGoneError | undefined;
@@ -99,4 +93,15 @@ export async function openSqliteThread(
       await exited;
     },
   };
+}
+
+/**
+ * The compiled server starts the worker's bundle as it is. From the sources, Node refuses a .ts file
+ * as a worker's entry point, and an eval'd entry gets no --import: the entry registers tsx's require
+ * hook, then loads the TypeScript module through it.
+ */
+function sqliteWorker(entry: URL, workerData: { dataDir: string; maxSizeBytes?: number | undefined }): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData });
+  const tsx = createRequire(import.meta.url).resolve('tsx/cjs');
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(fileURLToPath(entry))});`, { eval: true, workerData });
 }

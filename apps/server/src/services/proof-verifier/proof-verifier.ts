@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { Groth16Claim } from './batch-verify.ts';
-import { typescriptWorkerPool } from '../typescript-worker-pool.ts';
+import { threadEntry } from '../../thread-entry.ts';
+import { threadPool } from '../thread-pool.ts';
 import { semaphoreClaim } from './semaphore-claim.ts';
 
 export interface ProofVerifier {
@@ -35,7 +36,7 @@ export function createProofVerifier({
   maxBatch = 32,
   eager = false,
 }: ProofVerifierOptions): ProofVerifier {
-  const pool = typescriptWorkerPool(new URL('./verifier-worker.ts', import.meta.url), {
+  const pool = threadPool(threadEntry('verifier-worker', import.meta.url), {
     // ffjavascript imports the `web-worker` package, which, loaded in any worker thread, takes it for
     // one it spawned itself and imports `workerData.mod`. Give it an empty module to import.
     workerData: { keyPaths, mod: 'data:text/javascript,', type: 'module', name: 'zeroid-proof-verifier' },

@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Artifacts } from '../src/services/artifacts.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { viaHttp, ZkTestClient } from './zk-client.ts';
+
+/**
+ * The server as `npm start` runs it (decision 018): the bundles in dist/, built first if missing or
+ * stale, on bare Node with no TypeScript loader (and, on a Node that could strip types, with that
+ * turned off), so a module that still needed tsx would fail here. Each worker bundle is exercised:
+ * the SQLite thread and the raw derivation threads by /healthz and a raw registration, the proof
+ * verifier by a zero-knowledge verification.
+ */
+let server: ServerProcess;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-compiled-'));
+  server = await startServerProcess({ DATA_DIR: dataDir, DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' }, { compiled: true });
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+});
+
+const post = async (url: string, body: object) => {
+  const response = await fetch(server.url + url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+it('runs from dist/, built from the current sources', () => {
+  const dist = path.resolve(import.meta.dirname, '../dist');
+  for (const bundle of ['server.js', 'raw-deriver-worker.js', 'verifier-worker.js', 'sqlite-thread-worker.js']) {
+    expect(existsSync(path.join(dist, bundle)), bundle).toBe(true);
+  }
+  // The protocol is bundled in: Node cannot load its TypeScript from the package.
+  expect(readFileSync(path.join(dist, 'server.js'), 'utf8')).not.toMatch(/from ["']@zeroid\/protocol/);
+  expect(server.process.spawnargs.join(' ')).not.toContain('tsx');
+});
+
+it('is ready, and registers and verifies on the raw path', async () => {
+  const health = await fetch(`${server.url}/healthz`);
+  expect(health.status).toBe(200);
+  expect(await health.json()).toMatchObject({ status: 'ready', members: 0 });
+
+  const registered = await post('/register', { id_info: 'compiled id 1', bio_info: 'compiled biometric 1' });
+  expect(registered.status).toBe(200);
+  expect(registered.body[DID_ALREADY_GENERATED]).toBe(false);
+  expect(registered.body.DID).toMatch(/^did:key:z6Mk/);
+
+  expect((await post('/verify', { bio_info: 'compiled biometric 1' })).body).toEqual({ [VERIFICATION_RESULT]: 'Success' });
+  expect((await post('/verify', { bio_info: 'someone else' })).body).toEqual({ [VERIFICATION_RESULT]: 'Failure' });
+});
+
+it('verifies a zero-knowledge proof on its verifier thread', async () => {
+  const client = new ZkTestClient(viaHttp(server.url), await Artifacts.load());
+  expect((await client.register('compiled id 2', 'compiled biometric 2')).json()).toMatchObject({ [DID_ALREADY_GENERATED]: false });
+  const proof = await client.prove('compiled biometric 2');
+  expect(proof).toBeDefined();
+  const reply = await client.verify(proof);
+  expect(reply.statusCode).toBe(200);
+  expect(reply.json()).toEqual({ [VERIFICATION_RESULT]: 'Success' });
+});
