@@ -18,6 +18,8 @@ const ANCHORS: Record<string, string> = {
   'http.raw_verify_rps': '~100/s; goal ≥ 300/s',
   'http.raw_verify_p99_ms': 'goal < 100 ms',
   'web.welcome_js_gzip_kb': 'goal ≤ 150 KB',
+  'startup.ready_ms': 'spawn to /healthz 200, empty SQLite; compiled on plain Node vs the tsx CLI (decision 018)',
+  'startup.peak_rss_mb': 'whole process tree, through start-up and 20 raw registrations (decision 018)',
 };
 
 /** Rewrites docs/benchmarks.md (and its charts) from the newest results of every suite. */
