@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { distDir, sourceDigest } from '../scripts/build-server.js';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
@@ -18,6 +19,9 @@ let server: ServerProcess;
 let dataDir: string;
 
 beforeAll(async () => {
+  // A build of other sources, as after a checkout: the start must notice and rebuild.
+  mkdirSync(distDir, { recursive: true });
+  writeFileSync(path.join(distDir, 'build-stamp.json'), JSON.stringify({ sourceDigest: 'of other sources' }));
   dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-compiled-'));
   server = await startServerProcess({ DATA_DIR: dataDir, DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' }, { compiled: true });
 }, 120_000);
@@ -37,13 +41,14 @@ const post = async (url: string, body: object) => {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 
-it('runs from dist/, built from the current sources', () => {
-  const dist = path.resolve(import.meta.dirname, '../dist');
+it('rebuilt dist/ from the current sources, and runs from it', () => {
+  expect(server.output.join('')).toContain('The server build is missing or out of date; building it');
+  expect(JSON.parse(readFileSync(path.join(distDir, 'build-stamp.json'), 'utf8'))).toEqual({ sourceDigest: sourceDigest() });
   for (const bundle of ['server.js', 'raw-deriver-worker.js', 'verifier-worker.js', 'sqlite-thread-worker.js']) {
-    expect(existsSync(path.join(dist, bundle)), bundle).toBe(true);
+    expect(existsSync(path.join(distDir, bundle)), bundle).toBe(true);
   }
   // The protocol is bundled in: Node cannot load its TypeScript from the package.
-  expect(readFileSync(path.join(dist, 'server.js'), 'utf8')).not.toMatch(/from ["']@zeroid\/protocol/);
+  expect(readFileSync(path.join(distDir, 'server.js'), 'utf8')).not.toMatch(/from ["']@zeroid\/protocol/);
   expect(server.process.spawnargs.join(' ')).not.toContain('tsx');
 });
 
