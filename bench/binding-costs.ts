@@ -6,9 +6,11 @@ import { build } from 'vite';
 import { Group } from '@semaphore-protocol/group';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateProof } from '@semaphore-protocol/proof';
+import { groth16 } from 'snarkjs';
 import { Artifacts } from '../apps/server/src/services/artifacts.ts';
 import { releaseSnarkjs } from '../apps/server/test/real-proofs.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium.ts';
+import { costModelInput } from './binding/cost-model-input.ts';
 import { median } from './stats.ts';
 
 /**
@@ -16,11 +18,16 @@ import { median } from './stats.ts';
  * R1CS constraints Semaphore v4's circuit has at depths 1, 10 and 20, read from the pinned zkeys, and
  * how long `generateProof` takes for each in Node and in Debian's Chromium (artifacts in memory, one
  * warm-up, then `runs` proofs). From these the decision extrapolates browser milliseconds per
- * constraint for circuits we have not built. Not part of `npm run bench`:
+ * constraint for circuits we have not built. Given a directory holding the compiled registration
+ * cost model (`registration-cost-model.wasm` and `.zkey`, built as bench/binding/README.md says), it
+ * times that circuit too, in the same rounds, and checks its outputs against a JavaScript
+ * computation of the same OPRF. Provers take turns within each round, so a slow spell of this shared
+ * machine weighs on all of them. Not part of `npm run bench`:
  *
- *   npx tsx bench/binding-costs.ts [runs]   → bench/results/binding-costs.json
+ *   npx tsx bench/binding-costs.ts [runs] [cost-model-dir]   → bench/results/binding-costs.json
  */
 const runs = Number(process.argv[2] ?? 5);
+const costModelDir = process.argv[3];
 const depths = [1, 10, 20] as const;
 
 /**
@@ -58,20 +65,54 @@ export function zkeyConstraints(file: string): { constraints: number; nPublic: n
   return { constraints: highest + 1 - (nPublic + 1), nPublic, domainSize };
 }
 
-async function nodeProofMs(depth: number, wasm: string, zkey: string): Promise<number[]> {
-  const identity = new Identity('binding-costs');
-  const group = new Group([identity.commitment, 7919n]);
-  const samples: number[] = [];
-  for (let run = -1; run < runs; run++) {
-    const started = performance.now();
-    await generateProof(identity, group, `m ${run}`, `s ${run}`, depth, { wasm, zkey });
-    if (run >= 0) samples.push(performance.now() - started);
-  }
+type Prover = { name: string; prove(run: number): Promise<number> };
+
+function checkSignals(publicSignals: string[], expected: string[]) {
+  if (JSON.stringify(publicSignals) !== JSON.stringify(expected))
+    throw new Error('the cost model did not compute the expected commitment and ID tag');
+}
+
+/** Every prover once to warm up, then `runs` rounds in which each proves once, in turn. */
+async function rounds(provers: Prover[]): Promise<Map<string, number[]>> {
+  const samples = new Map(provers.map((prover) => [prover.name, [] as number[]]));
+  for (const prover of provers) await prover.prove(-1);
+  for (let run = 0; run < runs; run++) for (const prover of provers) samples.get(prover.name)!.push(await prover.prove(run));
   return samples;
 }
 
-async function browserProofMs(): Promise<Map<number, number[]>> {
-  assertChromium();
+function nodeProvers(artifacts: Artifacts): Prover[] {
+  const identity = new Identity('binding-costs');
+  const group = new Group([identity.commitment, 7919n]);
+  const provers: Prover[] = depths.map((depth) => ({
+    name: `semaphore-${depth}`,
+    async prove(run) {
+      const snarkArtifacts = { wasm: artifacts.get(`semaphore-${depth}.wasm`)!.path, zkey: artifacts.get(`semaphore-${depth}.zkey`)!.path };
+      const started = performance.now();
+      await generateProof(identity, group, `m ${run}`, `s ${run}`, depth, snarkArtifacts);
+      return performance.now() - started;
+    },
+  }));
+  if (costModelDir) {
+    provers.push({
+      name: 'registration-cost-model',
+      async prove() {
+        const { input, expected } = costModelInput();
+        const started = performance.now();
+        const { publicSignals } = await groth16.fullProve(
+          input,
+          path.join(costModelDir, 'registration-cost-model.wasm'),
+          path.join(costModelDir, 'registration-cost-model.zkey'),
+        );
+        const ms = performance.now() - started;
+        checkSignals(publicSignals, expected);
+        return ms;
+      },
+    });
+  }
+  return provers;
+}
+
+async function bundle(entry: string): Promise<string> {
   const outDir = mkdtempSync(path.join(tmpdir(), 'zeroid-binding-costs-'));
   await build({
     configFile: false,
@@ -80,67 +121,106 @@ async function browserProofMs(): Promise<Map<number, number[]>> {
       outDir,
       emptyOutDir: true,
       target: 'es2022',
-      lib: { entry: path.join(import.meta.dirname, 'browser/bare-prover.ts'), formats: ['es'], fileName: () => 'bare-prover.js' },
+      lib: { entry, formats: ['es'], fileName: () => 'bundle.js' },
       rollupOptions: { output: { inlineDynamicImports: true } },
     },
   });
-  const bundle = readFileSync(path.join(outDir, 'bare-prover.js'), 'utf8');
-  const artifacts = await Artifacts.load();
+  return readFileSync(path.join(outDir, 'bundle.js'), 'utf8');
+}
+
+const BARE_PROVER = '/bare-prover.js';
+const COST_MODEL_PROVER = '/cost-model-prover.js';
+
+async function browserSamples(artifacts: Artifacts): Promise<Map<string, number[]>> {
+  assertChromium();
+  const bareProver = await bundle(path.join(import.meta.dirname, 'browser/bare-prover.ts'));
+  const costModelProver = costModelDir ? await bundle(path.join(import.meta.dirname, 'binding/cost-model-prover.ts')) : '';
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const results = new Map<number, number[]>();
   try {
     const page = await browser.newPage();
     const origin = 'http://binding-costs.test';
     await page.route(`${origin}/**`, async (route) => {
       const { pathname } = new URL(route.request().url());
-      if (pathname === '/bare-prover.js') return route.fulfill({ contentType: 'text/javascript', body: bundle });
+      if (pathname === BARE_PROVER) return route.fulfill({ contentType: 'text/javascript', body: bareProver });
+      if (pathname === COST_MODEL_PROVER) return route.fulfill({ contentType: 'text/javascript', body: costModelProver });
+      if (pathname.startsWith('/cost-model/') && costModelDir)
+        return route.fulfill({
+          contentType: 'application/octet-stream',
+          body: readFileSync(path.join(costModelDir, pathname.slice('/cost-model/'.length))),
+        });
       const artifact = artifacts.get(pathname.replace('/artifacts/', ''));
       if (artifact) return route.fulfill({ contentType: 'application/octet-stream', body: readFileSync(artifact.path) });
       return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>binding costs</title>' });
     });
     await page.goto(`${origin}/`);
     type BareProver = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
-    for (const depth of depths) {
-      const samples = await page.evaluate(
-        async ([d, n]) => {
-          const bare = (await import('/bare-prover.js' as string)) as BareProver;
-          await bare.setup(d, 2);
-          await bare.prove(-1);
-          const out: number[] = [];
-          for (let run = 0; run < n; run++) out.push(await bare.prove(run));
-          return out;
+    type CostModelProver = { setup(): Promise<void>; prove(input: unknown): Promise<{ ms: number; publicSignals: string[] }> };
+    const provers: Prover[] = depths.map((depth) => ({
+      name: `semaphore-${depth}`,
+      prove: (run) =>
+        page.evaluate(
+          async ([url, d, r]) => {
+            // One bare prover holds one depth's artifacts: set it up again when the depth changes.
+            const bare = (await import(url)) as BareProver;
+            const state = window as unknown as { bareDepth?: number };
+            if (state.bareDepth !== d) {
+              await bare.setup(d, 2);
+              state.bareDepth = d;
+            }
+            return bare.prove(r);
+          },
+          [BARE_PROVER, depth, run] as const,
+        ),
+    }));
+    if (costModelDir) {
+      await page.evaluate(async (url) => ((await import(url)) as CostModelProver).setup(), COST_MODEL_PROVER);
+      provers.push({
+        name: 'registration-cost-model',
+        async prove() {
+          const { input, expected } = costModelInput();
+          const { ms, publicSignals } = await page.evaluate(
+            async ([url, i]) => ((await import(url)) as CostModelProver).prove(i),
+            [COST_MODEL_PROVER, input] as const,
+          );
+          checkSignals(publicSignals, expected);
+          return ms;
         },
-        [depth, runs] as const,
-      );
-      results.set(depth, samples);
+      });
     }
+    return await rounds(provers);
   } finally {
     await browser.close();
   }
-  return results;
 }
 
 const artifacts = await Artifacts.load();
-const rows = [];
-for (const depth of depths) {
-  const wasm = artifacts.get(`semaphore-${depth}.wasm`)!.path;
-  const zkey = artifacts.get(`semaphore-${depth}.zkey`)!.path;
-  const node = await nodeProofMs(depth, wasm, zkey);
-  rows.push({ depth, ...zkeyConstraints(zkey), nodeMs: node, nodeMedianMs: median(node) });
-  console.error(`depth ${depth}: ${rows.at(-1)!.constraints} constraints, Node ${node.map((n) => n.toFixed(0)).join(', ')} ms`);
-}
+const zkeys = new Map<string, string>(depths.map((depth) => [`semaphore-${depth}`, artifacts.get(`semaphore-${depth}.zkey`)!.path]));
+if (costModelDir) zkeys.set('registration-cost-model', path.join(costModelDir, 'registration-cost-model.zkey'));
+const node = await rounds(nodeProvers(artifacts));
 await releaseSnarkjs();
-const browserMs = await browserProofMs();
-const table = rows.map((row) => {
-  const samples = browserMs.get(row.depth)!;
-  console.error(`depth ${row.depth}: Chromium ${samples.map((n) => n.toFixed(0)).join(', ')} ms`);
-  return { ...row, browserMs: samples, browserMedianMs: median(samples) };
+const chromiumMs = await browserSamples(artifacts);
+const table = [...zkeys].map(([name, zkey]) => {
+  const nodeMs = node.get(name)!;
+  const browserMs = chromiumMs.get(name)!;
+  const row = { name, ...zkeyConstraints(zkey), nodeMs, nodeMedianMs: median(nodeMs), browserMs, browserMedianMs: median(browserMs) };
+  console.error(
+    `${name}: ${row.constraints} constraints; Node ${nodeMs.map((n) => n.toFixed(0)).join(', ')} ms; Chromium ${browserMs.map((n) => n.toFixed(0)).join(', ')} ms`,
+  );
+  return row;
 });
 const resultsDir = path.join(import.meta.dirname, 'results');
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   path.join(resultsDir, 'binding-costs.json'),
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, semaphore: table }, null, 2) + '\n',
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, circuits: table }, null, 2) + '\n',
 );
-console.table(table.map(({ depth, constraints, domainSize, nodeMedianMs, browserMedianMs }) => ({ depth, constraints, domainSize, nodeMedianMs, browserMedianMs })));
+console.table(
+  table.map(({ name, constraints, domainSize, nodeMedianMs, browserMedianMs }) => ({
+    name,
+    constraints,
+    domainSize,
+    nodeMedianMs: Math.round(nodeMedianMs),
+    browserMedianMs: Math.round(browserMedianMs),
+  })),
+);
 process.exit(0);
