@@ -178,10 +178,10 @@ async function browserSamples(artifacts: Artifacts): Promise<Map<string, number[
         name: 'registration-cost-model',
         async prove() {
           const { input, expected } = costModelInput();
-          const { ms, publicSignals } = await page.evaluate(
-            async ([url, i]) => ((await import(url)) as CostModelProver).prove(i),
-            [COST_MODEL_PROVER, input] as const,
-          );
+          const { ms, publicSignals } = await page.evaluate(async ([url, i]) => ((await import(url)) as CostModelProver).prove(i), [
+            COST_MODEL_PROVER,
+            input,
+          ] as const);
           checkSignals(publicSignals, expected);
           return ms;
         },
