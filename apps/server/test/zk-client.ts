@@ -1,3 +1,4 @@
+import type { Identity } from '@semaphore-protocol/identity';
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import {
   blindOprfInput,
@@ -83,7 +84,11 @@ export class ZkTestClient {
 
   /** Makes a proof for the biometric, or undefined when its commitment is not in its bucket. */
   async prove(bioInfo: string, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
-    const identity = deriveIdentity(await this.oprf('bio', bioInfo));
+    return this.proveIdentity(deriveIdentity(await this.oprf('bio', bioInfo)), challenge, session);
+  }
+
+  /** Makes a proof for any Semaphore identity, derived from a biometric or not. */
+  async proveIdentity(identity: Identity, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
     const commitment = identity.commitment.toString();
     const params = (await this.send({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
     const bucket = memberBucket(commitment, params.bucketHexChars);

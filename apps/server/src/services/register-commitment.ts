@@ -6,6 +6,9 @@ import { badRequest } from './problem.ts';
  * The zero-knowledge registration: the browser derived its commitment, DID and ID tag through the
  * OPRF, and signs a fresh challenge with both the Semaphore key and the DID key, proving it holds
  * the secrets behind them. The challenge is consumed first, so a captured body cannot be replayed.
+ * Nothing here proves how the values were derived: a client that skips the OPRF can register values
+ * of its own choosing, so uniqueness on this path rests on clients following the protocol (threat
+ * model, "Registration binding"; decision 016).
  */
 export async function registerCommitment(
   storage: Storage,
