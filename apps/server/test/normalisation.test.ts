@@ -41,7 +41,9 @@ describe('normalisation version 2, against a real server process', () => {
     const first = await post('/register', { id_info: 'NV-\u200b100\u00ad1', bio_info: 'whorl\u200d 12 \u2060delta\u034f 9\ufeff' });
     expect(first.json()).toMatchObject({ 'DID already generated': false });
     // The same person typing it plainly, or with other invisible characters: already registered.
-    expect((await post('/register', { id_info: 'NV-1001', bio_info: 'whorl 12 delta 9' })).json()).toEqual({ 'DID already generated': true });
+    expect((await post('/register', { id_info: 'NV-1001', bio_info: 'whorl 12 delta 9' })).json()).toEqual({
+      'DID already generated': true,
+    });
     expect((await post('/register', { id_info: 'NV-other', bio_info: '\u200cwhorl 12 delta\ufe0f 9' })).json()).toEqual({
       'DID already generated': true,
     });
@@ -85,7 +87,9 @@ describe('normalisation version 2, against a real server process', () => {
   });
 
   it('so nothing registered under U+FFFD: the text with a real U+FFFD is new, and valid multi-byte UTF-8 is accepted', async () => {
-    expect((await post('/register', { id_info: 'NV-4004', bio_info: 'ridge\ufffd 5' })).json()).toMatchObject({ 'DID already generated': false });
+    expect((await post('/register', { id_info: 'NV-4004', bio_info: 'ridge\ufffd 5' })).json()).toMatchObject({
+      'DID already generated': false,
+    });
     const body = utf8('{"id_info":"NV-5005 \u00e9\u8eab","bio_info":"ridge \u{1f600} 5"}');
     expect((await postBytes('/register', body)).json()).toMatchObject({ 'DID already generated': false });
   });
