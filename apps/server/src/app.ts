@@ -8,7 +8,7 @@ import { verificationKeyPaths } from './services/proof-verifier/verification-key
 import { createMetrics, type Metrics } from './services/metrics.ts';
 import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { parseStrictJson } from './http/strict-json.ts';
+import { decodeUtf8Body, parseStrictJson } from './http/strict-json.ts';
 import { registerGuessLimits, type GuessLimitSettings } from './http/guess-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
@@ -74,9 +74,9 @@ export async function buildApp(
 
   // JSON only: drop Fastify's text/plain parser and replace its JSON parser with a strict one.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      done(null, parseStrictJson(body as string));
+      done(null, parseStrictJson(decodeUtf8Body(body as Buffer)));
     } catch (error) {
       done(error as Error, undefined);
     }

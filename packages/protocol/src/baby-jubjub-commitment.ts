@@ -8,8 +8,9 @@ import { SNARK_SCALAR_FIELD } from './field.ts';
  * generic Edwards implementation: extended coordinates and a precomputed window table for the base
  * point, instead of @zk-kit/baby-jubjub's affine additions with two field inversions each. The
  * generator is Base8, the generator of the prime-order subgroup that Semaphore keys live in.
+ * Internal to the package: `semaphore-public-key.ts` uses it to refuse degenerate keys.
  */
-const BabyJubjub = edwards({
+export const BabyJubjub = edwards({
   p: SNARK_SCALAR_FIELD,
   n: 2736030358979909402780800718157159386076813972158567259200215660948447373041n,
   h: 8n,

@@ -6,7 +6,7 @@ import { deriveKeyPair, Oprf } from '@cloudflare/voprf-ts';
 import { OPRF_CRYPTO, OPRF_SUITE, generateOprfKeyPair, oprfPublicKey } from './oprf-suite.ts';
 import { OprfEvaluator } from './oprf-evaluator.ts';
 import { blindOprfInput } from './blind-oprf-input.ts';
-import { normaliseInput } from './normalise-input.ts';
+import { NORMALISATION_VERSION, normaliseInput } from './normalise-input.ts';
 import { deriveIdentity } from './derive-identity.ts';
 import { deriveIdTag } from './derive-id-tag.ts';
 import { deriveAll } from './derive-all.ts';
@@ -31,6 +31,10 @@ describe('known-answer vectors: fixed input → commitment, DID, ID tag', () => 
     );
     expect(bytesToHex(privateKey)).toBe(known.oprfKey.privateKey);
     expect(bytesToHex(oprfPublicKey(privateKey))).toBe(known.oprfKey.publicKey);
+  });
+
+  it('were made with the current normalisation: a new version needs new vectors', () => {
+    expect(known.normalisation).toBe(NORMALISATION_VERSION);
   });
 
   it.each(known.vectors)('$id', async (vector) => {

@@ -1,6 +1,6 @@
 export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
 export { ProtocolInputError, OprfProofError, type ProtocolInputErrorCode } from './errors.ts';
-export { normaliseInput, MAX_INPUT_BYTES } from './normalise-input.ts';
+export { normaliseInput, MAX_INPUT_BYTES, NORMALISATION_VERSION } from './normalise-input.ts';
 export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
 export { OprfEvaluator } from './oprf-evaluator.ts';
 export { blindOprfInput } from './blind-oprf-input.ts';
@@ -14,9 +14,13 @@ export {
   registrationMessage,
   signRegistration,
   verifyRegistration,
+  isDegenerateRegistration,
   type ZkRegisterFields,
   type RegistrationSignatures,
 } from './registration-signatures.ts';
+export { isSemaphorePublicKey, isDegenerateCommitment, SMALL_ORDER_POINTS } from './semaphore-public-key.ts';
+export { semaphoreHash } from './semaphore-hash.ts';
+export { isZeroSecretProof } from './zero-secret-proof.ts';
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';

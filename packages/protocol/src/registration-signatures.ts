@@ -4,7 +4,9 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { base64urlnopad } from '@scure/base';
 import { Identity } from '@semaphore-protocol/identity';
 import { didKeyPublicKey } from './did-key.ts';
+import { ProtocolInputError } from './errors.ts';
 import { SNARK_SCALAR_FIELD, isFieldElement } from './field.ts';
+import { isDegenerateCommitment, isSemaphorePublicKey } from './semaphore-public-key.ts';
 
 /** What a zero-knowledge registration claims: all derived in the browser, none of it raw. */
 export interface ZkRegisterFields {
@@ -42,10 +44,19 @@ export function registrationMessage(fields: ZkRegisterFields): bigint {
   return BigInt(`0x${bytesToHex(messageBytes(fields))}`) % SNARK_SCALAR_FIELD;
 }
 
-/** Signs a registration with the Semaphore identity (EdDSA-Poseidon) and the DID key (Ed25519). */
+/**
+ * Signs a registration with the Semaphore identity (EdDSA-Poseidon) and the DID key (Ed25519).
+ *
+ * @throws ProtocolInputError (DEGENERATE_KEY) for an identity whose public key is the identity point
+ * or any other point outside the prime-order subgroup: the browser refuses to register it, as the
+ * server would.
+ */
 export function signRegistration(identity: Identity, didSecretKey: Uint8Array, fields: ZkRegisterFields): RegistrationSignatures {
-  const signature = identity.signMessage(registrationMessage(fields));
   const [x, y] = identity.publicKey;
+  if (!isSemaphorePublicKey([x, y]) || isDegenerateCommitment(fields.commitment)) {
+    throw new ProtocolInputError('DEGENERATE_KEY', 'This identity has a degenerate key and cannot be registered.');
+  }
+  const signature = identity.signMessage(registrationMessage(fields));
   return {
     semaphore: {
       publicKey: [x.toString(), y.toString()],
@@ -56,9 +67,28 @@ export function signRegistration(identity: Identity, didSecretKey: Uint8Array, f
 }
 
 /**
+ * True when a registration shows a Semaphore key that must never become a leaf: a public key off
+ * the curve or outside the prime-order subgroup (the identity point, the key of the secret 0,
+ * included), or a commitment of a small-order point, whatever key comes with it. Malformed numbers
+ * are not degenerate: `verifyRegistration` refuses those.
+ */
+export function isDegenerateRegistration(fields: ZkRegisterFields, signatures: RegistrationSignatures): boolean {
+  try {
+    if (typeof fields.commitment === 'string' && isDegenerateCommitment(fields.commitment)) return true;
+    const [x, y] = signatures.semaphore.publicKey;
+    if (!isFieldElement(x) || !isFieldElement(y)) return false;
+    return !isSemaphorePublicKey([BigInt(x), BigInt(y)]);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * True only when the Semaphore signature verifies under a public key whose commitment is
- * `fields.commitment`, and the Ed25519 signature verifies under the key inside `fields.did`.
- * Malformed values give false, never an exception.
+ * `fields.commitment`, that key is a point of the prime-order subgroup other than the identity
+ * (`isSemaphorePublicKey`; zk-kit's `verifySignature` checks only that it is on the curve, and clears
+ * the cofactor, so a small-order key signs without any secret), and the Ed25519 signature verifies
+ * under the key inside `fields.did`. Malformed values give false, never an exception.
  */
 export function verifyRegistration(fields: ZkRegisterFields, signatures: RegistrationSignatures): boolean {
   try {
@@ -66,6 +96,7 @@ export function verifyRegistration(fields: ZkRegisterFields, signatures: Registr
     const numbers = [...publicKey, ...signature.R8, signature.S, fields.commitment, fields.challenge];
     if (!numbers.every(isFieldElement) || !ID_TAG.test(fields.idTag)) return false;
     const point: [bigint, bigint] = [BigInt(publicKey[0]), BigInt(publicKey[1])];
+    if (!isSemaphorePublicKey(point) || isDegenerateCommitment(fields.commitment)) return false;
     if (Identity.generateCommitment(point).toString() !== fields.commitment) return false;
     const semaphoreOk = Identity.verifySignature(
       registrationMessage(fields),

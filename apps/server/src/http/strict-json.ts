@@ -1,5 +1,21 @@
 import { badRequest } from './problem.ts';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes a request body as UTF-8, refusing invalid bytes (a truncated or overlong sequence, an
+ * encoded surrogate, a byte no UTF-8 has) with a 400. Decoding them leniently would turn each into
+ * U+FFFD, so different raw IDs or biometrics would become one identity. A byte-order mark is kept,
+ * so JSON.parse refuses it as before.
+ */
+export function decodeUtf8Body(body: Uint8Array): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw badRequest('INVALID_UTF8', 'The request body is not valid UTF-8.');
+  }
+}
+
 /**
  * Parses a JSON request body, refusing what JSON.parse would quietly accept: duplicate keys (two
  * parsers may disagree on which one wins) and `__proto__` keys (prototype pollution). Errors never

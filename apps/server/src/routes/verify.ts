@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+import { verifyMembershipProof, type ProofVerdict } from '../services/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
 
 type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
@@ -29,12 +29,13 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
     async (request) => {
       await limits.attempts.assertMayVerify(request.ip);
       const verdict = await verdictFor(request.body);
+      // A stale proof (its root left the window) was never checked, so it is no failed guess.
       if (verdict === 'Failure') await limits.attempts.recordFailedVerification(request.ip);
-      return { [VERIFICATION_RESULT]: verdict };
+      return { [VERIFICATION_RESULT]: verdict === 'Stale' ? 'Failure' : verdict };
     },
   );
 
-  async function verdictFor(body: Body): Promise<'Success' | 'Failure'> {
+  async function verdictFor(body: Body): Promise<ProofVerdict> {
     if (!(await sessionIsOpen(storage, body.session))) return 'Failure';
     if ('proof' in body) {
       const verdict = await verifyMembershipProof(
@@ -47,9 +48,14 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
         },
         body.proof,
         body.session,
-      ).then((result) => settleSession(storage, body.session, result));
-      metrics.verifications.inc({ mode: 'zk', result: verdict });
-      return verdict;
+      );
+      if (verdict === 'Stale') {
+        metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
+        return verdict;
+      }
+      const settled = await settleSession(storage, body.session, verdict);
+      metrics.verifications.inc({ mode: 'zk', result: settled });
+      return settled;
     }
     const commitment = await deriver.commitment(normaliseField(body.bio_info, 'bio_info'));
     metrics.oprfEvaluations.inc({ kind: 'direct' });

@@ -1,11 +1,12 @@
-import { verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from '@zeroid/protocol';
+import { isDegenerateRegistration, verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from '@zeroid/protocol';
 import type { RegisterOutcome, Storage } from '../storage/types.ts';
 import { badRequest } from './problem.ts';
 
 /**
  * The zero-knowledge registration: the browser derived its commitment, DID and ID tag through the
  * OPRF, and signs a fresh challenge with both the Semaphore key and the DID key, proving it holds
- * the secrets behind them. The challenge is consumed first, so a captured body cannot be replayed.
+ * the secrets behind them. The challenge is consumed first, so a captured body cannot be replayed. A
+ * key outside Baby Jubjub's prime-order subgroup, or the commitment of a small-order point, is refused.
  * Nothing here proves how the values were derived: a client that skips the OPRF can register values
  * of its own choosing, so uniqueness on this path rests on clients following the protocol (threat
  * model, "Registration binding"; decision 016).
@@ -17,6 +18,11 @@ export async function registerCommitment(
 ): Promise<RegisterOutcome> {
   if (!(await storage.challenges.consume(fields.challenge))) {
     throw badRequest('CHALLENGE_UNUSABLE', 'The challenge is unknown, expired or already used. Please try again.');
+  }
+  // Before the signatures: a small-order key signs without any secret, and the identity point's
+  // commitment, poseidon2(0, 1), is a leaf anyone could prove with the secret 0.
+  if (isDegenerateRegistration(fields, signatures)) {
+    throw badRequest('DEGENERATE_KEY', 'The Semaphore public key is not a valid key (identity, small-order or off the subgroup).');
   }
   if (!verifyRegistration(fields, signatures)) {
     throw badRequest('INVALID_SIGNATURE', 'The registration signatures do not match the commitment and DID.');

@@ -5,7 +5,7 @@ import { Group } from '@semaphore-protocol/group';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
-import { BACKGROUND_CATCH_UP_MS, Registry, bucketHexChars } from './registry.ts';
+import { BACKGROUND_CATCH_UP_MS, Registry, bucketHexChars, provingDepthFor } from './registry.ts';
 
 let dataDir: string;
 let storage: Storage;
@@ -143,5 +143,15 @@ describe('appending leaves in place', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('provingDepthFor', () => {
+  it('is the LeanIMT depth of a group of that size, at least 1, growing past each power of two', () => {
+    for (let size = 1; size <= 70; size++) {
+      const group = new Group(Array.from({ length: size }, (_, n) => BigInt(n + 1)));
+      expect(provingDepthFor(size), `size ${size}`).toBe(Math.max(1, group.depth));
+    }
+    expect([2, 3, 4, 5, 1024, 1025, 2 ** 20, 2 ** 20 + 1].map(provingDepthFor)).toEqual([1, 2, 2, 3, 10, 11, 20, 21]);
   });
 });

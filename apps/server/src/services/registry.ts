@@ -19,6 +19,15 @@ export function bucketHexChars(size: number): number {
   return Math.min(INDEXED_BUCKET_CHARS, Math.floor(Math.log(size / MIN_BUCKET_MEMBERS) / Math.log(16)));
 }
 
+/**
+ * The depth proofs are made and checked at for a tree of `size` leaves: the LeanIMT's depth,
+ * ceil(log2(size)), but at least 1, where the circuits start. It grows by one each time the group
+ * passes a power of two (2 → 3 members: depth 1 → 2).
+ */
+export function provingDepthFor(size: number): number {
+  return size <= 2 ? 1 : (size - 1).toString(2).length;
+}
+
 export interface RegistryOptions {
   /** Save a tree checkpoint once the tree has grown by this many leaves, or by 5 %, whichever is more. */
   checkpointEvery?: number;
@@ -78,9 +87,9 @@ export class Registry {
     return this.group.size;
   }
 
-  /** The depth proofs are made and checked at: the circuits start at depth 1. */
+  /** The depth proofs against the current root are made and checked at (`provingDepthFor`). */
   get provingDepth(): number {
-    return Math.max(1, this.group.depth);
+    return provingDepthFor(this.group.size);
   }
 
   get root(): string {

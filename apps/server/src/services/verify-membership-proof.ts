@@ -1,18 +1,26 @@
-import { parseSemaphoreProof, sessionMessage } from '@zeroid/protocol';
+import { isZeroSecretProof, parseSemaphoreProof, sessionMessage } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
-import type { Registry } from './registry.ts';
+import { provingDepthFor, type Registry } from './registry.ts';
 
-export type ProofVerdict = 'Success' | 'Failure';
+/**
+ * A proof's verdict. 'Stale' is a Failure for the client, but not a failed guess: the proof is
+ * against a root of ours that left the window before the proof arrived (a slow prover, a tree that
+ * moved), which says nothing about whether its maker is registered.
+ */
+export type ProofVerdict = 'Success' | 'Failure' | 'Stale';
 
 /**
  * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
  * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400);
  * 2. binding: the scope is the challenge, and the message is the challenge (or binds it to a session);
- * 3. depth: the depth of our own tree, the only one we serve artifacts for;
- * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any);
- * 5. the challenge is consumed atomically, so a replay, however re-encoded, fails here;
- * 6. finally the Groth16 pairing check, batched with concurrent ones on worker threads (decision
+ * 3. not made with the secret 0, whose key is the identity point (anyone can prove for its leaf);
+ * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any),
+ *    and still in its window, else 'Stale';
+ * 5. depth: the depth of the tree that root is the root of, which is the current depth or, for a root
+ *    from before the group passed a power of two, a smaller one (we serve artifacts for every depth);
+ * 6. the challenge is consumed atomically, so a replay, however re-encoded, fails here;
+ * 7. finally the Groth16 pairing check, batched with concurrent ones on worker threads (decision
  *    008); a malformed point is a Failure.
  */
 export async function verifyMembershipProof(
@@ -30,11 +38,14 @@ export async function verifyMembershipProof(
   // The scope is the challenge; the message is the challenge too, or, for a cross-device session,
   // binds the session as well.
   if (proof.message !== (session === undefined ? proof.scope : sessionMessage(proof.scope, session))) return 'Failure';
+  if (isZeroSecretProof(proof)) return 'Failure';
 
   await deps.registry.catchUp();
-  if (proof.merkleTreeDepth !== deps.registry.provingDepth) return 'Failure';
   if (proof.merkleTreeRoot === '0') return 'Failure';
-  if (!(await deps.storage.roots.isAccepted(proof.merkleTreeRoot, deps.rootWindowMs))) return 'Failure';
+  const root = await deps.storage.roots.standing(proof.merkleTreeRoot, deps.rootWindowMs);
+  if (root === undefined) return 'Failure';
+  if (!root.accepted) return 'Stale';
+  if (proof.merkleTreeDepth !== provingDepthFor(root.size)) return 'Failure';
   if (!(await deps.storage.challenges.consume(proof.scope))) return 'Failure';
 
   const started = performance.now();

@@ -5,7 +5,9 @@ import type { RootRepository } from './types.ts';
 /**
  * The root history. A root stays acceptable while it is current and for `windowMs` after the tree
  * moved past it, so a proof made just before someone else registered still verifies; a root we
- * never had, or root 0, never does (`verifyProof` alone would accept a proof against any root).
+ * never had, or root 0, never does (`verifyProof` alone would accept a proof against any root). The
+ * size recorded with a root gives the depth of the tree it is the root of: a proof against an older
+ * root is made at that root's depth, which may be less than the current one.
  */
 export function rootRepository(db: Kysely<Database>): RootRepository {
   return {
@@ -17,18 +19,23 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
         .execute();
     },
 
-    async isAccepted(root, windowMs, now = new Date()) {
-      if (root === '0') return false;
+    async standing(root, windowMs, now = new Date()) {
+      if (root === '0') return undefined;
       const row = await db.selectFrom('roots').select('size').where('root', '=', root).orderBy('size', 'desc').executeTakeFirst();
-      if (!row) return false;
+      if (!row) return undefined;
+      const size = Number(row.size);
       const successor = await db
         .selectFrom('roots')
         .select((eb) => eb.fn.min('created_at').as('superseded_at'))
-        .where('size', '>', row.size)
+        .where('size', '>', size)
         .executeTakeFirst();
       const supersededAt = successor?.superseded_at;
-      if (supersededAt === null || supersededAt === undefined) return true;
-      return Number(supersededAt) > now.getTime() - windowMs;
+      const accepted = supersededAt === null || supersededAt === undefined || Number(supersededAt) > now.getTime() - windowMs;
+      return { size, accepted };
+    },
+
+    async isAccepted(root, windowMs, now = new Date()) {
+      return (await this.standing(root, windowMs, now))?.accepted === true;
     },
 
     async rootOf(size) {

@@ -188,8 +188,14 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await storage.roots.isAccepted('111', 60_000, later)).toBe(false);
     expect(await storage.roots.isAccepted('222', 60_000, later)).toBe(true);
     expect(await storage.roots.isAccepted('333', 60_000, now)).toBe(false);
+    // The size a root was recorded for gives the depth of a proof against it (decision 015).
+    expect(await storage.roots.standing('111', 60_000, now)).toEqual({ size: 1, accepted: true });
+    expect(await storage.roots.standing('111', 60_000, later)).toEqual({ size: 1, accepted: false });
+    expect(await storage.roots.standing('222', 60_000, later)).toEqual({ size: 2, accepted: true });
+    expect(await storage.roots.standing('333', 60_000, now)).toBeUndefined();
     await storage.roots.record(0, '0');
     expect(await storage.roots.isAccepted('0', 60_000, now)).toBe(false);
+    expect(await storage.roots.standing('0', 60_000, now)).toBeUndefined();
     await storage.close();
   });
 

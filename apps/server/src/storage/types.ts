@@ -38,6 +38,11 @@ export interface RootRepository {
    * Never for '0' or a root we never had.
    */
   isAccepted(root: string, windowMs: number, now?: Date): Promise<boolean>;
+  /**
+   * The size of the tree `root` was recorded for (the newest such size), and whether it is accepted
+   * (`isAccepted`) or stale: superseded `windowMs` ago or more. Undefined for '0' or a root we never had.
+   */
+  standing(root: string, windowMs: number, now?: Date): Promise<{ size: number; accepted: boolean } | undefined>;
   latest(): Promise<{ size: number; root: string } | undefined>;
   /** The root recorded for the tree of `size` leaves. */
   rootOf(size: number): Promise<string | undefined>;

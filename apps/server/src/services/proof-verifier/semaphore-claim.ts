@@ -1,15 +1,6 @@
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { semaphoreHash } from '@zeroid/protocol';
 import { unpackGroth16Proof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import type { Groth16Claim } from './batch-verify.ts';
-
-/** Semaphore's `hash`: keccak256 of the value as 32 big-endian bytes, shifted into the scalar field. */
-function semaphoreHash(value: string): string {
-  const bytes = new Uint8Array(32);
-  let n = BigInt(value);
-  for (let i = 31; i >= 0; i--, n >>= 8n) bytes[i] = Number(n & 0xffn);
-  return (BigInt(`0x${bytesToHex(keccak_256(bytes))}`) >> 8n).toString();
-}
 
 const CANONICAL = /^(0|[1-9][0-9]{0,77})$/;
 
