@@ -1,4 +1,4 @@
-import { parseSemaphoreProof, sessionMessage } from '@zeroid/protocol';
+import { sessionMessage, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
 import type { Registry } from './registry.ts';
@@ -7,7 +7,8 @@ export type ProofVerdict = 'Success' | 'Failure';
 
 /**
  * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
- * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400);
+ * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400,
+ *    by `parseSemaphoreProof`, which the caller runs before it admits the attempt);
  * 2. binding: the scope is the challenge, and the message is the challenge (or binds it to a session);
  * 3. depth: the depth of our own tree, the only one we serve artifacts for;
  * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any);
@@ -23,10 +24,9 @@ export async function verifyMembershipProof(
     rootWindowMs: number;
     observePairing?: (seconds: number) => void;
   },
-  body: unknown,
+  proof: WireSemaphoreProof,
   session?: string,
 ): Promise<ProofVerdict> {
-  const proof = parseSemaphoreProof(body);
   // The scope is the challenge; the message is the challenge too, or, for a cross-device session,
   // binds the session as well.
   if (proof.message !== (session === undefined ? proof.scope : sessionMessage(proof.scope, session))) return 'Failure';
