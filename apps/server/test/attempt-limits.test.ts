@@ -50,7 +50,12 @@ async function send(client: string, method: 'GET' | 'POST', url: string, body?: 
     ...(body && { body: JSON.stringify(body) }),
   });
   const json = (await response.json()) as { error?: { code: string }; 'Verification Result'?: string };
-  return { status: response.status, code: json.error?.code, verdict: json['Verification Result'], retryAfter: Number(response.headers.get('retry-after')) };
+  return {
+    status: response.status,
+    code: json.error?.code,
+    verdict: json['Verification Result'],
+    retryAfter: Number(response.headers.get('retry-after')),
+  };
 }
 
 const wrongVerification = (client: string, i = 0) => send(client, 'POST', '/verify', { bio_info: `not registered ${client} ${i}` });
@@ -108,9 +113,7 @@ describe('attempt limits on a real server process', () => {
     expect(flood.filter((r) => r.status === 200)).toHaveLength(5);
     expect(attackerTally['429 RATE_LIMITED']).toBeGreaterThanOrEqual(6_000 - 5 * 60);
 
-    const others = await pool(200, 16, (i) =>
-      i % 2 ? send(`203.0.113.${i}`, 'GET', '/members') : wrongVerification(`203.0.113.${i}`),
-    );
+    const others = await pool(200, 16, (i) => (i % 2 ? send(`203.0.113.${i}`, 'GET', '/members') : wrongVerification(`203.0.113.${i}`)));
     expect(tally(others)).toEqual({ '200 undefined': 100, '200 Failure': 100 });
 
     // The global budget counts what was admitted and nothing refused (it may be less if a minute ended).

@@ -119,7 +119,14 @@ describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
     t = await startTestApp({ env });
     const limits = new AttemptLimits(
       t.storage.attempts,
-      { globalPerMinute: 0, failuresBeforeDelay: 5, guessesBeforeDelay: 0, delayMs: 30_000, maxDelayMs: 100_000, forgetAfterMs: 86_400_000 },
+      {
+        globalPerMinute: 0,
+        failuresBeforeDelay: 5,
+        guessesBeforeDelay: 0,
+        delayMs: 30_000,
+        maxDelayMs: 100_000,
+        forgetAfterMs: 86_400_000,
+      },
       new Uint8Array(32),
       () => now,
     );

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { LegacyVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody, type Static, type WireSemaphoreProof } from '@zeroid/protocol';
+import {
+  LegacyVerifyBody,
+  parseSemaphoreProof,
+  VERIFICATION_RESULT,
+  VerifyReply,
+  ZkVerifyBody,
+  type Static,
+  type WireSemaphoreProof,
+} from '@zeroid/protocol';
 import type { AppDeps } from '../app.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { admitGuess, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
@@ -32,7 +40,8 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
     },
     async (request) => {
       const { body } = request;
-      const claim: Claim = 'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
+      const claim: Claim =
+        'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
       const admission = await admitGuess(request, limits, claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION);
       const verdict = await verdictFor(claim, body.session).catch(async (error: unknown) => {
         await admission.releaseVerification();
