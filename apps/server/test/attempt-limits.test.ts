@@ -173,6 +173,9 @@ describe('attempt limits on a real server process', () => {
     expect(keys).toContain(`failures:${hmac('198.51.100.40')}`);
     expect(keys).toContain(`guesses:${hmac('198.51.100.50')}`);
     expect(keys).toContain(`failures:${hmac('2001:db8:5:5:0:0:0:0/64')}`);
+    // 198.51.100.50's verifications: one Success (given back) and one refused by its guess budget (given back).
+    expect(readCounters().find((row) => row.key === `failures:${hmac('198.51.100.50')}`)?.count).toBe(0);
+    expect(readCounters().find((row) => row.key === `guesses:${hmac('198.51.100.50')}`)?.count).toBe(20);
     const addresses = ['198.51.100.40', '198.51.100.50', '198.51.100.66', '2001:db8:5:5:0:0:0:0/64'];
     for (const address of addresses) {
       const sha256 = createHash('sha256').update(`zeroid/attempts/v1:${address}`).digest('base64url');
