@@ -47,6 +47,8 @@ class AccessLogAtDebug extends LogController {
  */
 export async function buildApp(
   deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier'> & {
+    /** Keys client addresses in the attempt counters (`attemptKeySecret` of the OPRF key). */
+    attemptKeySecret: Uint8Array;
     metrics?: Metrics;
     lifecycle?: Lifecycle;
     deriver?: RawDeriver;
@@ -93,13 +95,19 @@ export async function buildApp(
   const limitsOn = config.rateLimitPerMinute > 0;
   const limits: GuessLimitSettings = {
     perMinute: config.rateLimitPerMinute,
-    attempts: new AttemptLimits(deps.storage.attempts, {
-      globalPerMinute: limitsOn ? config.rateLimitGlobalPerMinute : 0,
-      failuresBeforeDelay: limitsOn ? config.failedVerificationsBeforeDelay : 0,
-      delayMs: config.failedVerificationDelayMs,
-      maxDelayMs: config.failedVerificationMaxDelayMs,
-      forgetAfterMs: config.failedVerificationForgetMs,
-    }),
+    ipv6Prefix: config.ipv6ClientPrefix,
+    attempts: new AttemptLimits(
+      deps.storage.attempts,
+      {
+        globalPerMinute: limitsOn ? config.rateLimitGlobalPerMinute : 0,
+        failuresBeforeDelay: limitsOn ? config.failedVerificationsBeforeDelay : 0,
+        guessesBeforeDelay: limitsOn ? config.guessesBeforeDelay : 0,
+        delayMs: config.failedVerificationDelayMs,
+        maxDelayMs: config.failedVerificationMaxDelayMs,
+        forgetAfterMs: config.failedVerificationForgetMs,
+      },
+      deps.attemptKeySecret,
+    ),
   };
   await registerGuessLimits(app, limits);
   await registerOpenApi(app, { publicUrl: config.publicUrl });

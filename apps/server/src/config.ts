@@ -24,6 +24,10 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Guess-capable requests a minute from all clients together, across processes; protects the OPRF key. */
   rateLimitGlobalPerMinute: number;
+  /** IPv6 clients are grouped by this prefix length for every per-client limit (64: one subscriber's network). */
+  ipv6ClientPrefix: number;
+  /** OPRF evaluations a client may cause on any route (/oprf 1, raw /verify 1, raw /register 2) before each further one waits. */
+  guessesBeforeDelay: number;
   /** Failed verifications a client may have before each further attempt must wait (NIST SP 800-63B-4: 5). */
   failedVerificationsBeforeDelay: number;
   /** That wait (NIST: at least 30 s); it doubles with each further failure, up to the maximum. */
@@ -129,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins,
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000),
     rateLimitGlobalPerMinute: integer('RATE_LIMIT_GLOBAL_PER_MINUTE', 6000, 0, 100_000_000),
+    ipv6ClientPrefix: integer('IPV6_CLIENT_PREFIX', 64, 16, 128),
+    guessesBeforeDelay: integer('GUESSES_BEFORE_DELAY', 20, 0, 10_000),
     failedVerificationsBeforeDelay: integer('FAILED_VERIFICATIONS_BEFORE_DELAY', 5, 0, 100),
     failedVerificationDelayMs: integer('FAILED_VERIFICATION_DELAY_SECONDS', 30, 1, 86_400) * 1000,
     failedVerificationMaxDelayMs: integer('FAILED_VERIFICATION_MAX_DELAY_SECONDS', 900, 1, 7 * 86_400) * 1000,

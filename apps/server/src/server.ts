@@ -9,6 +9,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
 import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
+import { attemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
@@ -55,7 +56,10 @@ async function main() {
     .ready()
     .catch((error: unknown) => console.error('Warming up the derivation threads failed:', error instanceof Error ? error.message : error))
     .finally(() => (lifecycle.warmingUp = false));
-  const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle }, { eager: true });
+  const app = await buildApp(
+    { config, storage, registry, oprf, deriver, artifacts, lifecycle, attemptKeySecret: attemptKeySecret(oprfKey) },
+    { eager: true },
+  );
 
   let closing = false;
   const connecting = (async () => {

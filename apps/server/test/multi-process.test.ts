@@ -1,5 +1,5 @@
 import { Group } from '@semaphore-protocol/group';
-import { generateOprfKeyPair } from '@zeroid/protocol';
+import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
@@ -15,11 +15,14 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 let postgres: RunningPostgres;
 let a: ServerProcess;
 let b: ServerProcess;
+let oprfPublicKey: Uint8Array;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
-  const { privateKey } = await generateOprfKeyPair();
-  const env = {
+  const { privateKey, publicKey } = await generateOprfKeyPair();
+  oprfPublicKey = publicKey;
+  env = {
     DATABASE_URL: postgres.url,
     OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
     DATA_DIR: '/tmp/zeroid-unused',
@@ -99,4 +102,48 @@ describe('two server processes on one PostgreSQL', () => {
       expect(health).toMatchObject({ members: rows.length, root: expectedRoot });
     }
   }, 180_000);
+});
+
+describe('attempt limits across two server processes on one PostgreSQL', () => {
+  let c: ServerProcess;
+  let d: ServerProcess;
+  beforeAll(async () => {
+    // Default limits, behind a trusted proxy so each request names its client.
+    const limited = { ...env, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true', DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
+    [c, d] = await Promise.all([startServerProcess(limited), startServerProcess(limited)]);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all([c?.stop(), d?.stop()]);
+  });
+
+  const from = async (server: ServerProcess, client: string, path: string, body: object) => {
+    const response = await fetch(server.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as { error?: { code: string }; 'Verification Result'?: string };
+    return `${response.status} ${json.error?.code ?? json['Verification Result'] ?? 'evaluated'}`;
+  };
+  const tally = (replies: string[]) => replies.reduce<Record<string, number>>((t, r) => ({ ...t, [r]: (t[r] ?? 0) + 1 }), {});
+  const oprfRound = async (server: ServerProcess, client: string, i: number) => {
+    const { request } = await blindOprfInput(oprfPublicKey, 'bio', normaliseInput(`guess ${i}`));
+    return from(server, client, '/oprf', { element: Buffer.from(request).toString('base64url') });
+  };
+
+  it('evaluates at most 5 of 40 concurrent wrong verifications from a fresh client, spread over both', async () => {
+    const client = '198.51.100.140';
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => from(i % 2 ? c : d, client, '/verify', { bio_info: `wrong guess ${i}` })),
+    );
+    expect(tally(replies)).toEqual({ '200 Failure': 5, '429 TOO_MANY_FAILURES': 35 });
+    // Either process now refuses the client's OPRF rounds as well.
+    expect(await oprfRound(c, client, 0)).toBe('429 TOO_MANY_FAILURES');
+    expect(await oprfRound(d, client, 1)).toBe('429 TOO_MANY_FAILURES');
+  });
+
+  it('draws 30 concurrent OPRF rounds spread over both from one guess budget of 20', async () => {
+    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => oprfRound(i % 2 ? c : d, '198.51.100.141', i)));
+    expect(tally(replies)).toEqual({ '200 evaluated': 20, '429 TOO_MANY_GUESSES': 10 });
+  });
 });

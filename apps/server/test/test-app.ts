@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { generateOprfKeyPair, OprfEvaluator } from '@zeroid/protocol';
+import { OprfEvaluator } from '@zeroid/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Lifecycle } from '../src/app-deps.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { Artifacts } from '../src/services/artifacts.ts';
+import { attemptKeySecret } from '../src/services/attempt-key-secret.ts';
+import { loadOprfKey } from '../src/services/oprf-key.ts';
 import { Registry } from '../src/services/registry.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/types.ts';
@@ -33,7 +35,7 @@ export interface TestApp {
 
 /**
  * A real app on a real database (SQLite in a fresh temp dir unless `databaseUrl` is given) with a real
- * OPRF key, logging at trace level into memory so tests can scan the logs for raw values.
+ * OPRF key (kept in the data directory), logging at trace level into memory so tests can scan the logs for raw values.
  */
 export async function startTestApp(
   options: {
@@ -47,7 +49,8 @@ export async function startTestApp(
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'zeroid-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'trace', ...options.env });
   const storage = await openStorage({ databaseUrl: options.databaseUrl, dataDir, poolSize: 10 });
-  const privateKey = options.oprfPrivateKey ?? (await generateOprfKeyPair()).privateKey;
+  // The key file in the data directory, as the server keeps it: a restart on the same directory keeps the key.
+  const privateKey = options.oprfPrivateKey ?? (await loadOprfKey(dataDir, undefined));
   const oprf = new OprfEvaluator(privateKey);
   const registry = new Registry(storage);
   await registry.catchUp();
@@ -60,7 +63,15 @@ export async function startTestApp(
     },
   });
   const app = await buildApp(
-    { config, storage, registry, oprf, artifacts: await loadArtifactsOnce(), ...(options.lifecycle && { lifecycle: options.lifecycle }) },
+    {
+      config,
+      storage,
+      registry,
+      oprf,
+      attemptKeySecret: attemptKeySecret(privateKey),
+      artifacts: await loadArtifactsOnce(),
+      ...(options.lifecycle && { lifecycle: options.lifecycle }),
+    },
     { logger: { level: 'trace', stream } },
   );
   await app.ready();

@@ -2,7 +2,7 @@ export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages
 export { ProtocolInputError, OprfProofError, type ProtocolInputErrorCode } from './errors.ts';
 export { normaliseInput, MAX_INPUT_BYTES, NORMALISATION_VERSION } from './normalise-input.ts';
 export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
-export { OprfEvaluator } from './oprf-evaluator.ts';
+export { assertBlindedRequest, OprfEvaluator } from './oprf-evaluator.ts';
 export { blindOprfInput } from './blind-oprf-input.ts';
 export { deriveCommitment, deriveIdentity, deriveProvingIdentity, Identity } from './derive-identity.ts';
 export { deriveIdTag } from './derive-id-tag.ts';

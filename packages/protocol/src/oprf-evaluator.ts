@@ -38,16 +38,24 @@ export class OprfEvaluator {
    * @throws ProtocolInputError('INVALID_ELEMENT') for anything but exactly one valid element.
    */
   async blindEvaluate(request: Uint8Array): Promise<Uint8Array> {
-    if (request.length !== 2 + ELEMENT_BYTES || request[0] !== 0 || request[1] !== 1) throw invalid();
-    const element = request.subarray(2);
-    let point;
-    try {
-      point = ristretto255.Point.fromBytes(element);
-    } catch {
-      throw invalid();
-    }
-    if (point.is0()) throw invalid();
+    assertBlindedRequest(request);
     const evaluation = await this.server.blindEvaluate(EvaluationRequest.deserialize(OPRF_SUITE, request, OPRF_CRYPTO));
     return evaluation.serialize();
   }
+}
+
+/**
+ * Checks that a serialized EvaluationRequest holds exactly one canonical, non-identity ristretto255
+ * element, without evaluating it: the server refuses a malformed round before it spends an attempt.
+ * @throws ProtocolInputError('INVALID_ELEMENT') otherwise.
+ */
+export function assertBlindedRequest(request: Uint8Array): void {
+  if (request.length !== 2 + ELEMENT_BYTES || request[0] !== 0 || request[1] !== 1) throw invalid();
+  let point;
+  try {
+    point = ristretto255.Point.fromBytes(request.subarray(2));
+  } catch {
+    throw invalid();
+  }
+  if (point.is0()) throw invalid();
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
+import { AttemptRefused } from '../services/attempt-refused.ts';
 import { Problem, unavailable } from './problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 
@@ -23,6 +24,9 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
 
 function toProblem(error: FastifyError | Error): Problem {
   if (error instanceof Problem) return error;
+  if (error instanceof AttemptRefused) {
+    return new Problem(429, error.code, error.message, { 'retry-after': String(error.retryAfterSeconds) });
+  }
   if (error instanceof ProtocolInputError) return new Problem(400, error.code, error.message);
 
   const fastifyError = error as FastifyError;

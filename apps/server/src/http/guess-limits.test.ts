@@ -40,6 +40,27 @@ describe('limits on the routes that can test a guess', () => {
     expect((await verify(t, { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(200);
   });
 
+  it('groups IPv6 clients by /64 for the burst limit, and IPv4-mapped addresses count as IPv4', async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '3', RATE_LIMIT_GLOBAL_PER_MINUTE: '1000' } });
+    const from = (remoteAddress: string) =>
+      t!.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: 'limit probe' }, remoteAddress });
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff:ffff:ffff:ffff']) {
+      expect((await from(address)).statusCode).toBe(200);
+    }
+    expect((await from('2001:db8:1:2:abcd::9')).statusCode, 'the same /64').toBe(429);
+    expect((await from('2001:db8:1:3::1')).statusCode, 'the next /64').toBe(200);
+    for (let i = 0; i < 3; i++) expect((await from('203.0.113.20')).statusCode).toBe(200);
+    expect((await from('::ffff:203.0.113.20')).statusCode).toBe(429);
+  });
+
+  it('groups IPv6 clients by the configured prefix (IPV6_CLIENT_PREFIX)', async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1', IPV6_CLIENT_PREFIX: '128' } });
+    const from = (remoteAddress: string) => t!.app.inject({ method: 'GET', url: '/members', remoteAddress });
+    expect((await from('2001:db8:1:2::1')).statusCode).toBe(200);
+    expect((await from('2001:db8:1:2::2')).statusCode).toBe(200);
+    expect((await from('2001:db8:1:2::2')).statusCode).toBe(429);
+  });
+
   it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
     t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '0' } });
     const replies = await Promise.all(Array.from({ length: 30 }, () => verify(t!)));
@@ -70,25 +91,58 @@ describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
     const afterRestart = await wrong(t, '203.0.113.9');
     expect(afterRestart.statusCode).toBe(429);
     expect(Number(afterRestart.headers['retry-after'])).toBeGreaterThanOrEqual(28);
-    const rows = await t.storage.attempts.failures('203.0.113.9', Date.now(), 86_400_000);
-    expect(rows, 'the table keys clients by a hash, not by address').toBeUndefined();
+    const rows = await t.storage.attempts.attempts('203.0.113.9', Date.now(), 86_400_000);
+    expect(rows, 'the table keys clients by a keyed hash, not by address').toBeUndefined();
   });
 
-  it('doubles the wait with each further failure, up to the maximum', async () => {
+  it('holds back a whole IPv6 /64 after its failures, and refuses it on raw /register too', async () => {
+    t = await startTestApp({ env });
+    for (let i = 1; i <= 5; i++) expect((await wrong(t, `2001:db8:9:9::${i}`)).statusCode).toBe(200);
+    const waiting = await wrong(t, '2001:db8:9:9:ffff::1');
+    expect(waiting.statusCode).toBe(429);
+    expect(waiting.json().error.code).toBe('TOO_MANY_FAILURES');
+    const register = await t.app.inject({
+      method: 'POST',
+      url: '/register',
+      payload: { id_info: 'locked out id', bio_info: 'locked out guess' },
+      remoteAddress: '2001:db8:9:9::77',
+    });
+    expect(register.statusCode).toBe(429);
+    expect(register.json().error.code).toBe('TOO_MANY_FAILURES');
+    expect(await t.storage.identities.commitmentsFrom(0), 'nothing was evaluated or written').toEqual([]);
+    expect((await wrong(t, '2001:db8:9:a::1')).statusCode, 'another /64').toBe(200);
+  });
+
+  it('doubles the wait with each further failure, up to the maximum, and a success gives back only its own reservation', async () => {
     const { AttemptLimits } = await import('../services/attempt-limits.ts');
     let now = 1_000_000;
     t = await startTestApp({ env });
     const limits = new AttemptLimits(
       t.storage.attempts,
-      { globalPerMinute: 0, failuresBeforeDelay: 5, delayMs: 30_000, maxDelayMs: 100_000, forgetAfterMs: 86_400_000 },
+      {
+        globalPerMinute: 0,
+        failuresBeforeDelay: 5,
+        guessesBeforeDelay: 0,
+        delayMs: 30_000,
+        maxDelayMs: 100_000,
+        forgetAfterMs: 86_400_000,
+      },
+      new Uint8Array(32),
       () => now,
     );
-    expect([4, 5, 6, 7, 8].map((n) => limits.delayAfter(n))).toEqual([0, 30_000, 60_000, 100_000, 100_000]);
-    for (let i = 0; i < 6; i++) await limits.recordFailedVerification('client');
+    expect([4, 5, 6, 7, 8].map((n) => limits.waitAfter(n))).toEqual([0, 30_000, 60_000, 100_000, 100_000]);
+    const verification = { guesses: 0, verification: true };
+    for (let i = 0; i < 5; i++) await limits.admit('client', verification);
+    // The fifth failure was at `now`: the sixth attempt waits 30 s, then may run, and a seventh waits 60 s more.
+    await expect(limits.admit('client', verification)).rejects.toMatchObject({ code: 'TOO_MANY_FAILURES', retryAfterSeconds: 30 });
+    now += 30_000;
+    const sixth = await limits.admit('client', verification);
     now += 59_000;
-    await expect(limits.assertMayVerify('client')).rejects.toMatchObject({ statusCode: 429, headers: { 'retry-after': '1' } });
-    now += 1_000;
-    await expect(limits.assertMayVerify('client')).resolves.toBeUndefined();
+    await expect(limits.admit('client', verification)).rejects.toMatchObject({ retryAfterSeconds: 1 });
+    // The sixth succeeded: its reservation comes back, so the client is at 5 failures again (wait 30 s from it).
+    await sixth.releaseVerification();
+    await expect(limits.admit('client', verification)).resolves.toBeDefined();
+    expect(await t.storage.attempts.attempts(`failures:${limits.clientId('client')}`, now, 86_400_000)).toEqual({ count: 6, lastAt: now });
   });
 
   it('keeps the global budget in the database, so a restart does not refill it', async () => {

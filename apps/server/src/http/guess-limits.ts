@@ -1,30 +1,42 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { AttemptLimits } from '../services/attempt-limits.ts';
+import type { Admission, AttemptLimits, GuessCost } from '../services/attempt-limits.ts';
+import { clientKey } from './client-key.ts';
 import { Problem } from './problem.ts';
 
 export interface GuessLimitSettings {
   /** Requests a minute per client on each guess-capable route; 0 disables every limit. */
   perMinute: number;
-  /** The limits kept in the database: the global budget and failed-verification delays. */
+  /** IPv6 clients are grouped by this prefix length (64: one subscriber's network). */
+  ipv6Prefix: number;
+  /** The limits kept in the database: the failure throttle, the guess budget and the global budget. */
   attempts: AttemptLimits;
 }
 
+/** What a request evaluates: nothing, one OPRF evaluation, a verification, or a raw registration. */
+export const NO_GUESS: GuessCost = { guesses: 0, verification: false };
+export const OPRF_EVALUATION: GuessCost = { guesses: 1, verification: false };
+export const RAW_REGISTRATION: GuessCost = { guesses: 2, verification: false };
+export const RAW_VERIFICATION: GuessCost = { guesses: 1, verification: true };
+export const PROOF_VERIFICATION: GuessCost = { guesses: 0, verification: true };
+
 /**
  * Limits on the routes that can test a guess (an "already registered" answer, a verification, an
- * OPRF evaluation, a member list):
- * - per client and route, by IP, in this process's memory (a burst limit; trusted only through the
- *   configured proxy setting, so a spoofed X-Forwarded-For changes nothing);
- * - for all clients together, in the database (`AttemptLimits`), shared by every process and kept
- *   across restarts, which caps distributed guessing against the OPRF key.
- * 0 disables all of them, for load tests.
+ * OPRF evaluation, a member list), in this order:
+ * 1. per client and route, in this process's memory, before the body is even read (a burst limit,
+ *    `guessLimited`);
+ * 2. the request's own validation: a malformed request is refused (4xx) and spends nothing more;
+ * 3. `admitGuess`, called by the route right before it evaluates: the client's failure throttle and
+ *    guess budget, then the global budget, all in the database (`AttemptLimits`).
+ * Clients are keyed by `clientKey` (IPv6 by network), from the address Fastify sees: X-Forwarded-For
+ * only through the configured proxy, so a spoofed header changes nothing. 0 disables all of them.
  */
 export async function registerGuessLimits(app: FastifyInstance, settings: GuessLimitSettings) {
   if (settings.perMinute === 0) return;
   await app.register(rateLimit, {
     global: false,
     timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => request.ip,
+    keyGenerator: (request: FastifyRequest) => clientKey(request.ip, settings.ipv6Prefix),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new Problem(429, 'RATE_LIMITED', `Too many attempts. Please try again in ${seconds} seconds.`, {
@@ -34,11 +46,16 @@ export async function registerGuessLimits(app: FastifyInstance, settings: GuessL
   });
 }
 
-/** Route options that put one route under both limits; spread them into the route's options. */
-export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandOptions, 'config' | 'onRequest'> {
+/** Route options that put one route under the per-client burst limit; spread them into the route's options. */
+export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandOptions, 'config'> {
   if (settings.perMinute === 0) return {};
-  return {
-    config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000 } },
-    onRequest: async () => settings.attempts.spendGlobalBudget(),
-  };
+  return { config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000 } } };
+}
+
+const admitted: Admission = { releaseVerification: async () => undefined };
+
+/** Admits a well-formed request about to evaluate `cost`, or throws a 429 (AttemptRefused). */
+export async function admitGuess(request: FastifyRequest, settings: GuessLimitSettings, cost: GuessCost): Promise<Admission> {
+  if (settings.perMinute === 0) return admitted;
+  return settings.attempts.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited, NO_GUESS } from '../http/guess-limits.ts';
 import { badRequest } from '../http/problem.ts';
 import { BucketReplyCache } from '../services/bucket-reply-cache.ts';
 import { bucketHexChars } from '../services/registry.ts';
@@ -24,10 +24,11 @@ export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps
       const chars = bucketHexChars(size);
       const base = { size, depth: registry.provingDepth, root: registry.root, bucketHexChars: chars };
       const { bucket } = request.query;
-      if (bucket === undefined) return base;
-      if (bucket.length !== chars) {
+      if (bucket !== undefined && bucket.length !== chars) {
         throw badRequest('BUCKET_LENGTH', `The bucket must be exactly ${chars} hex characters for the current group.`);
       }
+      await admitGuess(request, limits, NO_GUESS);
+      if (bucket === undefined) return base;
       const body = replies.reply(registry.root, bucket, () => {
         const members = registry.leavesInBucket(bucket).map((leafIndex) => {
           const proof = registry.merkleProof(leafIndex);

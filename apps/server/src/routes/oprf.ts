@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { OPRF_SUITE, OprfKeyReply, OprfReply, OprfRequest, type Static } from '@zeroid/protocol';
+import { assertBlindedRequest, OPRF_SUITE, OprfKeyReply, OprfReply, OprfRequest, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
@@ -18,6 +18,10 @@ export function oprfRoutes(app: FastifyInstance, { oprf, limits, metrics }: AppD
     { ...guessLimited(limits), schema: { body: OprfRequest, response: { 200: OprfReply } } },
     async (request) => {
       const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
+      // A malformed element is refused (400) before it spends an attempt; a valid one draws on the
+      // client's guess budget, since the server cannot tell a guess from an honest round.
+      assertBlindedRequest(element);
+      await admitGuess(request, limits, OPRF_EVALUATION);
       const evaluation = await oprf.blindEvaluate(element);
       metrics.oprfEvaluations.inc({ kind: 'blinded' });
       return { evaluation: Buffer.from(evaluation).toString('base64url') };

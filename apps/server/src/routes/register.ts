@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited, NO_GUESS, RAW_REGISTRATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { registerCommitment } from '../services/register-commitment.ts';
+import { registerCommitment, signedRegistration } from '../services/register-commitment.ts';
 
 type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
 
@@ -12,7 +12,10 @@ type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
  * POST /register, in either of two bodies: the zero-knowledge one (`commitment`, `idTag`, `did`,
  * `challenge`, `signatures`), or the specification's raw one (`id_info`, `bio_info`), for which the
  * server derives on the client's behalf and drops the raw values. The reply is 200 whatever the
- * verdict, and an existing identity's data is never echoed.
+ * verdict, and an existing identity's data is never echoed. The body is checked before the attempt
+ * is admitted: a raw registration makes two OPRF evaluations, each a guess (its "already registered"
+ * answers one), so it draws two from the client's guess budget; a zero-knowledge one makes none
+ * (its OPRF rounds were counted at /oprf).
  */
 export function registerRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
@@ -26,16 +29,19 @@ export function registerRoute(app: FastifyInstance, { deriver, storage, registry
       },
     },
     async (request) => {
-      const body = request.body;
+      const { body } = request;
       let did: string;
       let inserted: boolean;
       if ('commitment' in body) {
         const { signatures, ...fields } = body;
-        inserted = (await registerCommitment(storage, fields, signatures)).inserted;
+        const registration = signedRegistration(fields, signatures);
+        await admitGuess(request, limits, NO_GUESS);
+        inserted = (await registerCommitment(storage, registration)).inserted;
         did = fields.did;
       } else {
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
+        await admitGuess(request, limits, RAW_REGISTRATION);
         const derived = await deriver.registration({ idInfo, bioInfo });
         metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
         inserted = (await storage.identities.register(derived)).inserted;

@@ -1,19 +1,31 @@
 import type { FastifyInstance } from 'fastify';
-import { LegacyVerifyBody, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody, type Static } from '@zeroid/protocol';
+import {
+  LegacyVerifyBody,
+  parseSemaphoreProof,
+  VERIFICATION_RESULT,
+  VerifyReply,
+  ZkVerifyBody,
+  type Static,
+  type WireSemaphoreProof,
+} from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { verifyMembershipProof, type ProofVerdict } from '../services/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
 
 type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
+/** A request checked to be well formed: a parsed proof, or a normalised biometric. */
+type Claim = { proof: WireSemaphoreProof; bioInfo?: never } | { bioInfo: string; proof?: never };
 
 /**
  * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
  * specification's raw `bio_info`, for which the server derives the commitment and looks it up.
  * 200 with "Success" or "Failure"; a 4xx only for a malformed request, or a 429 while a client must wait
- * after repeated failures (AttemptLimits).
+ * after repeated failures (AttemptLimits). The request is checked first, then admitted (reserving a
+ * failure, given back on Success), then evaluated: a malformed request spends no attempt, and no
+ * number of concurrent requests gets more evaluations than the throttle allows.
  */
 export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, storage, registry, config, limits, metrics }: AppDeps) {
   app.post<{ Body: Body }>(
@@ -27,17 +39,23 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
       },
     },
     async (request) => {
-      await limits.attempts.assertMayVerify(request.ip);
-      const verdict = await verdictFor(request.body);
+      const { body } = request;
+      const claim: Claim =
+        'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
+      const admission = await admitGuess(request, limits, claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION);
+      const verdict = await verdictFor(claim, body.session).catch(async (error: unknown) => {
+        await admission.releaseVerification();
+        throw error;
+      });
       // A stale proof (its root left the window) was never checked, so it is no failed guess.
-      if (verdict === 'Failure') await limits.attempts.recordFailedVerification(request.ip);
+      if (verdict !== 'Failure') await admission.releaseVerification();
       return { [VERIFICATION_RESULT]: verdict === 'Stale' ? 'Failure' : verdict };
     },
   );
 
-  async function verdictFor(body: Body): Promise<ProofVerdict> {
-    if (!(await sessionIsOpen(storage, body.session))) return 'Failure';
-    if ('proof' in body) {
+  async function verdictFor(claim: Claim, session: string | undefined): Promise<ProofVerdict> {
+    if (!(await sessionIsOpen(storage, session))) return 'Failure';
+    if (claim.proof) {
       const verdict = await verifyMembershipProof(
         {
           storage,
@@ -46,21 +64,21 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
           rootWindowMs: config.rootWindowMs,
           observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
         },
-        body.proof,
-        body.session,
+        claim.proof,
+        session,
       );
       if (verdict === 'Stale') {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         return verdict;
       }
-      const settled = await settleSession(storage, body.session, verdict);
+      const settled = await settleSession(storage, session, verdict);
       metrics.verifications.inc({ mode: 'zk', result: settled });
       return settled;
     }
-    const commitment = await deriver.commitment(normaliseField(body.bio_info, 'bio_info'));
+    const commitment = await deriver.commitment(claim.bioInfo);
     metrics.oprfEvaluations.inc({ kind: 'direct' });
     const found = (await storage.identities.findByCommitment(commitment)) !== undefined;
-    const verdict = await settleSession(storage, body.session, found ? 'Success' : 'Failure');
+    const verdict = await settleSession(storage, session, found ? 'Success' : 'Failure');
     metrics.verifications.inc({ mode: 'raw', result: verdict });
     return verdict;
   }

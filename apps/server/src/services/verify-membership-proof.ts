@@ -1,4 +1,4 @@
-import { isZeroSecretProof, parseSemaphoreProof, sessionMessage } from '@zeroid/protocol';
+import { isZeroSecretProof, sessionMessage, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
 import { provingDepthFor, type Registry } from './registry.ts';
@@ -12,7 +12,8 @@ export type ProofVerdict = 'Success' | 'Failure' | 'Stale';
 
 /**
  * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
- * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400);
+ * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400,
+ *    by `parseSemaphoreProof`, which the caller runs before it admits the attempt);
  * 2. binding: the scope is the challenge, and the message is the challenge (or binds it to a session);
  * 3. not made with the secret 0, whose key is the identity point (anyone can prove for its leaf);
  * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any),
@@ -31,10 +32,9 @@ export async function verifyMembershipProof(
     rootWindowMs: number;
     observePairing?: (seconds: number) => void;
   },
-  body: unknown,
+  proof: WireSemaphoreProof,
   session?: string,
 ): Promise<ProofVerdict> {
-  const proof = parseSemaphoreProof(body);
   // The scope is the challenge; the message is the challenge too, or, for a cross-device session,
   // binds the session as well.
   if (proof.message !== (session === undefined ? proof.scope : sessionMessage(proof.scope, session))) return 'Failure';

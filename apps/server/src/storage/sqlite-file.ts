@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 
@@ -12,8 +12,10 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * them fails at start instead of silently weakening that promise.
  */
 export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes?: number | undefined } = {}): SQLite.Database {
-  mkdirSync(dataDir, { recursive: true });
-  const database = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, 'zeroid.sqlite');
+  ownerOnly(file);
+  const database = new SQLite(file);
   try {
     // A cap on the file, so the database fails with SQLITE_FULL (a 503) before it fills the volume.
     if (maxSizeBytes)
@@ -39,5 +41,18 @@ export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes
   } catch (error) {
     database.close();
     throw error;
+  }
+}
+
+/**
+ * The database holds commitments, ID tags and attempt counters: readable by its owner only (0600),
+ * like the OPRF key beside it. SQLite would create the file 0644; it creates -wal and -shm with the
+ * mode of the database file, so making the file first, 0600, covers all three. Files left 0644 by
+ * an earlier version are narrowed too.
+ */
+function ownerOnly(file: string) {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const name of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    if (existsSync(name)) chmodSync(name, 0o600);
   }
 }

@@ -218,22 +218,42 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
-  it('counts attempts in fixed windows without losing a concurrent increment, and forgets idle failures', async () => {
+  it('counts attempts in fixed windows without losing a concurrent increment, and reserves throttled attempts', async () => {
     const { storage } = await open();
     const counts = await Promise.all(range(0, 40).map(() => storage.attempts.countInWindow('budget', 60_000, 60_001)));
     expect([...counts].sort((a, b) => a - b)).toEqual(range(1, 40));
     expect(await storage.attempts.countInWindow('budget', 120_000, 120_001)).toBe(1);
 
-    expect(await storage.attempts.recordFailure('client', 1_000, 10_000)).toEqual({ count: 1, lastAt: 1_000 });
-    expect(await storage.attempts.recordFailure('client', 2_000, 10_000)).toEqual({ count: 2, lastAt: 2_000 });
-    expect(await storage.attempts.failures('client', 11_000, 10_000)).toEqual({ count: 2, lastAt: 2_000 });
-    expect(await storage.attempts.failures('client', 12_000, 10_000)).toBeUndefined();
-    expect(await storage.attempts.recordFailure('client', 12_000, 10_000)).toEqual({ count: 1, lastAt: 12_000 });
-    expect(await storage.attempts.failures('nobody', 12_000, 10_000)).toBeUndefined();
+    await storage.attempts.uncountInWindow('budget', 120_000);
+    expect(await storage.attempts.countInWindow('budget', 120_000, 120_001)).toBe(1);
+
+    const rule = { allowance: 2, delayMs: 1_000, maxDelayMs: 3_000, forgetAfterMs: 10_000 };
+    expect(await storage.attempts.reserve('client', 1, 1_000, rule)).toBe(1);
+    expect(await storage.attempts.reserve('client', 1, 2_000, rule)).toBe(2);
+    expect(await storage.attempts.reserve('client', 1, 2_999, rule), 'waits 1 s after the allowance').toBeUndefined();
+    expect(await storage.attempts.reserve('client', 1, 3_000, rule)).toBe(3);
+    expect(await storage.attempts.reserve('client', 1, 4_999, rule), 'then 2 s').toBeUndefined();
+    expect(await storage.attempts.reserve('client', 1, 5_000, rule)).toBe(4);
+    expect(await storage.attempts.reserve('client', 1, 7_999, rule), 'then at most 3 s').toBeUndefined();
+    expect(await storage.attempts.reserve('client', 2, 8_000, rule)).toBe(6);
+    await storage.attempts.release('client', 5);
+    expect(await storage.attempts.attempts('client', 8_000, 10_000)).toEqual({ count: 1, lastAt: 8_000 });
+    expect(await storage.attempts.attempts('client', 18_000, 10_000), 'forgotten').toBeUndefined();
+    expect(await storage.attempts.reserve('client', 1, 18_000, rule), 'counts again from 1').toBe(1);
+    expect(await storage.attempts.attempts('nobody', 12_000, 10_000)).toBeUndefined();
 
     expect(await storage.attempts.purgeIdle(100_000)).toBe(1);
-    expect(await storage.attempts.failures('client', 12_000, 10_000)).toBeUndefined();
+    expect(await storage.attempts.attempts('client', 18_000, 10_000)).toBeUndefined();
     expect(await storage.attempts.countInWindow('budget', 120_000, 120_002)).toBe(2);
+    await storage.close();
+  });
+
+  it('reserves no more than the allowance under 40 concurrent reservations', async () => {
+    const { storage } = await open();
+    const rule = { allowance: 5, delayMs: 30_000, maxDelayMs: 900_000, forgetAfterMs: 86_400_000 };
+    const reserved = await Promise.all(range(0, 40).map(() => storage.attempts.reserve('fresh client', 1, 1_000, rule)));
+    expect(reserved.filter((count) => count !== undefined).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(await storage.attempts.attempts('fresh client', 1_000, 86_400_000)).toEqual({ count: 5, lastAt: 1_000 });
     await storage.close();
   });
 

@@ -81,16 +81,36 @@ export interface SessionRepository {
   purgeExpired(now?: Date): Promise<number>;
 }
 
+/**
+ * How a throttled key waits: none while it holds fewer than `allowance` attempts; then `delayMs`
+ * after its last attempt, doubling with each further one up to `maxDelayMs`. Attempts are forgotten
+ * once the key has had none for `forgetAfterMs`.
+ */
+export interface ThrottleRule {
+  allowance: number;
+  delayMs: number;
+  maxDelayMs: number;
+  forgetAfterMs: number;
+}
+
 export interface AttemptRepository {
   /**
    * Counts one attempt under `key` in the fixed window starting at `windowStart` (a new window starts
    * the count again at 1); returns the count so far in that window. Atomic across processes.
    */
   countInWindow(key: string, windowStart: number, now?: number): Promise<number>;
-  /** Counts one failure under `key`; failures older than `forgetAfterMs` are forgotten first. */
-  recordFailure(key: string, now: number, forgetAfterMs: number): Promise<{ count: number; lastAt: number }>;
-  /** The failures under `key` that are not yet forgotten. */
-  failures(key: string, now: number, forgetAfterMs: number): Promise<{ count: number; lastAt: number } | undefined>;
+  /** Takes back one attempt counted in the window starting at `windowStart` (a request that was refused later). */
+  uncountInWindow(key: string, windowStart: number): Promise<void>;
+  /**
+   * Reserves `cost` attempts under `key` unless the key must still wait (`ThrottleRule`): one
+   * statement, so no number of concurrent requests, from any number of processes, reserves more
+   * than the rule allows. Returns the count after the reservation, or undefined when refused.
+   */
+  reserve(key: string, cost: number, now: number, rule: ThrottleRule): Promise<number | undefined>;
+  /** Gives back `cost` reserved attempts (a verification that succeeded, or one refused later). */
+  release(key: string, cost: number): Promise<void>;
+  /** The attempts under `key` that are not yet forgotten. */
+  attempts(key: string, now: number, forgetAfterMs: number): Promise<{ count: number; lastAt: number } | undefined>;
   /** Deletes counters untouched since `before`, so the table cannot grow without bound. */
   purgeIdle(before: number): Promise<number>;
 }

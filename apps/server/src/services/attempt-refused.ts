@@ -1,0 +1,25 @@
+/** Why a client's attempt was refused before anything was evaluated. */
+export type AttemptRefusal =
+  /** This client must wait after repeated failed verifications. */
+  | 'TOO_MANY_FAILURES'
+  /** This client has spent its guess budget for now (OPRF evaluations on any route). */
+  | 'TOO_MANY_GUESSES'
+  /** All clients together have spent this minute's global budget. */
+  | 'RATE_LIMITED';
+
+const MESSAGES: Record<AttemptRefusal, string> = {
+  TOO_MANY_FAILURES: 'Too many failed verifications. Please try again in',
+  TOO_MANY_GUESSES: 'Too many attempts from your network. Please try again in',
+  RATE_LIMITED: 'The service is busy. Please try again in',
+};
+
+/** An attempt refused by the attempt limits; the HTTP layer answers it 429 with Retry-After. */
+export class AttemptRefused extends Error {
+  constructor(
+    readonly code: AttemptRefusal,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`${MESSAGES[code]} ${retryAfterSeconds} seconds.`);
+    this.name = 'AttemptRefused';
+  }
+}
