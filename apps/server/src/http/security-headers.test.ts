@@ -70,6 +70,13 @@ const probes = (): Record<string, Probe[]> => ({
   'get /docs/docs.css': [{ method: 'GET', url: '/docs/docs.css' }],
   'get /metrics': [{ method: 'GET', url: '/metrics' }],
   unmatched: [{ method: 'GET', url: '/no/such/path' }],
+  // Refused before routing (Fastify's frameworkErrors), where no hook runs.
+  'malformed URL': [
+    { method: 'GET', url: '/%zz' },
+    { method: 'GET', url: '/sessions/%E0%A4%A' },
+    { method: 'GET', url: `/did/${'z'.repeat(200)}` },
+    json('/register%zz', {}),
+  ],
 });
 
 const send = (app: TestApp, probe: Probe, remoteAddress = '203.0.113.60') =>
@@ -122,7 +129,7 @@ describe('security headers on every route', () => {
         else expect(cache, where).toBe('no-store');
       }
     }
-    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404, 413, 415]));
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404, 413, 414, 415]));
   });
 
   it('sends them on 429s too', async () => {
@@ -138,6 +145,7 @@ describe('security headers on every route', () => {
       { method: 'GET', url: '/healthz' },
       json('/verify', { bio_info: 'x' }),
       { method: 'GET', url: '/nope' },
+      { method: 'GET', url: '/%zz' },
     ] as Probe[]) {
       const reply = await send(https, probe);
       expectDesignHeaders(reply, probe.url);
