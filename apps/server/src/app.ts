@@ -25,6 +25,7 @@ import { challengeRoute } from './routes/challenge.ts';
 import { didDocumentRoute } from './routes/did-document.ts';
 import { healthRoutes } from './routes/health.ts';
 import { membersRoute } from './routes/members.ts';
+import { metricsRoute } from './routes/metrics.ts';
 import { oprfRoutes } from './routes/oprf.ts';
 import { qrCodeRoute } from './routes/qr-code.ts';
 import { sessionRoutes } from './routes/sessions.ts';
@@ -135,9 +136,7 @@ export async function buildApp(
     metrics.requests.inc({ route, method: request.method, status: reply.statusCode });
     if (reply.statusCode === 429) metrics.rateLimited.inc({ route });
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  if (config.metricsToken) metricsRoute(app, { metrics, token: config.metricsToken });
 
   healthRoutes(app, routeDeps);
   registerRoute(app, routeDeps);

@@ -6,9 +6,11 @@ import { runInNewContext } from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPRF_SUITE, OprfEvaluator, oprfPublicKey } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
+import { buildMetricsApp } from './metrics-app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
 import { checkKeyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
+import { createMetrics } from './services/metrics.ts';
 import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
@@ -58,7 +60,9 @@ async function main() {
     .ready()
     .catch((error: unknown) => console.error('Warming up the derivation threads failed:', error instanceof Error ? error.message : error))
     .finally(() => (lifecycle.warmingUp = false));
-  const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle }, { eager: true });
+  const metrics = createMetrics();
+  const app = await buildApp({ config, storage, registry, oprf, deriver, artifacts, lifecycle, metrics }, { eager: true });
+  const metricsApp = config.metricsPort === undefined ? undefined : await buildMetricsApp({ config, metrics });
 
   let closing = false;
   const connecting = (async () => {
@@ -122,7 +126,7 @@ async function main() {
     // open until its keep-alive timeout.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
-      await app.close();
+      await Promise.all([app.close(), metricsApp?.close()]);
       clearInterval(sweep);
       await connecting;
       if (storage.attached) await registry.flush();
@@ -136,6 +140,10 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (metricsApp) {
+    await metricsApp.listen({ port: config.metricsPort, host: config.metricsHost });
+    app.log.info({ metrics: `http://${config.metricsHost}:${config.metricsPort}/metrics` }, 'metrics listener');
+  }
 }
 
 /**
