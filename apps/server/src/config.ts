@@ -53,6 +53,12 @@ export interface Config {
   derivationThreads: number;
   /** Worker threads verifying Groth16 proofs. */
   proofVerifierThreads: number;
+  /** A second listener that serves only /metrics; absent: none. */
+  metricsPort: number | undefined;
+  /** Where that listener binds: loopback unless the operator opens it. */
+  metricsHost: string;
+  /** A bearer token for /metrics: with it, /metrics is also served on the public listener, to holders only. */
+  metricsToken: string | undefined;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -121,6 +127,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? Number(trustProxyRaw)
           : trustProxyRaw;
 
+  const metricsPortRaw = env.METRICS_PORT;
+  const metricsPort = metricsPortRaw === undefined || metricsPortRaw === '' ? undefined : integer('METRICS_PORT', 0, 1, 65535);
+  if (metricsPort !== undefined && metricsPort === port) problems.push('METRICS_PORT must differ from PORT');
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{32,}$/.test(metricsToken)) {
+    problems.push('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
+  }
+
   const config: Config = {
     port,
     host,
@@ -148,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', 1000, 0, 120_000),
     derivationThreads: integer('DERIVATION_THREADS', availableParallelism(), 0, 256),
     proofVerifierThreads: integer('PROOF_VERIFIER_THREADS', availableParallelism(), 1, 256),
+    metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsToken,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -4,10 +4,13 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OprfEvaluator } from '@zeroid/protocol';
+import { OPRF_SUITE, OprfEvaluator, oprfPublicKey } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
+import { buildMetricsApp } from './metrics-app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
+import { checkKeyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
+import { createMetrics } from './services/metrics.ts';
 import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { attemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
@@ -20,8 +23,10 @@ import { openStorage } from './storage/open-storage.ts';
  * `npm start`: reads the configuration, builds the web app if there is no build yet, and listens.
  * The database is opened (and migrated) in the background, again and again until it answers: until
  * then /livez is 200, /healthz is 503 and every route that needs storage answers 503, so a database
- * that is down at start makes the server not-ready instead of a crash loop. SIGTERM and SIGINT drain
- * the instance and let in-flight requests finish before the database is closed.
+ * that is down at start makes the server not-ready instead of a crash loop. A database that belongs
+ * to another OPRF key is the one fault that waiting cannot fix: the process exits 1 and says what to
+ * do. SIGTERM and SIGINT drain the instance and let in-flight requests finish before the database is
+ * closed.
  */
 async function main() {
   let config: Config;
@@ -56,10 +61,12 @@ async function main() {
     .ready()
     .catch((error: unknown) => console.error('Warming up the derivation threads failed:', error instanceof Error ? error.message : error))
     .finally(() => (lifecycle.warmingUp = false));
+  const metrics = createMetrics();
   const app = await buildApp(
-    { config, storage, registry, oprf, deriver, artifacts, lifecycle, attemptKeySecret: attemptKeySecret(oprfKey) },
+    { config, storage, registry, oprf, deriver, artifacts, lifecycle, metrics, attemptKeySecret: attemptKeySecret(oprfKey) },
     { eager: true },
   );
+  const metricsApp = config.metricsPort === undefined ? undefined : await buildMetricsApp({ config, metrics });
 
   let closing = false;
   const connecting = (async () => {
@@ -72,6 +79,12 @@ async function main() {
           sqliteMaxSizeBytes: config.sqliteMaxSizeBytes,
         });
         if (closing) return opened.close();
+        try {
+          await checkKeyFingerprint(opened.keyFingerprints, { purpose: 'oprf', suite: OPRF_SUITE, publicKey: oprfPublicKey(oprfKey) });
+        } catch (error) {
+          await opened.close();
+          throw error;
+        }
         storage.attach(opened);
         await registry.catchUp();
         releaseStartupGarbage();
@@ -79,6 +92,11 @@ async function main() {
         app.log.info({ members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl }, 'ZeroID is ready');
         return;
       } catch (error) {
+        // Another key's database cannot become ready by waiting: stop, and say what to fix.
+        if (error instanceof KeyMismatchError) {
+          console.error(`ZeroID refuses to start: ${error.message}`);
+          process.exit(1);
+        }
         const { name, code } = error as { name?: string; code?: string };
         app.log.warn({ attempt, err: { name, code, message: (error as Error).message }, retryInMs: delayMs }, 'storage not ready');
         await sleep(delayMs);
@@ -112,7 +130,7 @@ async function main() {
     // open until its keep-alive timeout.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
-      await app.close();
+      await Promise.all([app.close(), metricsApp?.close()]);
       clearInterval(sweep);
       await connecting;
       if (storage.attached) await registry.flush();
@@ -126,6 +144,10 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (metricsApp) {
+    await metricsApp.listen({ port: config.metricsPort, host: config.metricsHost });
+    app.log.info({ metrics: `http://${config.metricsHost}:${config.metricsPort}/metrics` }, 'metrics listener');
+  }
 }
 
 /**

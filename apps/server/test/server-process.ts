@@ -33,25 +33,7 @@ export async function startServerProcess(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const output: string[] = [];
-  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a child process, so a
-  // SIGKILL would kill only the CLI and leave the server running.
-  const child = spawn(process.execPath, compiled ? [...noTypeStripping, compiledStart] : ['--import', 'tsx', serverEntry], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      WEB_DIST: '/nonexistent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(uid === undefined ? {} : { uid, gid: uid }),
-  });
-  child.stdout.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr.on('data', (chunk) => output.push(String(chunk)));
-
+  const child = spawnServer({ PORT: String(port), ...env }, output, { uid, compiled });
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
@@ -78,6 +60,54 @@ export async function startServerProcess(
         child.kill(signal);
       }),
   };
+}
+
+/**
+ * Starts `server.ts` expecting it to stop by itself (a start it must refuse), and waits for its exit
+ * code and everything it wrote. Killed, and reported as such, if it is still running after the timeout.
+ */
+export async function runServerUntilExit(
+  env: Record<string, string>,
+  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+): Promise<{ code: number | null; output: string }> {
+  const output: string[] = [];
+  const child = spawnServer({ PORT: String(await freePort()), ...env }, output);
+  const timer = setTimeout(() => {
+    output.push(`\n[still running after ${timeoutMs} ms: killed]`);
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  return { code, output: output.join('') };
+}
+
+/**
+ * The server with our test defaults under `env`, its output collected into `output`: the sources under
+ * tsx's loader, or (`compiled`) the build as `npm start` runs it on bare Node.
+ */
+function spawnServer(
+  env: Record<string, string>,
+  output: string[],
+  { uid, compiled = false }: { uid?: number; compiled?: boolean } = {},
+): ChildProcess {
+  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a child process, so a
+  // SIGKILL would kill only the CLI and leave the server running.
+  const child = spawn(process.execPath, compiled ? [...noTypeStripping, compiledStart] : ['--import', 'tsx', serverEntry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      WEB_DIST: '/nonexistent',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(uid === undefined ? {} : { uid, gid: uid }),
+  });
+  child.stdout.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr.on('data', (chunk) => output.push(String(chunk)));
+  return child;
 }
 
 export function freePort(): Promise<number> {

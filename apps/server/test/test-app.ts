@@ -14,6 +14,9 @@ import { Registry } from '../src/services/registry.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/types.ts';
 
+/** Test apps serve /metrics on their one listener to holders of this token (METRICS_TOKEN). */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789abcdef';
+
 let artifacts: Promise<Artifacts> | undefined;
 /** Checksumming 180 MB of artifacts once per test file is enough. */
 const loadArtifactsOnce = () => (artifacts ??= Artifacts.load());
@@ -47,7 +50,13 @@ export async function startTestApp(
   } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'zeroid-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'trace', ...options.env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'trace',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
+    ...options.env,
+  });
   const storage = await openStorage({ databaseUrl: options.databaseUrl, dataDir, poolSize: 10 });
   // The key file in the data directory, as the server keeps it: a restart on the same directory keeps the key.
   const privateKey = options.oprfPrivateKey ?? (await loadOprfKey(dataDir, undefined));

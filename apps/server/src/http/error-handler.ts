@@ -40,6 +40,16 @@ function toProblem(error: FastifyError | Error): Problem {
       return new Problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the request body as application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new Problem(400, 'EMPTY_BODY', 'The request body is empty; send a JSON object.');
+    // The URL itself: it does not decode, or one of its parts is too long. Fastify's own message
+    // quotes the URL, so ours never does.
+    case 'FST_ERR_BAD_URL':
+      return new Problem(400, 'BAD_URL', 'The address is not a valid URL.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new Problem(414, 'URL_TOO_LONG', 'A part of the address is too long.');
+    // We register no asynchronous route constraints; if one is added, a request it cannot place is
+    // still the client's request, not our failure.
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new Problem(400, 'BAD_REQUEST', 'The request could not be processed.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new Problem(400, 'INVALID_JSON', 'The request body is not valid JSON.');

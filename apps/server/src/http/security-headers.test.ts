@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { registeredRoutes } from '../../test/registered-routes.ts';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 
 /**
  * DESIGN §6's headers, route by route: every registered route is requested (with a good request and
@@ -31,7 +31,7 @@ afterAll(async () => {
   await https?.destroy();
 });
 
-type Probe = { method: 'GET' | 'POST'; url: string; payload?: unknown; contentType?: string };
+type Probe = { method: 'GET' | 'POST'; url: string; payload?: unknown; contentType?: string; authorization?: string };
 const json = (url: string, payload: unknown): Probe => ({ method: 'POST', url, payload });
 
 /** For each route: a request it serves, and requests it refuses. */
@@ -68,8 +68,18 @@ const probes = (): Record<string, Probe[]> => ({
   'get /openapi.json': [{ method: 'GET', url: '/openapi.json' }],
   'get /docs': [{ method: 'GET', url: '/docs' }],
   'get /docs/docs.css': [{ method: 'GET', url: '/docs/docs.css' }],
-  'get /metrics': [{ method: 'GET', url: '/metrics' }],
+  'get /metrics': [
+    { method: 'GET', url: '/metrics', authorization: `Bearer ${TEST_METRICS_TOKEN}` },
+    { method: 'GET', url: '/metrics' },
+  ],
   unmatched: [{ method: 'GET', url: '/no/such/path' }],
+  // Refused before routing (Fastify's frameworkErrors), where no hook runs.
+  'malformed URL': [
+    { method: 'GET', url: '/%zz' },
+    { method: 'GET', url: '/sessions/%E0%A4%A' },
+    { method: 'GET', url: `/did/${'z'.repeat(200)}` },
+    json('/register%zz', {}),
+  ],
 });
 
 const send = (app: TestApp, probe: Probe, remoteAddress = '203.0.113.60') =>
@@ -79,6 +89,7 @@ const send = (app: TestApp, probe: Probe, remoteAddress = '203.0.113.60') =>
     remoteAddress,
     headers: {
       origin: 'https://elsewhere.example',
+      ...(probe.authorization === undefined ? {} : { authorization: probe.authorization }),
       ...(probe.payload === undefined ? {} : { 'content-type': probe.contentType ?? 'application/json' }),
     },
     ...(probe.payload === undefined ? {} : { payload: typeof probe.payload === 'string' ? probe.payload : JSON.stringify(probe.payload) }),
@@ -122,7 +133,7 @@ describe('security headers on every route', () => {
         else expect(cache, where).toBe('no-store');
       }
     }
-    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404, 413, 415]));
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 401, 404, 413, 414, 415]));
   });
 
   it('sends them on 429s too', async () => {
@@ -138,6 +149,7 @@ describe('security headers on every route', () => {
       { method: 'GET', url: '/healthz' },
       json('/verify', { bio_info: 'x' }),
       { method: 'GET', url: '/nope' },
+      { method: 'GET', url: '/%zz' },
     ] as Probe[]) {
       const reply = await send(https, probe);
       expectDesignHeaders(reply, probe.url);

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import helmet from 'helmet';
 
 /**
  * The headers of DESIGN §6. The prover needs 'wasm-unsafe-eval' (snarkjs compiles the circuit's
@@ -7,9 +8,31 @@ import helmet from '@fastify/helmet';
  * proof never finishes). QR images are shown as data: URLs. Nothing is loaded from another host.
  */
 export async function securityHeaders(app: FastifyInstance, { https }: { https: boolean }) {
-  await app.register(helmet, {
+  await app.register(fastifyHelmet, helmetOptions(https));
+
+  // API replies are personal answers to one request: never cache them. Static files set their own.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
+/**
+ * The same headers for a reply that never went through routing, and so through no hook: a URL that
+ * does not decode (Fastify's frameworkErrors). `securityHeaders` covers every other reply.
+ */
+export function securityHeadersOutsideRouting({ https }: { https: boolean }) {
+  const apply = helmet(helmetOptions(https));
+  return (request: FastifyRequest, reply: FastifyReply) => {
+    apply(request.raw, reply.raw, () => undefined);
+    reply.header('cache-control', 'no-store');
+  };
+}
+
+function helmetOptions(https: boolean) {
+  return {
     contentSecurityPolicy: {
-      useDefaults: false,
+      useDefaults: false as const,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
@@ -25,13 +48,7 @@ export async function securityHeaders(app: FastifyInstance, { https }: { https: 
       },
     },
     crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'no-referrer' },
+    referrerPolicy: { policy: 'no-referrer' as const },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  });
-
-  // API replies are personal answers to one request: never cache them. Static files set their own.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  };
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 
 const ALICE = { id_info: 'AB-123456 Alice Example', bio_info: 'ridge pattern 4411 loop whorl delta 77 arch 9' };
 const BOB = { id_info: 'CD-987654 Bob Example', bio_info: 'iris crypt 19 furrow 3 collarette 88 ring 5' };
@@ -216,7 +216,7 @@ describe('storage and logs never hold a raw value (P2)', () => {
 
 describe('GET /metrics', () => {
   it('counts requests, registrations, verifications and OPRF evaluations, with no request data in labels', async () => {
-    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).body;
     expect(text).toMatch(/zeroid_registrations_total\{mode="raw",outcome="new"\} [1-9]/);
     expect(text).toMatch(/zeroid_registrations_total\{mode="raw",outcome="existing"\} [1-9]/);
     expect(text).toMatch(/zeroid_verifications_total\{mode="raw",result="Success"\} [1-9]/);

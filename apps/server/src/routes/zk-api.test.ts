@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
 import { Artifacts } from '../services/artifacts.ts';
 
@@ -219,7 +219,7 @@ describe('POST /oprf is a strict gate', () => {
 
 describe('metrics of the zero-knowledge path', () => {
   it('times pairing checks and counts blinded OPRF evaluations and verdicts', async () => {
-    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).body;
     expect(text).toMatch(/zeroid_proof_verification_seconds_count [1-9]/);
     expect(text).toMatch(/zeroid_oprf_evaluations_total\{kind="blinded"\} [1-9]/);
     expect(text).toMatch(/zeroid_verifications_total\{mode="zk",result="Success"\} [1-9]/);

@@ -4,6 +4,7 @@ import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
 import * as verificationSessions from './migrations/003-verification-sessions.ts';
 import * as attemptCounters from './migrations/004-attempt-counters.ts';
 import * as forgetAddressHashes from './migrations/006-forget-address-hashes.ts';
+import * as keyFingerprints from './migrations/007-key-fingerprints.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003-verification-sessions': verificationSessions,
   '004-attempt-counters': attemptCounters,
   '006-forget-address-hashes': forgetAddressHashes,
+  '007-key-fingerprints': keyFingerprints,
 };
 
 /**

@@ -23,6 +23,7 @@ import { attemptRepository } from './attempt-repository.ts';
 import { challengeRepository } from './challenge-repository.ts';
 import { checkpointRepository } from './checkpoint-repository.ts';
 import { identityRepository } from './identity-repository.ts';
+import { keyFingerprintRepository } from './key-fingerprint-repository.ts';
 import { migrateToLatest } from './migrate-to-latest.ts';
 import { rootRepository } from './root-repository.ts';
 import type { Database } from './schema.ts';
@@ -71,6 +72,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     checkpoints: checkpointRepository(db),
     sessions: sessionRepository(db),
     attempts: attemptRepository(db),
+    keyFingerprints: keyFingerprintRepository(db),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

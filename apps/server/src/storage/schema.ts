@@ -34,6 +34,11 @@ export interface Database {
     started_at: EpochMs;
     last_at: EpochMs;
   };
+  key_fingerprints: {
+    purpose: string;
+    fingerprint: string;
+    recorded_at: EpochMs;
+  };
   challenges: {
     nonce: string;
     expires_at: EpochMs;

@@ -257,6 +257,20 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('records the first key fingerprint of each purpose, once, under 20 concurrent writers with different ones', async () => {
+    const { options, storage } = await open();
+    const recorded = await Promise.all(range(0, 20).map((n) => storage.keyFingerprints.adopt('oprf', `fingerprint-${n}`)));
+    expect(new Set(recorded).size).toBe(1);
+    expect(recorded[0]).toMatch(/^fingerprint-\d+$/);
+    expect(await storage.keyFingerprints.adopt('oprf', 'another')).toBe(recorded[0]);
+    expect(await storage.keyFingerprints.adopt('oprf-group', 'group')).toBe('group');
+    await storage.close();
+
+    const reopened = await openStorage(options);
+    expect(await reopened.keyFingerprints.adopt('oprf', 'after a restart')).toBe(recorded[0]);
+    await reopened.close();
+  });
+
   it('keeps everything across close and reopen', async () => {
     const { options, storage } = await open();
     await storage.identities.register(identity(0));

@@ -115,6 +115,14 @@ export interface AttemptRepository {
   purgeIdle(before: number): Promise<number>;
 }
 
+export interface KeyFingerprintRepository {
+  /**
+   * Records `fingerprint` for `purpose` if the database has none yet, and returns the one recorded
+   * (this one, or the one another process recorded first). Atomic across processes.
+   */
+  adopt(purpose: string, fingerprint: string, now?: number): Promise<string>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly identities: IdentityRepository;
@@ -123,6 +131,7 @@ export interface Storage {
   readonly checkpoints: CheckpointRepository;
   readonly sessions: SessionRepository;
   readonly attempts: AttemptRepository;
+  readonly keyFingerprints: KeyFingerprintRepository;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

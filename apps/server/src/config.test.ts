@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('metrics settings', () => {
+  it('serves /metrics nowhere by default, and its own listener on loopback when METRICS_PORT is set', () => {
+    expect(loadConfig({})).toMatchObject({ metricsPort: undefined, metricsHost: '127.0.0.1', metricsToken: undefined });
+    expect(loadConfig({ METRICS_PORT: '9464' })).toMatchObject({ metricsPort: 9464, metricsHost: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metricsHost).toBe('10.0.0.5');
+  });
+
+  it('refuses a metrics port that is the public port, or out of range', () => {
+    expect(problemsOf({ PORT: '9000', METRICS_PORT: '9000' })).toEqual(['METRICS_PORT must differ from PORT']);
+    expect(problemsOf({ METRICS_PORT: '0' })).toEqual(['METRICS_PORT must be an integer from 1 to 65535 (got "0")']);
+  });
+
+  it('takes a token of 32 printable characters or more, and never repeats a refused one', () => {
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+    for (const refused of ['short-secret-token', `${'b'.repeat(31)} c`]) {
+      const problems = problemsOf({ METRICS_TOKEN: refused });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^METRICS_TOKEN must be at least 32 printable characters/);
+      expect(problems[0]).not.toContain(refused);
+    }
+  });
+});

@@ -1,0 +1,23 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { frameworkErrors } from './http/framework-errors.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { metricsRoute } from './routes/metrics.ts';
+import type { Metrics } from './services/metrics.ts';
+
+/**
+ * The METRICS_PORT listener: /metrics and nothing else, for a scraper on a private network (it binds
+ * METRICS_HOST, loopback by default). It shares the public app's metrics, so it reports its traffic.
+ * Like `buildApp`, it never listens; `server.ts` does.
+ */
+export async function buildMetricsApp({ config, metrics }: { config: Config; metrics: Metrics }): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, frameworkErrors: frameworkErrors({ https: false }) });
+  app.setErrorHandler(errorHandler);
+  await securityHeaders(app, { https: false });
+  metricsRoute(app, { metrics, token: config.metricsToken });
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'This listener serves /metrics only.' } }),
+  );
+  return app;
+}
