@@ -8,7 +8,7 @@ import * as keyFingerprints from './migrations/007-key-fingerprints.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-tree-checkpoints': treeCheckpoints,
   '003-verification-sessions': verificationSessions,
