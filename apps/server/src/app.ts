@@ -10,6 +10,9 @@ import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './services/proof-verifier/verification-keys.ts';
 import { createMetrics, type Metrics } from './services/metrics.ts';
+import { createSessionWatcher, type SessionWatcher } from './services/session-watcher.ts';
+import { createSessionStreamCaps, type SessionStreamCaps } from './services/session-stream-caps.ts';
+import { createSessionQrImages, type SessionQrImages } from './services/session-qr-images.ts';
 import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { parseStrictJson } from './http/strict-json.ts';
@@ -49,7 +52,16 @@ export interface AppDeps {
   artifacts: Artifacts;
   limits: GuessLimitSettings;
   metrics: Metrics;
+  /** Reads every watched session once per interval and tells their event streams. */
+  sessionWatcher: SessionWatcher;
+  /** Open event streams per client, per session and in all. */
+  streamCaps: SessionStreamCaps;
+  /** Each session's QR image, drawn once. */
+  qrImages: SessionQrImages;
 }
+
+/** A URL for the logs: the event stream's ?secret= (EventSource cannot send a header) never reaches them. */
+export const redactUrl = (url: string) => url.replace(/([?&]secret=)[^&#]*/g, '$1[redacted]');
 
 /**
  * Fastify's two lines per request at info cost a tenth of the raw API's throughput under load. One
@@ -61,7 +73,7 @@ class AccessLogAtDebug extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     if (error) return super.requestCompleted(error, request, reply);
     request.log.debug(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      { method: request.method, url: redactUrl(request.url), statusCode: reply.statusCode, ms: reply.elapsedTime },
       'request completed',
     );
   }
@@ -72,7 +84,7 @@ class AccessLogAtDebug extends LogController {
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier'> & {
+  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages'> & {
     metrics?: Metrics;
     lifecycle?: Lifecycle;
     deriver?: RawDeriver;
@@ -134,6 +146,11 @@ export async function buildApp(
     deps.proofVerifier ??
     createProofVerifier({ keyPaths: verificationKeyPaths(deps.artifacts), threads: config.proofVerifierThreads, eager: options.eager });
   if (!deps.proofVerifier) app.addHook('onClose', () => proofVerifier.close());
+  const sessionWatcher = createSessionWatcher(deps.storage.sessions, {
+    intervalMs: config.sessionPollMs,
+    onError: (error) => app.log.warn({ err: { name: (error as Error).name } }, 'session poll failed'),
+  });
+  app.addHook('onClose', async () => sessionWatcher.close());
   const routeDeps: AppDeps = {
     ...deps,
     proofVerifier,
@@ -141,6 +158,16 @@ export async function buildApp(
     deriver: deps.deriver ?? inProcessDeriver(deps.oprf),
     limits,
     metrics,
+    sessionWatcher,
+    streamCaps: createSessionStreamCaps({
+      perClient: config.sessionStreamsPerClient,
+      perSession: config.sessionStreamsPerSession,
+      total: config.sessionStreamsMax,
+    }),
+    qrImages: createSessionQrImages({
+      link: (session) => `${config.publicUrl}/user-verification?session=${session}`,
+      maxEntries: config.qrCacheEntries,
+    }),
   };
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -20,4 +20,5 @@ export {
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
+export { sessionCode } from './session-code.ts';
 export * from './schemas.ts';

@@ -3,6 +3,7 @@ import * as initial from './migrations/001-initial.ts';
 import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
 import * as verificationSessions from './migrations/003-verification-sessions.ts';
 import * as attemptCounters from './migrations/004-attempt-counters.ts';
+import * as sessionSecrets from './migrations/005-session-secrets.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-tree-checkpoints': treeCheckpoints,
   '003-verification-sessions': verificationSessions,
   '004-attempt-counters': attemptCounters,
+  '005-session-secrets': sessionSecrets,
 };
 
 /**

@@ -66,10 +66,20 @@ export interface CheckpointRepository {
 
 export type SessionStatus = 'pending' | 'success' | 'failure' | 'expired';
 
+export interface StoredSession {
+  id: string;
+  status: SessionStatus;
+  expiresAt: Date;
+  /** SHA-256 (hex) of the creating screen's secret; null for sessions created before it existed. */
+  secretHash: string | null;
+}
+
 export interface SessionRepository {
-  create(id: string, expiresAt: Date): Promise<void>;
+  create(id: string, expiresAt: Date, secretHash: string): Promise<void>;
   /** The session and its status; a pending session past its expiry reads as 'expired'. */
-  find(id: string, now?: Date): Promise<{ id: string; status: SessionStatus; expiresAt: Date } | undefined>;
+  find(id: string, now?: Date): Promise<StoredSession | undefined>;
+  /** Several sessions in one read (absent ones are missing from the map), for the process's session watcher. */
+  findMany(ids: readonly string[], now?: Date): Promise<Map<string, StoredSession>>;
   /** Completes a pending, unexpired session: true for exactly one caller. */
   complete(id: string, status: 'success' | 'failure', now?: Date): Promise<boolean>;
   /** Deletes sessions that expired over an hour ago. */
