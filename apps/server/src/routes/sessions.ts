@@ -13,7 +13,7 @@ import {
 import type { AppDeps } from '../app.ts';
 import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
-import { perClientLimited } from '../http/per-client-limit.ts';
+import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { Problem } from '../http/problem.ts';
 import { newSessionSecret, sessionSecretMatches } from '../services/session-secret.ts';
 import type { SessionState } from '../services/session-watcher.ts';
@@ -41,6 +41,12 @@ const describe = (s: SessionState) => ({ session: s.id, status: s.status, expire
  * process's session watcher, which reads the database once per interval for all of them.
  */
 export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps }: AppDeps) {
+  // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
+  const openStreams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of openStreams) close();
+  });
+
   app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () => {
     const id = randomBytes(16).toString('hex');
     const { secret, secretHash } = newSessionSecret();
@@ -91,9 +97,11 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     '/sessions/:id/events',
     { schema: { params: SessionParams, querystring: SessionEventsQuery, hide: true } },
     async (request, reply) => {
-      // The caps first: a refused stream costs no database read.
+      // The caps first: a refused stream costs no database read, and its 429 comes after a pause, so
+      // a client retrying at once cannot keep the server busy with refusals.
       const place = streamCaps.open(clientKey(request), request.params.id);
       if ('refused' in place) {
+        await slowRefusal();
         throw new Problem(429, 'TOO_MANY_STREAMS', tooManyStreams[place.refused], { 'retry-after': String(STREAM_RETRY_SECONDS) });
       }
       const { release } = place;
@@ -129,12 +137,14 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
       function close() {
         if (closed) return;
         closed = true;
+        openStreams.delete(close);
         clearInterval(keepAlive);
         stopWatching();
         release();
         out.end();
       }
-      request.raw.on('close', close);
+      openStreams.add(close);
+      out.on('close', close);
     },
   );
 }
