@@ -139,7 +139,10 @@ export const CreatedSessionReply = Type.Object(
   closed,
 );
 /** What a phone holding only the QR link may learn: whether the session still waits, not its outcome. */
-export const SessionOpenReply = Type.Object({ session: sessionId, open: Type.Boolean(), expiresAt: Type.String({ format: 'date-time' }) }, closed);
+export const SessionOpenReply = Type.Object(
+  { session: sessionId, open: Type.Boolean(), expiresAt: Type.String({ format: 'date-time' }) },
+  closed,
+);
 export const SessionParams = Type.Object({ id: Type.String() }, closed);
 export const SessionSecretHeaders = Type.Object({ 'session-secret': Type.Optional(Type.String({ maxLength: 64 })) });
 export const SessionEventsQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 64 })) }, closed);

@@ -35,7 +35,9 @@ export function perClientLimited(settings: { perMinute: number }): Pick<RouteSho
       if (count <= settings.perMinute) return;
       await slowRefusal();
       const seconds = Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
-      throw new Problem(429, 'RATE_LIMITED', `Too many requests. Please try again in ${seconds} seconds.`, { 'retry-after': String(seconds) });
+      throw new Problem(429, 'RATE_LIMITED', `Too many requests. Please try again in ${seconds} seconds.`, {
+        'retry-after': String(seconds),
+      });
     },
   };
 }

@@ -18,7 +18,12 @@ beforeAll(async () => {
 afterAll(() => t.destroy());
 
 const create = async () =>
-  (await (await fetch(`${url}/sessions`, { method: 'POST' })).json()) as { session: string; status: string; expiresAt: string; secret: string };
+  (await (await fetch(`${url}/sessions`, { method: 'POST' })).json()) as {
+    session: string;
+    status: string;
+    expiresAt: string;
+    secret: string;
+  };
 
 interface Stream {
   status: number;
@@ -126,7 +131,9 @@ describe('event stream caps', () => {
     const first = [await openStream(a.session, a.secret, client), await openStream(a.session, a.secret, client)];
     expect(first.map((s) => s.status)).toEqual([200, 200]);
 
-    const sessionFull = await fetch(`${url}/sessions/${a.session}/events?secret=${a.secret}`, { headers: { 'x-forwarded-for': '203.0.113.10' } });
+    const sessionFull = await fetch(`${url}/sessions/${a.session}/events?secret=${a.secret}`, {
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
     expect(sessionFull.status).toBe(429);
     expect(sessionFull.headers.get('retry-after')).toBe('10');
     expect(((await sessionFull.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_STREAMS');

@@ -76,11 +76,15 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
   );
 
   // The phone's view: whether the session still waits, never its outcome.
-  app.get<Params>('/sessions/:id/open', { schema: { params: SessionParams, response: { 200: SessionOpenReply } } }, async (request, reply) => {
-    const session = await storage.sessions.find(request.params.id);
-    if (!session) return reply.code(404).send(notFound);
-    return { session: session.id, open: session.status === 'pending', expiresAt: session.expiresAt.toISOString() };
-  });
+  app.get<Params>(
+    '/sessions/:id/open',
+    { schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
+    async (request, reply) => {
+      const session = await storage.sessions.find(request.params.id);
+      if (!session) return reply.code(404).send(notFound);
+      return { session: session.id, open: session.status === 'pending', expiresAt: session.expiresAt.toISOString() };
+    },
+  );
 
   app.post<Params>(
     '/sessions/:id/failure',

@@ -236,7 +236,9 @@ describe('cross-device sessions', () => {
     return created;
   };
   const status = async (session: string) =>
-    (await t.app.inject({ method: 'GET', url: `/sessions/${session}`, headers: { 'session-secret': secrets.get(session) ?? 'none' } })).json<{
+    (
+      await t.app.inject({ method: 'GET', url: `/sessions/${session}`, headers: { 'session-secret': secrets.get(session) ?? 'none' } })
+    ).json<{
       status: string;
     }>().status;
 

@@ -30,13 +30,13 @@ function recordedReads(delayMs = 0) {
   const reads: number[] = [];
   let running = 0;
   let maxRunning = 0;
-  const sessions: Pick<SessionRepository, 'findMany'> = {
-    async findMany(ids) {
+  const sessions: Pick<SessionRepository, 'findCompleted'> = {
+    async findCompleted(ids) {
       reads.push(ids.length);
       maxRunning = Math.max(maxRunning, ++running);
       try {
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-        return await storage.sessions.findMany(ids);
+        return await storage.sessions.findCompleted(ids);
       } finally {
         running--;
       }
@@ -86,7 +86,22 @@ describe('session watcher', () => {
     watcher.close();
   });
 
-  it('reports expiry, stops reading a session nobody follows, and stops polling with no session left', async () => {
+  it('does not take a session watched during a poll for a vanished one', async () => {
+    const { sessions, reads } = recordedReads(40);
+    const watcher = createSessionWatcher(sessions, { intervalMs: 1 });
+    const seen: string[] = [];
+    watcher.watch(await newSession(), (state) => seen.push(state.status));
+    await until(() => reads.length === 1);
+    // The first poll is still reading when these are watched.
+    const late = await Promise.all(Array.from({ length: 10 }, () => newSession()));
+    for (const session of late) watcher.watch(session, (state) => seen.push(state.status));
+    await until(() => reads.length >= 3);
+    expect(seen).toEqual([]);
+    expect(reads.at(-1)).toBe(11);
+    watcher.close();
+  });
+
+  it('reports expiry without a read of its own, stops reading a session nobody follows, and stops polling with no session left', async () => {
     const { sessions, reads } = recordedReads();
     const watcher = createSessionWatcher(sessions, { intervalMs: 10 });
     const short = await newSession(30);

@@ -1,12 +1,12 @@
-import type { SessionRepository, SessionStatus, StoredSession } from '../storage/types.ts';
+import type { SessionRepository, StoredSession } from '../storage/types.ts';
 
 export type SessionState = Pick<StoredSession, 'id' | 'status' | 'expiresAt'>;
 type Listener = (state: SessionState) => void;
 
 export interface SessionWatcher {
   /**
-   * Calls `onChange` when the session's status moves on from `known`, and once more at most: a
-   * session that is no longer pending (or has vanished, reported as expired) is dropped after it.
+   * Calls `onChange` once, when the pending session `known` completes or expires; the session is then
+   * dropped.
    * Returns a function that stops watching.
    */
   watch(known: SessionState, onChange: Listener): () => void;
@@ -23,15 +23,15 @@ interface Watched {
 }
 
 /**
- * One poller per process for every session a screen is following. Every `intervalMs` it reads all
- * watched sessions in one query (or one per 500) and tells each stream of a session whose status
- * changed. The next poll is scheduled only when the previous one has finished, so a slow database
+ * One poller per process for every session a screen is following. Every `intervalMs` it asks, in one
+ * query (or one per 500 sessions), which watched sessions have completed, and tells each stream of a
+ * session that completed or expired. The next poll is scheduled only when the previous one has finished, so a slow database
  * gets fewer reads, never a pile of overlapping ones; and 5,000 streams on one session cost one read
  * per interval, not 5,000. Reading the database (not an in-process event) is what lets a phone
  * served by another process complete a session this process's screen is watching.
  */
 export function createSessionWatcher(
-  sessions: Pick<SessionRepository, 'findMany'>,
+  sessions: Pick<SessionRepository, 'findCompleted'>,
   { intervalMs, onError }: { intervalMs: number; onError?: (error: unknown) => void },
 ): SessionWatcher {
   const watched = new Map<string, Watched>();
@@ -52,13 +52,20 @@ export function createSessionWatcher(
     polling = true;
     polls++;
     try {
-      const found = await sessions.findMany([...watched.keys()]);
-      for (const [id, entry] of watched) {
-        const now: SessionState = found.get(id) ?? { ...entry.last, status: 'expired' };
-        if (now.status === entry.last.status) continue;
-        entry.last = now;
-        if (now.status !== 'pending') watched.delete(id);
-        for (const listener of entry.listeners) listener(now);
+      const ids = [...watched.keys()];
+      const completed = await sessions.findCompleted(ids);
+      const now = Date.now();
+      // Only the sessions this poll read: one watched while it ran waits for the next. Expiry needs
+      // no read: each session's expiry is known from when it was first watched.
+      for (const id of ids) {
+        const entry = watched.get(id);
+        if (!entry) continue;
+        const status = completed.get(id) ?? (entry.last.expiresAt.getTime() <= now ? 'expired' : 'pending');
+        if (status === entry.last.status) continue;
+        const state: SessionState = { ...entry.last, status };
+        entry.last = state;
+        watched.delete(id);
+        for (const listener of entry.listeners) listener(state);
       }
     } catch (error) {
       // A database hiccup: the streams stay open and the next poll tries again.

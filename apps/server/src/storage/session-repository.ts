@@ -27,17 +27,18 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return row && toSession(row, now);
     },
 
-    async findMany(ids, now = new Date()) {
-      const found = new Map<string, StoredSession>();
+    async findCompleted(ids) {
+      const completed = new Map<string, 'success' | 'failure'>();
       for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
         const rows = await db
           .selectFrom('verification_sessions')
-          .selectAll()
+          .select(['id', 'status'])
           .where('id', 'in', ids.slice(start, start + IDS_PER_QUERY))
+          .where('status', '!=', 'pending')
           .execute();
-        for (const row of rows) found.set(row.id, toSession(row, now));
+        for (const row of rows) completed.set(row.id, row.status as 'success' | 'failure');
       }
-      return found;
+      return completed;
     },
 
     async complete(id, status, now = new Date()) {

@@ -78,8 +78,11 @@ export interface SessionRepository {
   create(id: string, expiresAt: Date, secretHash: string): Promise<void>;
   /** The session and its status; a pending session past its expiry reads as 'expired'. */
   find(id: string, now?: Date): Promise<StoredSession | undefined>;
-  /** Several sessions in one read (absent ones are missing from the map), for the process's session watcher. */
-  findMany(ids: readonly string[], now?: Date): Promise<Map<string, StoredSession>>;
+  /**
+   * Which of these sessions have completed, and how, in one read: the process's session watcher asks
+   * this for every session it follows, and most are still pending, so the answer is usually empty.
+   */
+  findCompleted(ids: readonly string[]): Promise<Map<string, 'success' | 'failure'>>;
   /** Completes a pending, unexpired session: true for exactly one caller. */
   complete(id: string, status: 'success' | 'failure', now?: Date): Promise<boolean>;
   /** Deletes sessions that expired over an hour ago. */

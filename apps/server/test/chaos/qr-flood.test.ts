@@ -20,7 +20,9 @@ const autocannon = path.resolve(import.meta.dirname, '../../../../node_modules/a
 
 /** autocannon in its own process, so the flood does not share the healthy client's event loop. */
 function flood(url: string, seconds: number) {
-  const child = spawn(process.execPath, [autocannon, '-c', '32', '-d', String(seconds), '-j', url], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [autocannon, '-c', '32', '-d', String(seconds), '-j', url], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let out = '';
   child.stdout.on('data', (chunk) => (out += String(chunk)));
   return new Promise<{ requests: number; statusCodes: Record<string, number> }>((resolve, reject) => {
