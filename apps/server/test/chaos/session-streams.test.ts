@@ -21,7 +21,7 @@ import { FULL, report } from './chaos-settings.ts';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-streams-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const ATTEMPTS = 5000;
+const ATTEMPTS = FULL ? 5000 : 2000;
 const HOLD_MS = FULL ? 5 * 60_000 : 8_000;
 /** Sessions followed by many screens in the second phase, four streams each (the per-session cap). */
 const SESSIONS = FULL ? 1000 : 250;
