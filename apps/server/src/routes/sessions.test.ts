@@ -45,7 +45,7 @@ async function openStream(session: string, secret: string | undefined, client = 
     if (response.status !== 200) return void (await response.text());
     const decoder = new TextDecoder();
     try {
-      for await (const chunk of response.body!) {
+      for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
         for (const match of decoder.decode(chunk).matchAll(/"status":"(\w+)"/g)) events.push(match[1]!);
       }
     } catch {

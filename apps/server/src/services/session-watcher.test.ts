@@ -64,7 +64,7 @@ describe('session watcher', () => {
     await until(() => reads.length >= 3);
     expect(reads.slice(0, 3)).toEqual([3, 3, 3]);
 
-    await storage.sessions.complete(watchedSessions[0]!.id, 'success');
+    await storage.sessions.complete(watchedSessions[0].id, 'success');
     await until(() => heard[0]!.length > 0);
     await until(() => reads.length >= 6);
     // Every stream of the completed session heard it exactly once; the others heard nothing.
