@@ -9,7 +9,7 @@ import { AttemptLimits } from './services/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './services/proof-verifier/verification-keys.ts';
-import { createMetrics, type Metrics } from './services/metrics.ts';
+import { createMetrics, observeSessionStreams, type Metrics } from './services/metrics.ts';
 import { createSessionWatcher, type SessionWatcher } from './services/session-watcher.ts';
 import { createSessionStreamCaps, type SessionStreamCaps } from './services/session-stream-caps.ts';
 import { createSessionQrImages, type SessionQrImages } from './services/session-qr-images.ts';
@@ -169,6 +169,9 @@ export async function buildApp(
       maxEntries: config.qrCacheEntries,
     }),
   };
+  if (!deps.metrics) {
+    observeSessionStreams(metrics, () => ({ streams: routeDeps.streamCaps.openStreams, watchedSessions: sessionWatcher.watchedSessions }));
+  }
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: reply.statusCode });

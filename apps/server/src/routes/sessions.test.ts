@@ -154,6 +154,9 @@ describe('event stream caps', () => {
       if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(again?.status).toBe(200);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toMatch(/^zeroid_session_streams 4$/m);
+    expect(metrics).toMatch(/^zeroid_watched_sessions 3$/m);
     for (const stream of [first[1]!, third, elsewhere, again!]) stream.close();
   });
 });
