@@ -71,8 +71,8 @@ describe('session event streams under attack', () => {
     `${ATTEMPTS} streams from one address on one session, then ${SESSIONS * 4} streams from many screens: bounded memory, healthy p95 within 2×`,
     async () => {
       // Sessions outlive the 5-minute hold, so what the streams hear at the end is the phone's failure,
-    // not their expiry.
-    const env = { TRUST_PROXY: 'loopback', SESSION_STREAMS_MAX: '10000', SESSION_TTL_SECONDS: '3600' };
+      // not their expiry.
+      const env = { TRUST_PROXY: 'loopback', SESSION_STREAMS_MAX: '10000', SESSION_TTL_SECONDS: '3600' };
       const [server, twin] = await Promise.all([
         startServerProcess({ ...env, DATA_DIR: dataDir }),
         startServerProcess({ ...env, DATA_DIR: path.join(dataDir, 'twin') }),
@@ -127,7 +127,7 @@ describe('session event streams under attack', () => {
         const deadline = Date.now() + 10_000;
         while (held.some((s) => !s.events.includes('failure')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         // Exactly the opening state and the settlement: a stream dropped during the hold hears nothing.
-      const heard = held.filter((s) => s.events.join() === 'pending,failure').length;
+        const heard = held.filter((s) => s.events.join() === 'pending,failure').length;
         const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
         const medianP95 = median(underAttack);
         const medianRatio = median(ratios);
