@@ -3,15 +3,30 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { registerThroughUi, verifyThroughUi } from './journeys.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
-/** A desktop shows the QR code; a phone (another browser context) scans it and verifies. */
-async function showQr(page: Page): Promise<string> {
+/**
+ * A desktop shows the QR code; a phone (another browser context) scans it and verifies. The link
+ * carries the session id only: the secret that reads the outcome never leaves the desktop, and it
+ * is not in the QR code.
+ */
+async function showQr(page: Page): Promise<{ link: string; code: string; secret: string }> {
+  const created = page.waitForResponse((r) => r.url().endsWith('/sessions') && r.request().method() === 'POST');
   await page.goto('/generate-qr');
+  const { secret } = (await (await created).json()) as { secret: string };
   const img = page.locator('img.qr');
   await expect(img).toBeVisible();
   await expect(page.getByRole('timer')).toContainText(/Expires in \d:\d\d/);
   const link = decodeQrDataUrl((await img.getAttribute('src'))!);
   expect(link).toMatch(/\/user-verification\?session=[0-9a-f]{32}$/);
-  return link!;
+  expect(link).not.toContain(secret);
+  const code = await page.locator('.session-code strong').textContent();
+  expect(code).toMatch(/^\d{6}$/);
+  return { link: link!, code: code!, secret };
+}
+
+/** The phone names what it completes, with the same code as the desktop. */
+async function expectSameCode(mobile: Page, code: string) {
+  await expect(mobile.getByText('This is a sign-in on the screen that showed this code:')).toBeVisible();
+  await expect(mobile.locator('.session-code strong')).toHaveText(code);
 }
 
 async function phoneWithIdentity(browser: Browser) {
@@ -23,9 +38,17 @@ async function phoneWithIdentity(browser: Browser) {
 }
 
 test('a phone completes the session and the desktop moves on by itself; the link cannot be used again', async ({ page, browser }) => {
-  const link = await showQr(page);
+  const { link, code, secret } = await showQr(page);
   const { phone, page: mobile, bio } = await phoneWithIdentity(browser);
 
+  // Only the desktop can read the outcome: the phone, and anyone else holding the link, cannot.
+  const session = new URL(link).searchParams.get('session')!;
+  const asPhone = await mobile.request.get(`/sessions/${session}`);
+  expect(asPhone.status()).toBe(403);
+  expect((await mobile.request.get(`/sessions/${session}`, { headers: { 'session-secret': secret } })).status()).toBe(200);
+
+  await mobile.goto(link);
+  await expectSameCode(mobile, code);
   await verifyThroughUi(mobile, bio, link);
   await expect(mobile).toHaveURL(/\/user-authorised$/);
   await expect(page).toHaveURL(/\/user-authorised$/);
@@ -39,27 +62,34 @@ test('a phone completes the session and the desktop moves on by itself; the link
   await phone.close();
 });
 
-test('an unregistered biometric goes to the invalid page on the phone, sending nothing, and the desktop keeps waiting', async ({
+test('an unregistered biometric goes to the invalid page on the phone, sending no proof, and the desktop follows at once', async ({
   page,
   browser,
 }) => {
-  const link = await showQr(page);
+  const { link, code } = await showQr(page);
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const mobile = await phone.newPage();
+  const sent: string[] = [];
+  mobile.on('request', (r) => r.method() === 'POST' && sent.push(new URL(r.url()).pathname));
   await mobile.goto(link);
   await expect(mobile.getByText('You are completing a verification started on another screen.')).toBeVisible();
-  // Unknown to the registry: the phone finds no commitment in its bucket and stops before proving.
+  await expectSameCode(mobile, code);
+  // Unknown to the registry: the phone finds no commitment in its bucket, stops before proving, and
+  // reports the failure to the session, so the desktop does not wait for the expiry.
+  const started = Date.now();
   await mobile.getByPlaceholder('Touch to verify!', { exact: true }).fill(`stranger ${randomUUID()}`);
   await mobile.getByRole('button', { name: 'Verify User', exact: true }).click();
   await expect(mobile).toHaveURL(/\/invalid-did$/);
-  await expect(page).toHaveURL(/\/generate-qr$/);
-  await expect(page.locator('img.qr')).toBeVisible();
+  await expect(page).toHaveURL(/\/invalid-did$/, { timeout: 10_000 });
+  expect(Date.now() - started).toBeLessThan(15_000); // sessions live 20 s here: this was not the expiry
+  expect(sent).not.toContain('/verify');
+  expect(sent).toContain(`/sessions/${new URL(link).searchParams.get('session')}/failure`);
   await phone.close();
 });
 
 test('a session expires with a visible countdown, and its link then refuses to verify', async ({ page, browser }) => {
   test.setTimeout(90_000);
-  const link = await showQr(page);
+  const { link } = await showQr(page);
   await expect(page.getByText('This QR code has expired.')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('img.qr')).toHaveCount(0);
 

@@ -6,6 +6,9 @@ import type { Metrics } from './services/metrics.ts';
 import type { ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import type { RawDeriver } from './services/raw-deriver.ts';
 import type { Registry } from './services/registry.ts';
+import type { SessionQrImages } from './services/session-qr-images.ts';
+import type { SessionStreamCaps } from './services/session-stream-caps.ts';
+import type { SessionWatcher } from './services/session-watcher.ts';
 import type { Storage } from './storage/types.ts';
 
 /** What the process tells the app about itself: while warming up or draining, /healthz says not-ready. */
@@ -32,4 +35,10 @@ export interface AppDeps {
   artifacts: Artifacts;
   limits: GuessLimitSettings;
   metrics: Metrics;
+  /** Reads every watched session once per interval and tells their event streams. */
+  sessionWatcher: SessionWatcher;
+  /** Open event streams per client, per session and in all. */
+  streamCaps: SessionStreamCaps;
+  /** Each session's QR image, drawn once. */
+  qrImages: SessionQrImages;
 }

@@ -5,8 +5,11 @@ import { AttemptLimits } from './services/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './services/proof-verifier/verification-keys.ts';
-import { createMetrics, type Metrics } from './services/metrics.ts';
+import { createMetrics, observeSessionStreams, type Metrics } from './services/metrics.ts';
 import { AccessLogAtDebug, withRedactedRequests } from './http/access-log.ts';
+import { createSessionWatcher } from './services/session-watcher.ts';
+import { createSessionStreamCaps } from './services/session-stream-caps.ts';
+import { createSessionQrImages } from './services/session-qr-images.ts';
 import { BODY_LIMIT } from './http/body-limits.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { frameworkErrors } from './http/framework-errors.ts';
@@ -33,7 +36,7 @@ import { verifyRoute } from './routes/verify.ts';
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier'> & {
+  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages'> & {
     /** Keys client addresses in the attempt counters (`attemptKeySecret` of the OPRF key). */
     attemptKeySecret: Uint8Array;
     metrics?: Metrics;
@@ -105,6 +108,11 @@ export async function buildApp(
     deps.proofVerifier ??
     createProofVerifier({ keyPaths: verificationKeyPaths(deps.artifacts), threads: config.proofVerifierThreads, eager: options.eager });
   if (!deps.proofVerifier) app.addHook('onClose', () => proofVerifier.close());
+  const sessionWatcher = createSessionWatcher(deps.storage.sessions, {
+    intervalMs: config.sessionPollMs,
+    onError: (error) => app.log.warn({ err: { name: (error as Error).name } }, 'session poll failed'),
+  });
+  app.addHook('onClose', async () => sessionWatcher.close());
   const routeDeps: AppDeps = {
     ...deps,
     proofVerifier,
@@ -112,7 +120,20 @@ export async function buildApp(
     deriver: deps.deriver ?? inProcessDeriver(deps.oprf),
     limits,
     metrics,
+    sessionWatcher,
+    streamCaps: createSessionStreamCaps({
+      perClient: config.sessionStreamsPerClient,
+      perSession: config.sessionStreamsPerSession,
+      total: config.sessionStreamsMax,
+    }),
+    qrImages: createSessionQrImages({
+      link: (session) => `${config.publicUrl}/user-verification?session=${session}`,
+      maxEntries: config.qrCacheEntries,
+    }),
   };
+  if (!deps.metrics) {
+    observeSessionStreams(metrics, () => ({ streams: routeDeps.streamCaps.openStreams, watchedSessions: sessionWatcher.watchedSessions }));
+  }
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: reply.statusCode });

@@ -45,6 +45,16 @@ export interface Config {
   challengeTtlMs: number;
   /** How long a cross-device verification session stays open. */
   sessionTtlMs: number;
+  /** How often the session watcher reads the sessions that screens follow (once for all of them). */
+  sessionPollMs: number;
+  /** Open session event streams one client may hold. */
+  sessionStreamsPerClient: number;
+  /** Open event streams on one session. */
+  sessionStreamsPerSession: number;
+  /** Open event streams in one process. */
+  sessionStreamsMax: number;
+  /** Session QR images kept in memory (about 1 KB each). */
+  qrCacheEntries: number;
   /** How long an old Merkle root stays acceptable after the tree moves on. */
   rootWindowMs: number;
   /** On SIGTERM, how long to keep serving while /healthz reports not-ready, before closing. */
@@ -158,6 +168,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
     challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,
     sessionTtlMs: integer('SESSION_TTL_SECONDS', 300, 5, 3600) * 1000,
+    sessionPollMs: integer('SESSION_POLL_MS', 500, 50, 60_000),
+    sessionStreamsPerClient: integer('SESSION_STREAMS_PER_CLIENT', 16, 1, 100_000),
+    sessionStreamsPerSession: integer('SESSION_STREAMS_PER_SESSION', 4, 1, 100_000),
+    sessionStreamsMax: integer('SESSION_STREAMS_MAX', 10_000, 1, 1_000_000),
+    qrCacheEntries: integer('QR_CACHE_ENTRIES', 1000, 1, 1_000_000),
     rootWindowMs: integer('ROOT_WINDOW_SECONDS', 3600, 0, 30 * 86_400) * 1000,
     shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', 1000, 0, 120_000),
     derivationThreads: integer('DERIVATION_THREADS', availableParallelism(), 0, 256),

@@ -24,4 +24,5 @@ export { isZeroSecretProof } from './zero-secret-proof.ts';
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
+export { sessionCode } from './session-code.ts';
 export * from './schemas.ts';

@@ -127,10 +127,30 @@ export const SessionReply = Type.Object(
   },
   closed,
 );
+export const CreatedSessionReply = Type.Object(
+  {
+    ...SessionReply.properties,
+    secret: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description:
+        'Shown once: the creating screen keeps it and sends it to read the outcome (header Session-Secret, or ?secret= for the event stream). Never put it in the QR code.',
+    }),
+  },
+  closed,
+);
+/** What a phone holding only the QR link may learn: whether the session still waits, not its outcome. */
+export const SessionOpenReply = Type.Object(
+  { session: sessionId, open: Type.Boolean(), expiresAt: Type.String({ format: 'date-time' }) },
+  closed,
+);
 export const SessionParams = Type.Object({ id: Type.String() }, closed);
+export const SessionSecretHeaders = Type.Object({ 'session-secret': Type.Optional(Type.String({ maxLength: 64 })) });
+export const SessionEventsQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 64 })) }, closed);
 export const QrCodeQuery = Type.Object({ session: Type.Optional(sessionId) }, closed);
 
 export type SessionReply = Static<typeof SessionReply>;
+export type CreatedSessionReply = Static<typeof CreatedSessionReply>;
+export type SessionOpenReply = Static<typeof SessionOpenReply>;
 export type LegacyRegisterBody = Static<typeof LegacyRegisterBody>;
 export type LegacyVerifyBody = Static<typeof LegacyVerifyBody>;
 export type ZkRegisterBody = Static<typeof ZkRegisterBody>;

@@ -64,6 +64,14 @@ const probes = (): Record<string, Probe[]> => ({
     { method: 'GET', url: `/sessions/${sessionId}` },
     { method: 'GET', url: '/sessions/nope' },
   ],
+  'get /sessions/{id}/open': [
+    { method: 'GET', url: `/sessions/${sessionId}/open` },
+    { method: 'GET', url: '/sessions/nope/open' },
+  ],
+  'post /sessions/{id}/failure': [
+    { method: 'POST', url: '/sessions/nope/failure' },
+    { method: 'POST', url: `/sessions/${sessionId}/failure` },
+  ],
   'get /sessions/{id}/events': [{ method: 'GET', url: '/sessions/nope/events' }],
   'get /openapi.json': [{ method: 'GET', url: '/openapi.json' }],
   'get /docs': [{ method: 'GET', url: '/docs' }],

@@ -34,6 +34,8 @@ const API_ROUTES = [
   ['get', '/livez'],
   ['post', '/sessions'],
   ['get', '/sessions/{id}'],
+  ['get', '/sessions/{id}/open'],
+  ['post', '/sessions/{id}/failure'],
 ] as const;
 
 /** Registered on purpose with `hide: true`: not JSON API routes (the reference itself, Prometheus text, an SSE stream). */

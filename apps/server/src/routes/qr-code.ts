@@ -1,24 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import QRCode from 'qrcode';
 import { QrCodeQuery, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-
-const png = (text: string) => QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
+import { perClientLimited } from '../http/per-client-limit.ts';
+import { renderQrPng } from '../services/session-qr-images.ts';
 
 /**
  * GET /generateQRCode: a PNG of the app's verification link, as the original system encoded it.
- * With `?session=…`, the link carries a pending cross-device session for a phone to complete.
+ * With `?session=…`, the link carries a pending cross-device session for a phone to complete. Images
+ * are drawn once (the plain one at start-up, a session's on first request) and the route is
+ * rate-limited per client, so a flood of requests draws nothing.
  */
-export function qrCodeRoute(app: FastifyInstance, { config, storage }: AppDeps) {
+export function qrCodeRoute(app: FastifyInstance, { config, storage, limits, qrImages }: AppDeps) {
   const link = `${config.publicUrl}/user-verification`;
   let plain: Promise<Buffer> | undefined;
   app.get<{ Querystring: Static<typeof QrCodeQuery> }>(
     '/generateQRCode',
-    { schema: { querystring: QrCodeQuery } },
+    { ...perClientLimited(limits), schema: { querystring: QrCodeQuery } },
     async (request, reply) => {
       const { session } = request.query;
       if (session === undefined) {
-        plain ??= png(link);
+        plain ??= renderQrPng(link);
         return reply
           .type('image/png')
           .header('cache-control', 'no-store')
@@ -33,7 +34,7 @@ export function qrCodeRoute(app: FastifyInstance, { config, storage }: AppDeps) 
       return reply
         .type('image/png')
         .header('cache-control', 'no-store')
-        .send(await png(`${link}?session=${session}`));
+        .send(await qrImages.forSession(session, found.expiresAt));
     },
   );
 }

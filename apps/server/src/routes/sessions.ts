@@ -1,43 +1,123 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { SessionParams, SessionReply, type Static } from '@zeroid/protocol';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  CreatedSessionReply,
+  ErrorReply,
+  SessionEventsQuery,
+  SessionOpenReply,
+  SessionParams,
+  SessionReply,
+  SessionSecretHeaders,
+  type Static,
+} from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
-import type { Storage } from '../storage/types.ts';
+import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
+import { Problem } from '../http/problem.ts';
+import { newSessionSecret, sessionSecretMatches } from '../services/session-secret.ts';
+import type { SessionState } from '../services/session-watcher.ts';
+import { reportSessionFailure } from '../services/settle-session.ts';
 
-const POLL_MS = 500;
+const KEEP_ALIVE_MS = 15_000;
+/** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */
+const STREAM_RETRY_SECONDS = 10;
 const notFound = { error: { code: 'SESSION_NOT_FOUND', message: 'This verification session does not exist.' } };
+const forbidden = new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
+const tooManyStreams = {
+  client: 'This client already follows too many sessions.',
+  session: 'This session already has too many screens following it.',
+  total: 'The server is following too many sessions right now.',
+} as const;
 
-async function describeSession(storage: Storage, id: string) {
-  const session = await storage.sessions.find(id);
-  return session && { session: session.id, status: session.status, expiresAt: session.expiresAt.toISOString() };
-}
+type Params = { Params: Static<typeof SessionParams> };
+const describe = (s: SessionState) => ({ session: s.id, status: s.status, expiresAt: s.expiresAt.toISOString() });
 
 /**
- * Cross-device verification. A screen creates a session and shows its QR code; a phone opens the
- * link, verifies with a proof bound to the session, and the session completes once. The screen
- * learns the outcome through Server-Sent Events (or by polling GET /sessions/:id). Each stream reads
- * the database, so it works whichever process completed the session.
+ * Cross-device verification (decisions 007 and 012). A screen creates a session, keeps its secret and
+ * shows its QR code; a phone opens the link (which carries no secret), verifies with a proof bound to
+ * the session, and the session completes once. Only the holder of the secret reads the outcome,
+ * through Server-Sent Events or by polling GET /sessions/:id. The streams only subscribe to the
+ * process's session watcher, which reads the database once per interval for all of them.
  */
-export function sessionRoutes(app: FastifyInstance, { storage, config, limits }: AppDeps) {
-  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: SessionReply } } }, async () => {
-    const id = randomBytes(16).toString('hex');
-    await storage.sessions.create(id, new Date(Date.now() + config.sessionTtlMs));
-    return (await describeSession(storage, id))!;
+export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps }: AppDeps) {
+  // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
+  const openStreams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const close of openStreams) close();
   });
 
-  app.get<{ Params: Static<typeof SessionParams> }>(
+  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () => {
+    const id = randomBytes(16).toString('hex');
+    const { secret, secretHash } = newSessionSecret();
+    const expiresAt = new Date(Date.now() + config.sessionTtlMs);
+    await storage.sessions.create(id, expiresAt, secretHash);
+    return { ...describe({ id, status: 'pending', expiresAt }), secret };
+  });
+
+  /** The session, if the request holds its secret; otherwise a reply has been sent. */
+  async function ownedSession(id: string, secret: string | undefined, reply: FastifyReply) {
+    const session = await storage.sessions.find(id);
+    if (!session) {
+      await reply.code(404).send(notFound);
+      return undefined;
+    }
+    if (!sessionSecretMatches(session.secretHash, secret)) throw forbidden;
+    return session;
+  }
+
+  app.get<Params & { Headers: Static<typeof SessionSecretHeaders> }>(
     '/sessions/:id',
-    { schema: { params: SessionParams, response: { 200: SessionReply } } },
-    async (request, reply) => (await describeSession(storage, request.params.id)) ?? reply.code(404).send(notFound),
+    { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
+    async (request, reply) => {
+      const session = await ownedSession(request.params.id, request.headers['session-secret'], reply);
+      return session && describe(session);
+    },
   );
 
-  app.get<{ Params: Static<typeof SessionParams> }>(
-    '/sessions/:id/events',
-    { schema: { params: SessionParams, hide: true } },
+  // The phone's view: whether the session still waits, never its outcome.
+  app.get<Params>(
+    '/sessions/:id/open',
+    { schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
-      let last = await describeSession(storage, request.params.id);
-      if (!last) return reply.code(404).send(notFound);
+      const session = await storage.sessions.find(request.params.id);
+      if (!session) return reply.code(404).send(notFound);
+      return { session: session.id, open: session.status === 'pending', expiresAt: session.expiresAt.toISOString() };
+    },
+  );
+
+  app.post<Params>(
+    '/sessions/:id/failure',
+    { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
+    async (request, reply) => {
+      const session = await storage.sessions.find(request.params.id);
+      if (!session) return reply.code(404).send(notFound);
+      await reportSessionFailure(storage, session.id);
+      return { session: session.id, open: false, expiresAt: session.expiresAt.toISOString() };
+    },
+  );
+
+  app.get<Params & { Querystring: Static<typeof SessionEventsQuery> }>(
+    '/sessions/:id/events',
+    { schema: { params: SessionParams, querystring: SessionEventsQuery, hide: true } },
+    async (request, reply) => {
+      // The caps first: a refused stream costs no database read, and its 429 comes after a pause, so
+      // a client retrying at once cannot keep the server busy with refusals.
+      const place = streamCaps.open(clientKey(request.ip, limits.ipv6Prefix), request.params.id);
+      if ('refused' in place) {
+        await slowRefusal();
+        throw new Problem(429, 'TOO_MANY_STREAMS', tooManyStreams[place.refused], { 'retry-after': String(STREAM_RETRY_SECONDS) });
+      }
+      const { release } = place;
+      let session;
+      try {
+        session = await ownedSession(request.params.id, request.query.secret, reply);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      if (!session) return release();
+
       reply.hijack();
       const out = reply.raw;
       out.writeHead(200, {
@@ -46,30 +126,29 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits }:
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const send = (state: NonNullable<typeof last>) => out.write(`event: status\ndata: ${JSON.stringify(state)}\n\n`);
-      send(last);
-      let open = last.status === 'pending';
-      const timer = setInterval(() => {
-        void (async () => {
-          try {
-            const now = await describeSession(storage, request.params.id);
-            if (!now || !open) return;
-            if (now.status !== last?.status) send(now);
-            else out.write(': keep-alive\n\n');
-            last = now;
-            if (now.status !== 'pending') close();
-          } catch {
-            close();
-          }
-        })();
-      }, POLL_MS);
-      const close = () => {
-        open = false;
-        clearInterval(timer);
+      const send = (state: SessionState) => out.write(`event: status\ndata: ${JSON.stringify(describe(state))}\n\n`);
+      send(session);
+      if (session.status !== 'pending') {
+        release();
+        return out.end();
+      }
+      const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+      const stopWatching = sessionWatcher.watch(session, (state) => {
+        send(state);
+        if (state.status !== 'pending') close();
+      });
+      let closed = false;
+      function close() {
+        if (closed) return;
+        closed = true;
+        openStreams.delete(close);
+        clearInterval(keepAlive);
+        stopWatching();
+        release();
         out.end();
-      };
-      request.raw.on('close', close);
-      if (!open) close();
+      }
+      openStreams.add(close);
+      out.on('close', close);
     },
   );
 }

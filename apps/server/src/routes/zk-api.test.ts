@@ -4,6 +4,7 @@ import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
 import { Artifacts } from '../services/artifacts.ts';
+import { newSessionSecret } from '../services/session-secret.ts';
 
 const CAROL = { id: 'EF-555 Carol', bio: 'retina vessels 12 branch 7 fovea 3 disc 41' };
 const DAVE = { id: 'GH-777 Dave', bio: 'palm crease 8 mount 2 thenar 66 line 9' };
@@ -228,9 +229,18 @@ describe('metrics of the zero-knowledge path', () => {
 });
 
 describe('cross-device sessions', () => {
-  const newSession = async () => (await t.app.inject({ method: 'POST', url: '/sessions' })).json<{ session: string; status: string }>();
+  const secrets = new Map<string, string>();
+  const newSession = async () => {
+    const created = (await t.app.inject({ method: 'POST', url: '/sessions' })).json<{ session: string; status: string; secret: string }>();
+    secrets.set(created.session, created.secret);
+    return created;
+  };
   const status = async (session: string) =>
-    (await t.app.inject({ method: 'GET', url: `/sessions/${session}` })).json<{ status: string }>().status;
+    (
+      await t.app.inject({ method: 'GET', url: `/sessions/${session}`, headers: { 'session-secret': secrets.get(session) ?? 'none' } })
+    ).json<{
+      status: string;
+    }>().status;
 
   it('completes once with a proof bound to the session', async () => {
     const { session, status: initial } = await newSession();
@@ -257,7 +267,9 @@ describe('cross-device sessions', () => {
 
   it('fails for an expired or unknown session', async () => {
     const expired = 'ab'.repeat(16);
-    await t.storage.sessions.create(expired, new Date(Date.now() - 1000));
+    const { secret, secretHash } = newSessionSecret();
+    await t.storage.sessions.create(expired, new Date(Date.now() - 1000), secretHash);
+    secrets.set(expired, secret);
     expect(await status(expired)).toBe('expired');
     expect(await verdictFor(await client.prove(CAROL.bio, undefined, expired), expired)).toBe('Failure');
     const unknown = 'cd'.repeat(16);

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics. Labels carry routes, modes and verdicts, never anything from a request body.
@@ -46,6 +46,26 @@ export function createMetrics() {
       registers: [registry],
     }),
   };
+}
+
+/** Gauges read when scraped: open session streams and the sessions the watcher reads per poll. */
+export function observeSessionStreams(metrics: Metrics, read: () => { streams: number; watchedSessions: number }) {
+  new Gauge({
+    name: 'zeroid_session_streams',
+    help: 'Open session event streams in this process.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(read().streams);
+    },
+  });
+  new Gauge({
+    name: 'zeroid_watched_sessions',
+    help: 'Sessions the session watcher reads on each poll.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(read().watchedSessions);
+    },
+  });
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -17,3 +17,12 @@ export async function settleSession(storage: Storage, session: string | undefine
 export async function sessionIsOpen(storage: Storage, session: string | undefined): Promise<boolean> {
   return session === undefined || (await storage.sessions.find(session))?.status === 'pending';
 }
+
+/**
+ * The phone found that its biometric is not registered (its commitment is absent from its bucket)
+ * and sent no proof: the session fails now, so the screen stops waiting. It can only turn a pending
+ * session into a Failure, which anyone holding the QR code could already do with a bad proof.
+ */
+export async function reportSessionFailure(storage: Storage, session: string): Promise<void> {
+  await storage.sessions.complete(session, 'failure');
+}

@@ -3,6 +3,7 @@ import * as initial from './migrations/001-initial.ts';
 import * as treeCheckpoints from './migrations/002-tree-checkpoints.ts';
 import * as verificationSessions from './migrations/003-verification-sessions.ts';
 import * as attemptCounters from './migrations/004-attempt-counters.ts';
+import * as sessionSecrets from './migrations/005-session-secrets.ts';
 import * as forgetAddressHashes from './migrations/006-forget-address-hashes.ts';
 import * as keyFingerprints from './migrations/007-key-fingerprints.ts';
 import type { Database } from './schema.ts';
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '002-tree-checkpoints': treeCheckpoints,
   '003-verification-sessions': verificationSessions,
   '004-attempt-counters': attemptCounters,
+  '005-session-secrets': sessionSecrets,
   '006-forget-address-hashes': forgetAddressHashes,
   '007-key-fingerprints': keyFingerprints,
 };

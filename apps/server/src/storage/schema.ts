@@ -27,6 +27,8 @@ export interface Database {
     status: string;
     expires_at: EpochMs;
     completed_at: ColumnType<number | string | null, number | null, number | null>;
+    /** SHA-256 (hex) of the secret the creating screen holds; null for sessions older than migration 005. */
+    secret_hash: string | null;
   };
   attempt_counters: {
     key: string;

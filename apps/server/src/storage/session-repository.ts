@@ -1,24 +1,44 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema.ts';
-import type { SessionRepository } from './types.ts';
+import type { SessionRepository, StoredSession } from './types.ts';
+
+/** Well under SQLite's and PostgreSQL's limits on bound parameters in one statement. */
+const IDS_PER_QUERY = 500;
+
+function toSession(row: Selectable<Database['verification_sessions']>, now: Date): StoredSession {
+  const expiresAt = new Date(Number(row.expires_at));
+  const status =
+    row.status === 'pending' && expiresAt.getTime() <= now.getTime() ? 'expired' : (row.status as 'pending' | 'success' | 'failure');
+  return { id: row.id, status, expiresAt, secretHash: row.secret_hash };
+}
 
 /** Sessions complete once: one conditional UPDATE decides, across every process. */
 export function sessionRepository(db: Kysely<Database>): SessionRepository {
   return {
-    async create(id, expiresAt) {
+    async create(id, expiresAt, secretHash) {
       await db
         .insertInto('verification_sessions')
-        .values({ id, status: 'pending', expires_at: expiresAt.getTime(), completed_at: null })
+        .values({ id, status: 'pending', expires_at: expiresAt.getTime(), completed_at: null, secret_hash: secretHash })
         .execute();
     },
 
     async find(id, now = new Date()) {
       const row = await db.selectFrom('verification_sessions').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row) return undefined;
-      const expiresAt = new Date(Number(row.expires_at));
-      const status =
-        row.status === 'pending' && expiresAt.getTime() <= now.getTime() ? 'expired' : (row.status as 'pending' | 'success' | 'failure');
-      return { id: row.id, status, expiresAt };
+      return row && toSession(row, now);
+    },
+
+    async findCompleted(ids) {
+      const completed = new Map<string, 'success' | 'failure'>();
+      for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+        const rows = await db
+          .selectFrom('verification_sessions')
+          .select(['id', 'status'])
+          .where('id', 'in', ids.slice(start, start + IDS_PER_QUERY))
+          .where('status', '!=', 'pending')
+          .execute();
+        for (const row of rows) completed.set(row.id, row.status as 'success' | 'failure');
+      }
+      return completed;
     },
 
     async complete(id, status, now = new Date()) {

@@ -218,6 +218,34 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('keeps a session with its secret hash, completes it once, and finds the completed among many in one call', async () => {
+    const { storage } = await open();
+    const now = new Date();
+    const ids = range(0, 1200).map((i) => i.toString(16).padStart(32, '0'));
+    for (const id of ids.slice(0, 3)) await storage.sessions.create(id, new Date(now.getTime() + 60_000), `hash-${id}`);
+    await storage.sessions.create(ids[3]!, new Date(now.getTime() - 1), 'hash-expired');
+    expect(await storage.sessions.find(ids[0]!, now)).toEqual({
+      id: ids[0],
+      status: 'pending',
+      expiresAt: new Date(now.getTime() + 60_000),
+      secretHash: `hash-${ids[0]}`,
+    });
+    const completions = await Promise.all(range(0, 10).map(() => storage.sessions.complete(ids[1]!, 'failure', now)));
+    expect(completions.filter(Boolean)).toHaveLength(1);
+    await storage.sessions.complete(ids[2]!, 'success', now);
+    // 1,200 ids: more than one statement's worth, all answered in one call; pending and expired
+    // sessions are not completed.
+    const completed = await storage.sessions.findCompleted(ids);
+    expect(completed).toEqual(
+      new Map([
+        [ids[1]!, 'failure'],
+        [ids[2]!, 'success'],
+      ]),
+    );
+    expect((await storage.sessions.find(ids[3]!, now))?.status).toBe('expired');
+    await storage.close();
+  });
+
   it('counts attempts in fixed windows without losing a concurrent increment, and reserves throttled attempts', async () => {
     const { storage } = await open();
     const counts = await Promise.all(range(0, 40).map(() => storage.attempts.countInWindow('budget', 60_000, 60_001)));

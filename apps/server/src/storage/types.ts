@@ -71,10 +71,23 @@ export interface CheckpointRepository {
 
 export type SessionStatus = 'pending' | 'success' | 'failure' | 'expired';
 
+export interface StoredSession {
+  id: string;
+  status: SessionStatus;
+  expiresAt: Date;
+  /** SHA-256 (hex) of the creating screen's secret; null for sessions created before it existed. */
+  secretHash: string | null;
+}
+
 export interface SessionRepository {
-  create(id: string, expiresAt: Date): Promise<void>;
+  create(id: string, expiresAt: Date, secretHash: string): Promise<void>;
   /** The session and its status; a pending session past its expiry reads as 'expired'. */
-  find(id: string, now?: Date): Promise<{ id: string; status: SessionStatus; expiresAt: Date } | undefined>;
+  find(id: string, now?: Date): Promise<StoredSession | undefined>;
+  /**
+   * Which of these sessions have completed, and how, in one read: the process's session watcher asks
+   * this for every session it follows, and most are still pending, so the answer is usually empty.
+   */
+  findCompleted(ids: readonly string[]): Promise<Map<string, 'success' | 'failure'>>;
   /** Completes a pending, unexpired session: true for exactly one caller. */
   complete(id: string, status: 'success' | 'failure', now?: Date): Promise<boolean>;
   /** Deletes sessions that expired over an hour ago. */

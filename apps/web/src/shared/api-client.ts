@@ -1,26 +1,35 @@
-import type { SessionReply } from '@zeroid/protocol';
+import type { CreatedSessionReply, SessionOpenReply, SessionReply } from '@zeroid/protocol';
 import { requestBlob, requestJson } from './http.ts';
 import { apiUrls } from './paths.ts';
 
-/** A cross-device verification session, for a phone to complete. */
-export function createSession(): Promise<SessionReply> {
-  return requestJson<SessionReply>(apiUrls.sessions(), { method: 'POST' });
+/**
+ * A cross-device verification session, for a phone to complete. Its secret is what lets this screen,
+ * and only this screen, read the outcome: keep it in memory, never in the QR code.
+ */
+export function createSession(): Promise<CreatedSessionReply> {
+  return requestJson<CreatedSessionReply>(apiUrls.sessions(), { method: 'POST' });
 }
 
-export function sessionStatus(id: string): Promise<SessionReply> {
-  return requestJson<SessionReply>(apiUrls.session(id));
+/** The outcome, for the screen holding the session's secret. */
+export function sessionStatus(id: string, secret: string): Promise<SessionReply> {
+  return requestJson<SessionReply>(apiUrls.session(id), { headers: { 'session-secret': secret } });
+}
+
+/** The phone's view of a session it holds only the link of: whether it still waits. */
+export function sessionOpen(id: string): Promise<SessionOpenReply> {
+  return requestJson<SessionOpenReply>(apiUrls.sessionOpen(id));
 }
 
 /**
  * Follows a session until it completes or expires: Server-Sent Events, or polling every two seconds
  * where EventSource is missing or the stream breaks. Returns a function that stops watching.
  */
-export function watchSession(id: string, onChange: (reply: SessionReply) => void): () => void {
+export function watchSession(id: string, secret: string, onChange: (reply: SessionReply) => void): () => void {
   let stopped = false;
   let poll: ReturnType<typeof setInterval> | undefined;
   const startPolling = () => {
     poll ??= setInterval(() => {
-      sessionStatus(id).then(
+      sessionStatus(id, secret).then(
         (reply) => !stopped && onChange(reply),
         () => undefined,
       );
@@ -28,7 +37,7 @@ export function watchSession(id: string, onChange: (reply: SessionReply) => void
   };
   let source: EventSource | undefined;
   if (typeof EventSource === 'function') {
-    source = new EventSource(apiUrls.sessionEvents(id));
+    source = new EventSource(apiUrls.sessionEvents(id, secret));
     source.addEventListener('status', (event) => !stopped && onChange(JSON.parse((event as MessageEvent<string>).data) as SessionReply));
     source.onerror = () => {
       source?.close();

@@ -12,13 +12,19 @@ export class ApiError extends Error {
 const NETWORK_MESSAGE = 'Could not reach the server. Please try again.';
 
 /** fetch() that turns every failure (network, 4xx, 5xx, a reply that is not JSON) into an ApiError. */
-export async function requestJson<T>(url: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
+export async function requestJson<T>(
+  url: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: init.method ?? 'GET',
-      headers:
-        init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   } catch {

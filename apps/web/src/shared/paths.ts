@@ -19,7 +19,11 @@ export const apiUrls = {
   qrCode: (session?: string) => api(session === undefined ? '/generateQRCode' : `/generateQRCode?session=${encodeURIComponent(session)}`),
   sessions: () => api('/sessions'),
   session: (id: string) => api(`/sessions/${encodeURIComponent(id)}`),
-  sessionEvents: (id: string) => api(`/sessions/${encodeURIComponent(id)}/events`),
+  // EventSource cannot send a header, so the stream takes the screen's secret in its query (the
+  // server keeps it out of its logs).
+  sessionEvents: (id: string, secret: string) => api(`/sessions/${encodeURIComponent(id)}/events?secret=${encodeURIComponent(secret)}`),
+  sessionOpen: (id: string) => api(`/sessions/${encodeURIComponent(id)}/open`),
+  sessionFailure: (id: string) => api(`/sessions/${encodeURIComponent(id)}/failure`),
   oprf: () => api('/oprf'),
   oprfPublicKey: () => api('/oprf/public-key'),
   challenge: () => api('/challenge'),

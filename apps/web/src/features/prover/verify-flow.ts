@@ -54,7 +54,12 @@ export async function verifyFlow(
     (await wholeGroupRequest.catch(() => undefined)) ??
     (await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars))));
   const member = bucket.members?.find((m) => m.commitment === commitment);
-  if (!member) return FAILURE;
+  if (!member) {
+    // Not registered, known here without a proof: tell the session, so the screen that showed the
+    // code stops waiting at once. It learns only "failure", as it would from a failed proof.
+    if (input.session !== undefined) await requestJson(apiUrls.sessionFailure(input.session), { method: 'POST' }).catch(() => undefined);
+    return FAILURE;
+  }
 
   // The tree may have grown past a power of two since the parameters came: then prove at the new depth.
   const artifactsForDepth =

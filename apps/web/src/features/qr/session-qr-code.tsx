@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { SessionReply } from '@zeroid/protocol';
+import { sessionCode } from '@zeroid/protocol/session-code';
 import { createSession, fetchQrCode, watchSession } from '../../shared/api-client.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
@@ -12,7 +13,9 @@ const clock = (ms: number) => {
 
 /**
  * A one-time verification session as a QR code (fetched from the server as binary, shown as a data
- * URL), with a countdown. When a phone completes it, this screen moves on by itself.
+ * URL), with a countdown and the short code the phone shows too. When a phone completes it, this
+ * screen moves on by itself. The session's secret stays in this effect's memory: it is what lets
+ * this screen, and no other, read the outcome.
  */
 export function SessionQrCode() {
   const navigate = useSafeNavigate();
@@ -31,9 +34,9 @@ export function SessionQrCode() {
       .then(async (created) => {
         const image = await fetchQrCode(created.session);
         if (!live) return;
-        setSession(created);
+        setSession({ session: created.session, status: created.status, expiresAt: created.expiresAt });
         setSrc(image);
-        stopWatching = watchSession(created.session, (update) => {
+        stopWatching = watchSession(created.session, created.secret, (update) => {
           setSession(update);
           if (update.status === 'success') navigate(routes.authorised);
           if (update.status === 'failure') navigate(routes.invalidDid);
@@ -59,6 +62,11 @@ export function SessionQrCode() {
     <>
       <p>Scan this code with your phone to verify there. This screen continues by itself.</p>
       {src && !expired ? <img className="qr" src={src} width={320} height={320} alt="QR code for the verification link" /> : null}
+      {session && !expired ? (
+        <p className="session-code">
+          Code: <strong>{sessionCode(session.session)}</strong>. Your phone shows the same code: check that they match.
+        </p>
+      ) : null}
       {session && !expired ? (
         <p className="countdown" role="timer" aria-live="off">
           Expires in {clock(remaining)}

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { useSearchParams } from 'react-router';
-import { sessionStatus } from '../../shared/api-client.ts';
+import { sessionCode } from '@zeroid/protocol/session-code';
+import { sessionOpen } from '../../shared/api-client.ts';
 import type { Progress } from '../../shared/progress.ts';
 import { verify, warmUpProver } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -23,8 +24,8 @@ export function VerifyPage() {
   // Opened from another screen's QR code: say so, and say at once if that session is no longer open.
   useEffect(() => {
     if (!session) return;
-    sessionStatus(session).then(
-      (reply) => reply.status !== 'pending' && setError('This verification link has expired or was already used. Ask for a new QR code.'),
+    sessionOpen(session).then(
+      (reply) => !reply.open && setError('This verification link has expired or was already used. Ask for a new QR code.'),
       () => setError('This verification link is not valid. Ask for a new QR code.'),
     );
   }, [session]);
@@ -48,7 +49,15 @@ export function VerifyPage() {
   return (
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
-      {session ? <p className="lead">You are completing a verification started on another screen.</p> : null}
+      {session ? (
+        <>
+          <p className="lead">You are completing a verification started on another screen.</p>
+          <p className="session-code">
+            This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
+            verify.
+          </p>
+        </>
+      ) : null}
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
         <textarea
           aria-label="Biometric Data"
