@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { hashSessionSecret } from '../services/session-secret.ts';
 
 /**
@@ -93,8 +93,10 @@ describe('session secrets', () => {
     expect((await openStream(session, wrong)).status).toBe(403);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const logs = t.logs.join('');
-    expect(logs).toContain(`/sessions/${session}/events?secret=[redacted]`);
+    // The access line names the route's pattern and drops the query string (decision 019).
+    expect(logs).toContain('/sessions/:id/events?[redacted]');
     expect(logs).not.toContain(wrong);
+    expect(logs).not.toContain(session);
   });
 });
 
@@ -154,7 +156,7 @@ describe('event stream caps', () => {
       if (again.status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(again?.status).toBe(200);
-    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const metrics = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } })).text();
     expect(metrics).toMatch(/^zeroid_session_streams 4$/m);
     expect(metrics).toMatch(/^zeroid_watched_sessions 3$/m);
     for (const stream of [first[1]!, third, elsewhere, again!]) stream.close();
