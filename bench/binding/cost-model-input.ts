@@ -1,7 +1,8 @@
-import { edwards } from '@noble/curves/abstract/edwards.js';
 import { Field } from '@noble/curves/abstract/modular.js';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { poseidon4 } from 'poseidon-lite/poseidon4';
+import { BabyJubjub } from '../../packages/protocol/src/baby-jubjub-commitment.ts';
+import { SNARK_SCALAR_FIELD } from '../../packages/protocol/src/field.ts';
 
 /**
  * A satisfying input for bench/binding/registration-cost-model.circom, computed the long way in
@@ -9,17 +10,8 @@ import { poseidon4 } from 'poseidon-lite/poseidon4';
  * browser would. `expected` is what the circuit must output, so a timing run also checks that the
  * cost model computes what it claims to.
  */
-const p = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
+const p = SNARK_SCALAR_FIELD;
 const Fp = Field(p);
-const BabyJubjub = edwards({
-  p,
-  n: 2736030358979909402780800718157159386076813972158567259200215660948447373041n,
-  h: 8n,
-  a: 168700n,
-  d: 168696n,
-  Gx: 5299619240641551281634865583518297030282874472190772894086521144482721001553n,
-  Gy: 16950150798460657717958625567821834550301663161624707787222815936182638968203n,
-});
 type Point = InstanceType<typeof BabyJubjub>;
 const n = BabyJubjub.Fn.ORDER;
 const A = 168698n;
