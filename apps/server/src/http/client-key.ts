@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * The client a request counts against, from its address as Fastify sees it (`request.ip`, which
@@ -14,30 +14,10 @@ import { isIPv4, isIPv6 } from 'node:net';
  */
 export function clientKey(address: string, ipv6Prefix = 64): string {
   const bare = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0) names our interface, not the client
-  if (isIPv4(bare)) return bare;
-  if (!isIPv6(bare)) return address;
-  const groups = ipv6Groups(bare);
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    return `${groups[6]! >> 8}.${groups[6]! & 0xff}.${groups[7]! >> 8}.${groups[7]! & 0xff}`;
-  }
-  const masked = groups.map((group, i) => {
-    const bits = Math.min(16, Math.max(0, ipv6Prefix - i * 16));
-    return group & ((0xffff << (16 - bits)) & 0xffff);
-  });
-  return `${masked.map((g) => g.toString(16)).join(':')}/${ipv6Prefix}`;
-}
-
-/** The eight 16-bit groups of a valid IPv6 address, `::` expanded and a trailing dotted IPv4 read. */
-function ipv6Groups(address: string): number[] {
-  let text = address.toLowerCase();
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
-  const front = parse(head);
-  const back = tail === undefined ? [] : parse(tail);
-  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+  if (!ipaddr.isValid(bare)) return address;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const ipv6 = parsed as ipaddr.IPv6;
+  if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${ipv6.toString()}/${ipv6Prefix}`).toNormalizedString()}/${ipv6Prefix}`;
 }
