@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -11,16 +14,19 @@ const TOKEN = 'operational-surface-token-0123456789abcdef';
 let plain: ServerProcess;
 let metricsPort: number;
 let withToken: ServerProcess;
+// Each process on a database of its own, never the repository's ./data.
+const dataDirs = [0, 1].map(() => mkdtempSync(path.join(tmpdir(), 'zeroid-operational-')));
 
 beforeAll(async () => {
   metricsPort = await freePort();
   [plain, withToken] = await Promise.all([
-    startServerProcess({ LOG_LEVEL: 'debug', METRICS_PORT: String(metricsPort) }),
-    startServerProcess({ METRICS_TOKEN: TOKEN }),
+    startServerProcess({ DATA_DIR: dataDirs[0]!, LOG_LEVEL: 'debug', METRICS_PORT: String(metricsPort) }),
+    startServerProcess({ DATA_DIR: dataDirs[1]!, METRICS_TOKEN: TOKEN }),
   ]);
 }, 120_000);
 afterAll(async () => {
   await Promise.all([plain?.stop(), withToken?.stop()]);
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** One request written byte for byte, as a client that does not normalise its URL would send it. */
@@ -99,7 +105,10 @@ describe('a URL that does not decode, over a raw socket', () => {
 describe('debug logs', () => {
   it('name requests without their session ids or query strings', async () => {
     const linesBefore = plain.output.length;
-    const { session } = (await (await fetch(`${plain.url}/sessions`, { method: 'POST' })).json()) as { session: string };
+    const { session, secret } = (await (await fetch(`${plain.url}/sessions`, { method: 'POST' })).json()) as {
+      session: string;
+      secret: string;
+    };
     expect(session).toMatch(/^[0-9a-f]{32}$/);
     const urls = [
       `/sessions/${session}`,
@@ -110,7 +119,7 @@ describe('debug logs', () => {
     ];
     for (const url of urls) expect((await fetch(plain.url + url)).status).toBeLessThan(500);
     const events = new AbortController();
-    const stream = await fetch(`${plain.url}/sessions/${session}/events`, { signal: events.signal });
+    const stream = await fetch(`${plain.url}/sessions/${session}/events?secret=${secret}`, { signal: events.signal });
     expect(stream.status).toBe(200);
     events.abort();
     expect((await rawRequest(plain, `GET /sessions/${session}%zz HTTP/1.1`)).status).toBe(400);
@@ -134,13 +143,8 @@ describe('debug logs', () => {
     for (const line of expected) expect(log).toContain(line);
     // Every request above but the event stream, which hijacks its reply and so logs no access line.
     expect(log.match(/"msg":"request completed"/g)).toHaveLength(urls.length + 1);
-    console.log(
-      log
-        .split('\n')
-        .filter((l) => l.includes('request'))
-        .join('\n'),
-    );
     expect(log).not.toContain(session);
+    expect(log).not.toContain(secret);
     expect(log).not.toContain(session.slice(0, 16));
   });
 });
