@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite, type SqliteDatabase } from './sqlite-driver.ts';
 
 /** How long a writer waits for another connection's write lock before SQLITE_BUSY (then a 503). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -11,7 +11,7 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * last commits on power loss). The settings are read back, so a build or file system that ignores
  * them fails at start instead of silently weakening that promise.
  */
-export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes?: number | undefined } = {}): SQLite.Database {
+export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes?: number | undefined } = {}): SqliteDatabase {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'zeroid.sqlite');
   ownerOnly(file);

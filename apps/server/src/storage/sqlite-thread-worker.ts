@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type SQLite from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-driver.ts';
 import { openSqliteFile } from './sqlite-file.ts';
 import type { SqliteThreadReply, SqliteThreadRequest } from './sqlite-thread.ts';
 
@@ -22,8 +22,8 @@ const errorOf = (error: unknown) => {
 
 /** Statements by SQL text, oldest first; queries built at run time vary (batch inserts), so the cache is bounded. */
 const STATEMENT_CACHE_SIZE = 256;
-const statements = new Map<string, SQLite.Statement>();
-function statement(database: SQLite.Database, sql: string): SQLite.Statement {
+const statements = new Map<string, SqliteStatement>();
+function statement(database: SqliteDatabase, sql: string): SqliteStatement {
   let prepared = statements.get(sql);
   if (!prepared) {
     prepared = database.prepare(sql);
@@ -33,7 +33,7 @@ function statement(database: SQLite.Database, sql: string): SQLite.Statement {
   return prepared;
 }
 
-let database: SQLite.Database;
+let database: SqliteDatabase;
 try {
   database = openSqliteFile(dataDir, { maxSizeBytes });
   post({ kind: 'opened' });
