@@ -2,7 +2,7 @@ import { readFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { build } from 'vite';
+import { bundleForPage } from './browser/bundle-for-page.ts';
 import { Group } from '@semaphore-protocol/group';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateProof } from '@semaphore-protocol/proof';
@@ -112,21 +112,7 @@ function nodeProvers(artifacts: Artifacts): Prover[] {
   return provers;
 }
 
-async function bundle(entry: string): Promise<string> {
-  const outDir = mkdtempSync(path.join(tmpdir(), 'zeroid-binding-costs-'));
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      lib: { entry, formats: ['es'], fileName: () => 'bundle.js' },
-      rollupOptions: { output: { inlineDynamicImports: true } },
-    },
-  });
-  return readFileSync(path.join(outDir, 'bundle.js'), 'utf8');
-}
+const bundle = (entry: string) => bundleForPage(entry, mkdtempSync(path.join(tmpdir(), 'zeroid-binding-costs-')));
 
 const BARE_PROVER = '/bare-prover.js';
 const COST_MODEL_PROVER = '/cost-model-prover.js';

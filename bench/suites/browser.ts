@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { Artifacts } from '../../apps/server/src/services/artifacts.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
@@ -12,25 +11,13 @@ import { Group } from '@semaphore-protocol/group';
 import { randomIdentities, seedIdentities } from '../seed-identities.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { entry, type BenchEntry } from '../stats.ts';
+import { bundleForPage } from '../browser/bundle-for-page.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
 
 /** Bundles bench/browser/bare-prover.ts for the page: the same libraries the web app's worker uses. */
-async function bundleBareProver(outDir: string): Promise<string> {
-  await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      lib: { entry: path.join(import.meta.dirname, '../browser/bare-prover.ts'), formats: ['es'], fileName: () => 'bare-prover.js' },
-      rollupOptions: { output: { inlineDynamicImports: true } },
-    },
-  });
-  return readFileSync(path.join(outDir, 'bare-prover.js'), 'utf8');
-}
+const bundleBareProver = (outDir: string) => bundleForPage(path.join(import.meta.dirname, '../browser/bare-prover.ts'), outDir);
 
 /**
  * From the outcome page back to verification inside the app (the worker stays warm), then one
