@@ -186,10 +186,11 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     const rows = await query<{ commitment: string | null; id_tag: string | null; did: string | null; created_at: string }>(
       'SELECT commitment, id_tag, did, created_at FROM identities ORDER BY leaf_index',
     );
+    // alice, dave and frank, and bob's first leaf (he registered again on a new one).
     const blank = rows.filter((r) => r.commitment === null);
-    expect(blank).toHaveLength(3);
+    expect(blank).toHaveLength(4);
     expect(blank.every((r) => r.id_tag === null && r.did === null && r.created_at === '0')).toBe(true);
-    expect(await query('SELECT * FROM leaf_erasures')).toHaveLength(3);
+    expect(await query('SELECT * FROM leaf_erasures')).toHaveLength(4);
     const logs = [...a.output, ...b.output].join('');
     for (const e of erased) for (const value of [e.commitment, e.idTag, e.did]) expect(logs).not.toContain(value);
 
@@ -206,22 +207,31 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
     const dataDir = tempDir();
     const sqliteEnv = { ...env, DATA_DIR: dataDir };
     let server = await startServerProcess(sqliteEnv);
-    const people = Array.from({ length: 40 }, (_, i) => person(`load-${i}`));
-    for (let i = 0; i < people.length; i += 10) {
-      await Promise.all(people.slice(i, i + 10).map((p) => post(server, '/register', p)));
+    const people = Array.from({ length: 24 }, (_, i) => person(`load-${i}`));
+    for (let i = 0; i < people.length; i += 12) {
+      await Promise.all(people.slice(i, i + 12).map((p) => post(server, '/register', p)));
     }
-    // Erasures of the first 20 and registrations of newcomers, in flight together when the kill lands.
+    // Erasures of the first 12 and registrations of newcomers, in flight together when the kill lands,
+    // once a few erasures were acknowledged.
+    let acknowledged = 0;
     const inFlight = [
-      ...people.slice(0, 20).map((p) => eraseRaw(server, p).catch(() => undefined)),
-      ...Array.from({ length: 20 }, (_, i) => post(server, '/register', person(`late-${i}`)).catch(() => undefined)),
+      ...people.slice(0, 12).map((p) =>
+        eraseRaw(server, p).then(
+          (r) => (r.body['Erasure Result'] === 'Success' ? (acknowledged += 1) : undefined),
+          () => undefined,
+        ),
+      ),
+      ...Array.from({ length: 12 }, (_, i) => post(server, '/register', person(`late-${i}`)).catch(() => undefined)),
     ];
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const deadline = Date.now() + 10_000;
+    while (acknowledged < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     await server.stop('SIGKILL');
-    const acknowledged = (await Promise.all(inFlight.slice(0, 20))).filter((r) => r?.body['Erasure Result'] === 'Success').length;
+    await Promise.all(inFlight);
+    const acknowledgedBeforeKill = acknowledged;
 
     server = await startServerProcess(sqliteEnv);
     try {
-      const expected = await Promise.all(people.slice(0, 20).map((p) => derived(p.id_info.slice('ERASE-'.length))));
+      const expected = await Promise.all(people.slice(0, 12).map((p) => derived(p.id_info.slice('ERASE-'.length))));
       const storage = await openStorage({ dataDir });
       try {
         const count = await storage.identities.count();
@@ -242,22 +252,23 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
             whole += 1;
           }
         }
-        expect(whole).toBeGreaterThanOrEqual(acknowledged);
+        expect(whole).toBeGreaterThanOrEqual(acknowledgedBeforeKill);
+        expect(acknowledgedBeforeKill).toBeGreaterThanOrEqual(3);
         expect(erasures).toHaveLength(whole);
         expect(erasures.map((e) => e.seq)).toEqual(erasures.map((_, i) => i + 1));
         expect(erasures.every((e) => commitments[e.leafIndex] === '0')).toBe(true);
         expect(commitments.filter((c) => c === '0')).toHaveLength(whole);
         const health = (await (await fetch(`${server.url}/healthz`)).json()) as { members: number; root: string };
         expect(health).toEqual({ status: 'ready', members: count, root: rootOfRows(commitments.map((c) => ({ commitment: c === '0' ? null : c }))) });
-        console.log(`erasure kill -9: ${whole} of 20 erasures happened (${acknowledged} acknowledged), ${count} rows`);
+        console.log(`erasure kill -9: ${whole} of 12 erasures happened (${acknowledgedBeforeKill} acknowledged), ${count} rows`);
       } finally {
         await storage.close();
       }
       // The ones that did not happen can happen now; the ones that did answer Failure.
-      const retried = await Promise.all(people.slice(0, 20).map((p) => eraseRaw(server, p)));
+      const retried = await Promise.all(people.slice(0, 12).map((p) => eraseRaw(server, p)));
       expect(retried.every((r) => r.status === 200)).toBe(true);
       expect(await verifyRaw(server, 'load-0')).toBe('Failure');
-      expect(await verifyRaw(server, 'load-39')).toBe('Success');
+      expect(await verifyRaw(server, 'load-23')).toBe('Success');
     } finally {
       await server.stop();
     }
