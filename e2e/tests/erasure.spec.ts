@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Request } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { holdPosts, registerThroughUi, verifyThroughUi } from './journeys.ts';
+
+async function expectNoViolations(page: Page, state: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(results.violations.map((v) => `${state}: ${v.id} ${v.help}`)).toEqual([]);
+}
 
 /**
  * Decision 022 in Chromium: register, then reach "Delete my identity" from the welcome screen's
@@ -18,9 +24,11 @@ test('register → erase (with a failed try and a confirmation) → verify fails
   const did = await registerThroughUi(page, id, bio);
 
   await page.goto('/');
+  await expectNoViolations(page, 'welcome with the erasure link');
   await page.getByRole('link', { name: 'Delete my identity' }).click();
   await expect(page).toHaveURL(/\/erase$/);
   await expect(page.getByRole('heading', { name: 'Delete my identity' })).toBeVisible();
+  await expectNoViolations(page, 'erase, empty');
   const idField = page.getByLabel('Enter ID:', { exact: true });
   const bioField = page.getByLabel('Biometric Data:', { exact: true });
 
@@ -29,8 +37,10 @@ test('register → erase (with a failed try and a confirmation) → verify fails
   await bioField.fill(`${bio} but not quite`);
   await page.getByRole('button', { name: 'Delete my identity' }).click();
   await expect(page.getByText('This cannot be undone. Delete this identity?')).toBeVisible();
+  await expectNoViolations(page, 'erase, confirming');
   await page.getByRole('button', { name: 'Yes, delete it for good' }).click();
   await expect(page.getByRole('alert')).toContainText('Nothing was deleted');
+  await expectNoViolations(page, 'erase, failed');
   await expect(idField).toHaveValue(id);
   await expect(bioField).toHaveValue(`${bio} but not quite`);
   expect((await page.request.get(`/did/${did}`)).status()).toBe(200);
@@ -47,6 +57,7 @@ test('register → erase (with a failed try and a confirmation) → verify fails
   await expect(page.getByText(/Contacting the server|Deriving your keys/)).toBeVisible();
   held.release();
   await expect(page.getByText('Your identity has been deleted.')).toBeVisible();
+  await expectNoViolations(page, 'erase, done');
   await page.unroute('**/erase');
 
   const resolution = await page.request.get(`/did/${did}`);

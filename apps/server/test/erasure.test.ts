@@ -31,8 +31,12 @@ beforeAll(async () => {
   oprf = new OprfEvaluator(privateKey);
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
   const pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir() };
-  [a, b, artifacts] = await Promise.all([startServerProcess(pgEnv), startServerProcess(pgEnv), Artifacts.load()]);
-}, 120_000);
+  [a, b, artifacts] = await Promise.all([
+    startServerProcess(pgEnv, { readyTimeoutMs: 120_000 }),
+    startServerProcess(pgEnv, { readyTimeoutMs: 120_000 }),
+    Artifacts.load(),
+  ]);
+}, 240_000);
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -48,7 +52,11 @@ function tempDir() {
 }
 
 const post = async (server: ServerProcess, url: string, body: object) => {
-  const response = await fetch(server.url + url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(server.url + url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 const person = (name: string) => ({ id_info: `ERASE-${name}`, bio_info: `erasure biometric of ${name}` });
@@ -206,7 +214,7 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
   it('restarts with every erasure whole or absent, and the tree recomputed from the rows equals the stored state', async () => {
     const dataDir = tempDir();
     const sqliteEnv = { ...env, DATA_DIR: dataDir };
-    let server = await startServerProcess(sqliteEnv);
+    let server = await startServerProcess(sqliteEnv, { readyTimeoutMs: 120_000 });
     const people = Array.from({ length: 24 }, (_, i) => person(`load-${i}`));
     for (let i = 0; i < people.length; i += 12) {
       await Promise.all(people.slice(i, i + 12).map((p) => post(server, '/register', p)));
@@ -229,7 +237,7 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
     await Promise.all(inFlight);
     const acknowledgedBeforeKill = acknowledged;
 
-    server = await startServerProcess(sqliteEnv);
+    server = await startServerProcess(sqliteEnv, { readyTimeoutMs: 120_000 });
     try {
       const expected = await Promise.all(people.slice(0, 12).map((p) => derived(p.id_info.slice('ERASE-'.length))));
       const storage = await openStorage({ dataDir });
@@ -259,7 +267,11 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
         expect(erasures.every((e) => commitments[e.leafIndex] === '0')).toBe(true);
         expect(commitments.filter((c) => c === '0')).toHaveLength(whole);
         const health = (await (await fetch(`${server.url}/healthz`)).json()) as { members: number; root: string };
-        expect(health).toEqual({ status: 'ready', members: count, root: rootOfRows(commitments.map((c) => ({ commitment: c === '0' ? null : c }))) });
+        expect(health).toEqual({
+          status: 'ready',
+          members: count,
+          root: rootOfRows(commitments.map((c) => ({ commitment: c === '0' ? null : c }))),
+        });
         console.log(`erasure kill -9: ${whole} of 12 erasures happened (${acknowledgedBeforeKill} acknowledged), ${count} rows`);
       } finally {
         await storage.close();
@@ -272,7 +284,7 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -56,7 +56,7 @@ export const RegisterReply = Type.Union([
 
 export const LegacyEraseBody = Type.Object(
   { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
-  { ...closed, description: 'Raw erasure: the server derives on the client\'s behalf, erases, and drops the raw values.' },
+  { ...closed, description: "Raw erasure: the server derives on the client's behalf, erases, and drops the raw values." },
 );
 
 export const ZkEraseBody = Type.Object(
@@ -67,7 +67,7 @@ export const ZkEraseBody = Type.Object(
     challenge: decimal('an unused challenge from POST /challenge'),
     signatures: RegistrationSignaturesSchema,
   },
-  { ...closed, description: 'Zero-knowledge erasure: derived values, the ID tag\'s OPRF output and proof of possession of both keys.' },
+  { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
 );
 
 /** Same status and shape as a verification: a failed erasure says no more than a failed verification. */

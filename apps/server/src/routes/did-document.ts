@@ -16,12 +16,15 @@ export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
     // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,
     // with the resolution result and `deactivated: true` in the document metadata.
     if (!record && wellFormed && (await storage.identities.isDeactivated(did))) {
-      return reply.code(410).type('application/ld+json;profile="https://w3id.org/did-resolution"').send({
-        '@context': 'https://w3id.org/did-resolution/v1',
-        didDocument: null,
-        didResolutionMetadata: { contentType: 'application/did+ld+json' },
-        didDocumentMetadata: { deactivated: true },
-      });
+      return reply
+        .code(410)
+        .type('application/ld+json;profile="https://w3id.org/did-resolution"')
+        .send({
+          '@context': 'https://w3id.org/did-resolution/v1',
+          didDocument: null,
+          didResolutionMetadata: { contentType: 'application/did+ld+json' },
+          didDocumentMetadata: { deactivated: true },
+        });
     }
     if (!record) return reply.code(404).send({ error: { code: 'DID_NOT_FOUND', message: 'No registered identity has this DID.' } });
     return reply.type('application/did+ld+json').send(didDocument(did));

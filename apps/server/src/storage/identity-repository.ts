@@ -157,12 +157,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     },
 
     async erasuresAfter(seq) {
-      const rows = await db
-        .selectFrom('leaf_erasures')
-        .select(['seq', 'leaf_index'])
-        .where('seq', '>', seq)
-        .orderBy('seq')
-        .execute();
+      const rows = await db.selectFrom('leaf_erasures').select(['seq', 'leaf_index']).where('seq', '>', seq).orderBy('seq').execute();
       return rows.map((r) => ({ seq: Number(r.seq), leafIndex: Number(r.leaf_index) }));
     },
 

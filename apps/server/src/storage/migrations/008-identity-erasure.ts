@@ -50,7 +50,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('seq', 'integer', (c) => c.primaryKey())
     .addColumn('leaf_index', 'integer', (c) => c.notNull().unique())
     .execute();
-  await db.schema.createTable('deactivated_dids').addColumn('did_hash', 'text', (c) => c.primaryKey()).execute();
+  await db.schema
+    .createTable('deactivated_dids')
+    .addColumn('did_hash', 'text', (c) => c.primaryKey())
+    .execute();
 }
 
 export async function down(): Promise<void> {
