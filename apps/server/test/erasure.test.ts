@@ -122,6 +122,26 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     }
     expect(await verifyRaw(b, 'alice')).toBe('Success');
 
+    // Similar timing: wrong-biometric erasures against failed verifications, interleaved on one process.
+    const timed = async (send: () => Promise<unknown>) => {
+      const start = performance.now();
+      await send();
+      return performance.now() - start;
+    };
+    const erasureMs: number[] = [];
+    const verificationMs: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      erasureMs.push(await timed(() => eraseRaw(a, { id_info: alice.id_info, bio_info: `wrong ${i}` })));
+      verificationMs.push(await timed(() => post(a, '/verify', { bio_info: `wrong ${i}` })));
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1]!;
+    const ratio = median(erasureMs) / median(verificationMs);
+    console.log(
+      `erasure timing: failed erasure ${median(erasureMs).toFixed(1)} ms, failed verification ${median(verificationMs).toFixed(1)} ms (median of 8)`,
+    );
+    expect(ratio).toBeLessThan(4);
+    expect(ratio).toBeGreaterThan(0.25);
+
     expect(await eraseZk(a, alice.id_info, alice.bio_info)).toEqual({ status: 200, body: { 'Erasure Result': 'Success' } });
     expect(await verifyRaw(b, 'alice')).toBe('Failure');
     expect(await onB.prove(alice.bio_info), 'B lists the erased commitment in no bucket').toBeUndefined();
