@@ -20,6 +20,8 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 let postgres: RunningPostgres;
 let a: ServerProcess;
 let b: ServerProcess;
+/** On the same database with the default limits, behind a trusted proxy so each request names its client. */
+let limited: ServerProcess;
 let oprf: OprfEvaluator;
 let artifacts: Artifacts;
 let env: Record<string, string>;
@@ -31,15 +33,17 @@ beforeAll(async () => {
   oprf = new OprfEvaluator(privateKey);
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
   const pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir() };
-  [a, b, artifacts] = await Promise.all([
+  const limitedEnv = { ...pgEnv, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true' };
+  [a, b, limited, artifacts] = await Promise.all([
     startServerProcess(pgEnv, { readyTimeoutMs: 120_000 }),
     startServerProcess(pgEnv, { readyTimeoutMs: 120_000 }),
+    startServerProcess(limitedEnv, { readyTimeoutMs: 120_000 }),
     Artifacts.load(),
   ]);
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
+  await Promise.all([a?.stop(), b?.stop(), limited?.stop()]);
   await postgres?.stop();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
@@ -195,8 +199,29 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     expect(await Promise.all([verifyRaw(a, 'frank'), verifyRaw(b, 'frank')])).toEqual(['Failure', 'Failure']);
   }, 60_000);
 
+  it('draws erasures from the failure throttle that verifications use, both ways (decision 013)', async () => {
+    const from = async (client: string, url: string, body: object) => {
+      const response = await fetch(limited.url + url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json()) as { error?: { code: string }; 'Verification Result'?: string; 'Erasure Result'?: string };
+      return `${response.status} ${json.error?.code ?? json['Erasure Result'] ?? json['Verification Result']}`;
+    };
+    const wrong = (i: number) => ({ id_info: 'ERASE-nobody', bio_info: `wrong guess ${i}` });
+    // Five failed erasures, then the client may not verify at once; five failed verifications, then it may not erase.
+    const erasures = [];
+    for (let i = 0; i < 5; i++) erasures.push(await from('198.51.100.180', '/erase', wrong(i)));
+    expect(erasures).toEqual(Array(5).fill('200 Failure'));
+    expect(await from('198.51.100.180', '/verify', { bio_info: 'wrong guess 5' })).toBe('429 TOO_MANY_FAILURES');
+    for (let i = 0; i < 5; i++) expect(await from('198.51.100.181', '/verify', { bio_info: `wrong guess ${i}` })).toBe('200 Failure');
+    expect(await from('198.51.100.181', '/erase', wrong(5))).toBe('429 TOO_MANY_FAILURES');
+  }, 60_000);
+
   it('leaves the erased commitment, ID tag and DID nowhere in the database or the logs, the DID only as a tombstone hash', async () => {
     const erased = await Promise.all(['alice', 'dave', 'frank'].map(derived));
+    const raw = ['alice', 'dave', 'frank'].flatMap((name) => Object.values(person(name)));
     const texts = await query<{ table_name: string; column_name: string }>(
       `SELECT table_name, column_name FROM information_schema.columns
        WHERE table_schema = 'public' AND data_type IN ('text', 'character varying', 'bytea', 'jsonb', 'json')`,
@@ -204,7 +229,8 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     expect(texts.length).toBeGreaterThan(10);
     const found: string[] = [];
     for (const { table_name, column_name } of texts) {
-      for (const value of erased.flatMap((e) => [e.commitment, e.idTag, e.did, sha256(e.did)])) {
+      // The raw inputs too (P2): the raw erasures were derived on the server and dropped.
+      for (const value of [...erased.flatMap((e) => [e.commitment, e.idTag, e.did, sha256(e.did)]), ...raw]) {
         const hits = await query(`SELECT 1 FROM "${table_name}" WHERE CAST("${column_name}" AS TEXT) LIKE $1`, [`%${value}%`]);
         if (hits.length > 0) found.push(`${table_name}.${column_name}: ${value === erased[0]!.did ? 'did' : value.slice(0, 12)}`);
       }
@@ -219,8 +245,9 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     expect(blank).toHaveLength(4);
     expect(blank.every((r) => r.id_tag === null && r.did === null && r.created_at === '0')).toBe(true);
     expect(await query('SELECT * FROM leaf_erasures')).toHaveLength(4);
-    const logs = [...a.output, ...b.output].join('');
+    const logs = [...a.output, ...b.output, ...limited.output].join('');
     for (const e of erased) for (const value of [e.commitment, e.idTag, e.did]) expect(logs).not.toContain(value);
+    for (const value of raw) expect(logs).not.toContain(value);
 
     // Each process's tree is the table's tree.
     for (const server of [a, b]) {
