@@ -143,7 +143,8 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     console.log(
       `erasure timing: failed erasure ${median(erasureMs).toFixed(1)} ms, failed verification ${median(verificationMs).toFixed(1)} ms (median of 8)`,
     );
-    expect(ratio).toBeLessThan(4);
+    // A raw erasure derives the ID too (two OPRF evaluations to one): 1.6× on a quiet run, 2.8× under load.
+    expect(ratio).toBeLessThan(6);
     expect(ratio).toBeGreaterThan(0.25);
 
     expect(await eraseZk(a, alice.id_info, alice.bio_info)).toEqual({ status: 200, body: { 'Erasure Result': 'Success' } });
