@@ -22,6 +22,7 @@ import { apiDocsRoutes } from './routes/api-docs.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { challengeRoute } from './routes/challenge.ts';
 import { didDocumentRoute } from './routes/did-document.ts';
+import { eraseRoute } from './routes/erase.ts';
 import { healthRoutes } from './routes/health.ts';
 import { membersRoute } from './routes/members.ts';
 import { metricsRoute } from './routes/metrics.ts';
@@ -144,6 +145,7 @@ export async function buildApp(
   healthRoutes(app, routeDeps);
   registerRoute(app, routeDeps);
   verifyRoute(app, routeDeps);
+  eraseRoute(app, routeDeps); // decision 022
   qrCodeRoute(app, routeDeps);
   oprfRoutes(app, routeDeps);
   challengeRoute(app, routeDeps);

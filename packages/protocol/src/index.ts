@@ -1,4 +1,4 @@
-export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
+export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT, ERASURE_RESULT, ERASE_MESSAGES } from './messages.ts';
 export { ProtocolInputError, OprfProofError, type ProtocolInputErrorCode } from './errors.ts';
 export { normaliseInput, MAX_INPUT_BYTES, NORMALISATION_VERSION } from './normalise-input.ts';
 export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
@@ -13,11 +13,14 @@ export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement } from './field.ts
 export {
   registrationMessage,
   signRegistration,
+  signPossession,
+  verifyPossession,
   verifyRegistration,
   isDegenerateRegistration,
   type ZkRegisterFields,
   type RegistrationSignatures,
 } from './registration-signatures.ts';
+export { signErasure, verifyErasure, erasureIdTag, type ZkEraseFields } from './erasure-signatures.ts';
 export { isSemaphorePublicKey, isDegenerateCommitment, SMALL_ORDER_POINTS } from './semaphore-public-key.ts';
 export { semaphoreHash } from './semaphore-hash.ts';
 export { isZeroSecretProof } from './zero-secret-proof.ts';

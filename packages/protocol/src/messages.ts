@@ -24,3 +24,19 @@ export const MESSAGES = {
 export const DID_ALREADY_GENERATED = 'DID already generated';
 /** The wire field the verification reply is read by. */
 export const VERIFICATION_RESULT = 'Verification Result';
+/** The wire field the erasure reply is read by (decision 022; not in the specification). */
+export const ERASURE_RESULT = 'Erasure Result';
+
+/** The erasure page's strings (decision 022): ours, not the specification's, so kept apart from MESSAGES. */
+export const ERASE_MESSAGES = {
+  footerLink: 'Delete my identity',
+  heading: 'Delete my identity',
+  explanation:
+    'Enter the ID and biometric you registered with. Your identity is removed for good: your DID is deactivated and you can no longer verify with it.',
+  erase: 'Delete my identity',
+  confirm: 'Yes, delete it for good',
+  cancel: 'Cancel',
+  confirmQuestion: 'This cannot be undone. Delete this identity?',
+  erased: 'Your identity has been deleted. You may register again at any time.',
+  failed: 'Nothing was deleted: the ID and biometric do not match a registered identity.',
+} as const;

@@ -56,13 +56,19 @@ export function signRegistration(identity: Identity, didSecretKey: Uint8Array, f
   if (!isSemaphorePublicKey([x, y]) || isDegenerateCommitment(fields.commitment)) {
     throw new ProtocolInputError('DEGENERATE_KEY', 'This identity has a degenerate key and cannot be registered.');
   }
-  const signature = identity.signMessage(registrationMessage(fields));
+  return signPossession(identity, didSecretKey, messageBytes(fields));
+}
+
+/** Both signatures over `message` (the Semaphore one over it reduced into the field), unchecked. */
+export function signPossession(identity: Identity, didSecretKey: Uint8Array, message: Uint8Array): RegistrationSignatures {
+  const [x, y] = identity.publicKey;
+  const signature = identity.signMessage(BigInt(`0x${bytesToHex(message)}`) % SNARK_SCALAR_FIELD);
   return {
     semaphore: {
       publicKey: [x.toString(), y.toString()],
       signature: { R8: [signature.R8[0].toString(), signature.R8[1].toString()], S: signature.S.toString() },
     },
-    did: base64urlnopad.encode(ed25519.sign(messageBytes(fields), didSecretKey)),
+    did: base64urlnopad.encode(ed25519.sign(message, didSecretKey)),
   };
 }
 
@@ -91,21 +97,35 @@ export function isDegenerateRegistration(fields: ZkRegisterFields, signatures: R
  * under the key inside `fields.did`. Malformed values give false, never an exception.
  */
 export function verifyRegistration(fields: ZkRegisterFields, signatures: RegistrationSignatures): boolean {
+  if (typeof fields.idTag !== 'string' || !ID_TAG.test(fields.idTag)) return false;
+  return verifyPossession(messageBytes(fields), fields, signatures);
+}
+
+/**
+ * True only when both signatures are over `message`: the Semaphore one under a prime-order key
+ * whose commitment is `fields.commitment`, the Ed25519 one under the key inside `fields.did`
+ * (`verifyRegistration` says what is checked and why). Shared by registration and erasure.
+ */
+export function verifyPossession(
+  message: Uint8Array,
+  fields: { commitment: string; challenge: string; did: string },
+  signatures: RegistrationSignatures,
+): boolean {
   try {
     const { publicKey, signature } = signatures.semaphore;
     const numbers = [...publicKey, ...signature.R8, signature.S, fields.commitment, fields.challenge];
-    if (!numbers.every(isFieldElement) || !ID_TAG.test(fields.idTag)) return false;
+    if (!numbers.every(isFieldElement)) return false;
     const point: [bigint, bigint] = [BigInt(publicKey[0]), BigInt(publicKey[1])];
     if (!isSemaphorePublicKey(point) || isDegenerateCommitment(fields.commitment)) return false;
     if (Identity.generateCommitment(point).toString() !== fields.commitment) return false;
     const semaphoreOk = Identity.verifySignature(
-      registrationMessage(fields),
+      BigInt(`0x${bytesToHex(message)}`) % SNARK_SCALAR_FIELD,
       { R8: [BigInt(signature.R8[0]), BigInt(signature.R8[1])], S: BigInt(signature.S) },
       point,
     );
     if (!semaphoreOk) return false;
     // RFC 8032 strict decoding rather than ZIP-215's looser rules: one signature, one encoding.
-    return ed25519.verify(base64urlnopad.decode(signatures.did), messageBytes(fields), didKeyPublicKey(fields.did), { zip215: false });
+    return ed25519.verify(base64urlnopad.decode(signatures.did), message, didKeyPublicKey(fields.did), { zip215: false });
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
+import { DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
 
 /**
  * Every request and reply on the wire, declared once. The server validates with these, the web app
@@ -53,6 +53,25 @@ export const RegisterReply = Type.Union([
   Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(false), DID: Type.String() }, closed),
   Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(true) }, closed),
 ]);
+
+export const LegacyEraseBody = Type.Object(
+  { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
+  { ...closed, description: "Raw erasure: the server derives on the client's behalf, erases, and drops the raw values." },
+);
+
+export const ZkEraseBody = Type.Object(
+  {
+    commitment: decimal('Semaphore identity commitment'),
+    did: ZkRegisterBody.properties.did,
+    idProof: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'oprf(id), base64url: its HKDF is the ID tag' }),
+    challenge: decimal('an unused challenge from POST /challenge'),
+    signatures: RegistrationSignaturesSchema,
+  },
+  { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
+);
+
+/** Same status and shape as a verification: a failed erasure says no more than a failed verification. */
+export const EraseReply = Type.Object({ [ERASURE_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
 
 export const SemaphoreProofSchema = Type.Object(
   {
@@ -157,6 +176,9 @@ export type ZkRegisterBody = Static<typeof ZkRegisterBody>;
 export type ZkVerifyBody = Static<typeof ZkVerifyBody>;
 export type RegisterReply = Static<typeof RegisterReply>;
 export type VerifyReply = Static<typeof VerifyReply>;
+export type LegacyEraseBody = Static<typeof LegacyEraseBody>;
+export type ZkEraseBody = Static<typeof ZkEraseBody>;
+export type EraseReply = Static<typeof EraseReply>;
 export type ErrorReply = Static<typeof ErrorReply>;
 export type OprfReply = Static<typeof OprfReply>;
 export type OprfKeyReply = Static<typeof OprfKeyReply>;

@@ -38,6 +38,7 @@ const json = (url: string, payload: unknown): Probe => ({ method: 'POST', url, p
 const probes = (): Record<string, Probe[]> => ({
   'post /register': [json('/register', { id_info: 'x' }), { method: 'POST', url: '/register', payload: 'id=1', contentType: 'text/plain' }],
   'post /verify': [json('/verify', { bio_info: 'unknown' }), json('/verify', { bio_info: 'x'.repeat(100_000) })],
+  'post /erase': [json('/erase', { id_info: 'unknown', bio_info: 'unknown' }), json('/erase', { commitment: '1' })],
   'get /generateQRCode': [
     { method: 'GET', url: '/generateQRCode' },
     { method: 'GET', url: '/generateQRCode?session=nope' },

@@ -5,12 +5,27 @@ import type { AppDeps } from '../app-deps.ts';
 /**
  * GET /did/:did: the W3C DID Core document of a registered did:key. A did:key resolves from the
  * identifier alone; answering only for registered ones lets a relying party also learn that the
- * DID belongs to a ZeroID member.
+ * DID belongs to a ZeroID member. An erased one answers `deactivated: true` until the same person
+ * registers again (the same biometric derives the same DID).
  */
 export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
   app.get<{ Params: { did: string } }>('/did/:did', async (request, reply) => {
     const { did } = request.params;
-    const record = /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$/.test(did) ? await storage.identities.findByDid(did) : undefined;
+    const wellFormed = /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$/.test(did);
+    const record = wellFormed ? await storage.identities.findByDid(did) : undefined;
+    // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,
+    // with the resolution result and `deactivated: true` in the document metadata.
+    if (!record && wellFormed && (await storage.identities.isDeactivated(did))) {
+      return reply
+        .code(410)
+        .type('application/ld+json;profile="https://w3id.org/did-resolution"')
+        .send({
+          '@context': 'https://w3id.org/did-resolution/v1',
+          didDocument: null,
+          didResolutionMetadata: { contentType: 'application/did+ld+json' },
+          didDocumentMetadata: { deactivated: true },
+        });
+    }
     if (!record) return reply.code(404).send({ error: { code: 'DID_NOT_FOUND', message: 'No registered identity has this DID.' } });
     return reply.type('application/did+ld+json').send(didDocument(did));
   });

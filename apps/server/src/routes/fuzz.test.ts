@@ -14,6 +14,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const ROUTES = [
   '/register',
   '/verify',
+  '/erase',
   '/oprf',
   '/challenge',
   '/members',

@@ -23,6 +23,7 @@ afterAll(async () => {
 const API_ROUTES = [
   ['post', '/register'],
   ['post', '/verify'],
+  ['post', '/erase'],
   ['get', '/generateQRCode'],
   ['get', '/oprf/public-key'],
   ['post', '/oprf'],
@@ -83,6 +84,8 @@ describe('GET /openapi.json', () => {
       ['post', '/register', { 'DID already generated': true }],
       ['post', '/verify', { 'Verification Result': 'Success' }],
       ['post', '/verify', { 'Verification Result': 'Failure' }],
+      ['post', '/erase', { 'Erasure Result': 'Success' }],
+      ['post', '/erase', { 'Erasure Result': 'Failure' }],
       ['post', '/challenge', (await t.app.inject({ method: 'POST', url: '/challenge' })).json()],
       ['get', '/members', (await t.app.inject({ method: 'GET', url: '/members' })).json()],
       ['get', '/oprf/public-key', (await t.app.inject({ method: 'GET', url: '/oprf/public-key' })).json()],
@@ -93,6 +96,7 @@ describe('GET /openapi.json', () => {
     }
     expect(ajv.compile(responseSchema('post', '/verify'))({ 'Verification Result': 'Maybe' })).toBe(false);
     expect(ajv.compile(responseSchema('post', '/register'))({ 'DID already generated': true, DID: 'leak' })).toBe(false);
+    expect(ajv.compile(responseSchema('post', '/erase'))({ 'Erasure Result': 'Failure', DID: 'leak' })).toBe(false);
   });
 });
 

@@ -23,9 +23,10 @@ export function setTreeNodes(group: Group, levels: bigint[][]): void {
  * `LeanIMT.insertMany`, without its `leaves.concat(newLeaves)`: that copies the whole leaf level on
  * every call, about 5 ms at a million members, paid by every catch-up. Appending in place and
  * rehashing only the new right edge gives the same nodes (the tests compare roots with `Group`).
+ * A 0 leaf is one erased before this tree read it, as `Group.removeMember` would have left it.
  */
 export function appendLeaves(group: Group, leaves: bigint[]): void {
-  if (leaves.some((leaf) => leaf === 0n)) throw new Error('A group member cannot be 0');
+  // 0 is an erased member (decision 022): a leaf nobody can prove, kept so every other path stays valid.
   const tree = internals(group);
   const nodes = tree._nodes;
   let start = nodes[0]!.length >> 1;
@@ -42,4 +43,13 @@ export function appendLeaves(group: Group, leaves: bigint[]): void {
     }
     start >>= 1;
   }
+}
+
+/**
+ * Sets the leaf at `index` to 0, as `Group.removeMember` does (LeanIMT `update`, O(depth)), without
+ * its copy of every member: an erasure (decision 022). Other members' paths stay valid; their
+ * siblings along this leaf's path change, so their proofs are made against the new root.
+ */
+export function eraseLeaf(group: Group, index: number): void {
+  group.leanIMT.update(index, 0n);
 }

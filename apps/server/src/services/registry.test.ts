@@ -154,4 +154,34 @@ describe('provingDepthFor', () => {
     }
     expect([2, 3, 4, 5, 1024, 1025, 2 ** 20, 2 ** 20 + 1].map(provingDepthFor)).toEqual([1, 2, 2, 3, 10, 11, 20, 21]);
   });
+  it('sets erased leaves to 0 from the erasure log, alike from rows, from a checkpoint and in a running tree (decision 022)', async () => {
+    await register(0, 40);
+    const running = new Registry(storage, { checkpointEvery: 10 });
+    await running.catchUp();
+    await running.flush();
+    const erase = (n: number) => storage.identities.erase({ commitment: String(10_000 + n), idTag: `t${n}`, did: `d${n}` });
+    expect(await erase(3)).toBe(true);
+    await register(40, 42);
+    expect(await erase(41)).toBe(true);
+
+    const group = new Group(Array.from({ length: 42 }, (_, n) => BigInt(10_000 + n)));
+    group.removeMember(3);
+    group.removeMember(41);
+    const expected = group.root.toString();
+    await running.catchUp();
+    expect(running.root).toBe(expected);
+    expect(running.leavesInBucket('')).not.toContain(3);
+    expect(running.leavesInBucket('')).not.toContain(41);
+    expect(running.leavesInBucket('')).toHaveLength(40);
+    // The erasure deleted the checkpoint that held leaf 3; the catch-up saved a new one.
+    await running.flush();
+    expect(await storage.checkpoints.latest(42)).toMatchObject({ size: 42, root: expected });
+    const fromCheckpoint = new Registry(storage);
+    await fromCheckpoint.catchUp();
+    expect(fromCheckpoint.root).toBe(expected);
+    // Another member's path is valid against the new root.
+    const proof = running.merkleProof(5);
+    expect(proof.root.toString()).toBe(expected);
+    expect(proof.siblings).toEqual(group.generateMerkleProof(5).siblings);
+  });
 });

@@ -1,6 +1,6 @@
 import { Group } from '@semaphore-protocol/group';
 import { memberBucket } from '@zeroid/protocol';
-import { appendLeaves, treeNodes } from './lean-imt-nodes.ts';
+import { appendLeaves, eraseLeaf, treeNodes } from './lean-imt-nodes.ts';
 import { decodeTree, encodeTree } from './tree-snapshot.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -75,6 +75,10 @@ export class Registry {
   private checkpointedSize = 0;
   private checkpointing: Promise<void> | undefined;
   private readonly checkpointEvery: number;
+  /** The last entry of the erasure log this tree has applied (decision 022). */
+  private erasuresSeen = 0;
+  /** An erasure deleted the checkpoints holding its leaf: save a new one at the next catch-up. */
+  private checkpointErased = false;
 
   constructor(
     private readonly storage: Storage,
@@ -213,10 +217,40 @@ export class Registry {
       this.unrecorded = { size: this.size, root: this.root, since: this.unrecorded?.since ?? tableMovedAt ?? Date.now() };
       if (commitments.length < batchSize) break;
     }
-    if (!this.checkpointing && this.size - this.checkpointedSize >= Math.max(this.checkpointEvery, Math.floor(this.size / 20))) {
+    await this.applyErasures();
+    const grown = this.size - this.checkpointedSize >= Math.max(this.checkpointEvery, Math.floor(this.size / 20));
+    if (!this.checkpointing && (grown || this.checkpointErased)) {
+      this.checkpointErased = false;
       this.checkpointing = this.saveCheckpoint()
         .catch((error: unknown) => this.options.onError?.(error))
         .finally(() => (this.checkpointing = undefined));
+    }
+  }
+
+  /**
+   * Sets every leaf erased since the last catch-up to 0, from the ordered erasure log, read after the
+   * leaves were appended: a leaf erased before it was appended was read as 0 already, and one past
+   * the tree is not there yet (it will be read as 0). Applying one twice changes nothing.
+   */
+  private async applyErasures(): Promise<void> {
+    const erasures = await this.storage.identities.erasuresAfter(this.erasuresSeen);
+    if (erasures.length === 0) return;
+    const leaves = this.leaves();
+    for (const { seq, leafIndex } of erasures) {
+      this.erasuresSeen = seq;
+      const leaf = leaves[leafIndex];
+      if (leaf === undefined || leaf === 0n) continue;
+      const bucket = memberBucket(leaf.toString(), INDEXED_BUCKET_CHARS);
+      const indexes = this.leavesByBucket.get(bucket)?.filter((i) => i !== leafIndex) ?? [];
+      if (indexes.length > 0) this.leavesByBucket.set(bucket, indexes);
+      else this.leavesByBucket.delete(bucket);
+      eraseLeaf(this.group, leafIndex);
+      if (leafIndex < this.checkpointedSize) {
+        this.checkpointedSize = 0;
+        this.checkpointErased = true;
+      }
+      // The new root is stamped now; the one it supersedes stays accepted for the root window.
+      this.unrecorded = { size: this.size, root: this.root, since: Date.now() };
     }
   }
 
@@ -233,10 +267,11 @@ export class Registry {
     const group = decodeTree(checkpoint.size, checkpoint.nodes);
     const recorded = await this.storage.roots.rootOf(checkpoint.size);
     // A snapshot that does not reproduce its own root, or disagrees with the root history, is ignored.
+    // A size may have several recorded roots once leaves are erased; the snapshot's must be one of them.
     if (
       group.size !== checkpoint.size ||
       group.root.toString() !== checkpoint.root ||
-      (recorded !== undefined && recorded !== checkpoint.root)
+      (recorded !== undefined && recorded !== checkpoint.root && !(await this.storage.roots.isRecorded(checkpoint.size, checkpoint.root)))
     ) {
       return;
     }
@@ -247,7 +282,7 @@ export class Registry {
 
   private async saveCheckpoint(): Promise<void> {
     const size = this.size;
-    await this.storage.checkpoints.save({ size, root: this.root, nodes: encodeTree(this.group) });
+    await this.storage.checkpoints.save({ size, root: this.root, nodes: encodeTree(this.group) }, this.erasuresSeen);
     this.checkpointedSize = Math.max(this.checkpointedSize, size);
   }
 
@@ -255,6 +290,7 @@ export class Registry {
   private indexFrom(first: number) {
     const leaves = this.leaves();
     for (let i = first; i < leaves.length; i += 1) {
+      if (leaves[i] === 0n) continue; // erased: in no bucket
       const bucket = memberBucket(leaves[i]!.toString(), INDEXED_BUCKET_CHARS);
       const indexes = this.leavesByBucket.get(bucket);
       if (indexes) indexes.push(i);

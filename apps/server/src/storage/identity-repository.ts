@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { groupCommit } from './group-commit.ts';
 import { retryOnContention } from './retry-on-contention.ts';
@@ -6,6 +7,8 @@ import type { IdentityRecord, IdentityRepository, RegisterOutcome } from './type
 
 /** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
 export const REGISTRATION_LOCK = 0x2e701d;
+/** Taken by erasures (after the registration lock) and by checkpoint saves, never by registrations. */
+export const ERASURE_LOCK = 0x2e701e;
 
 /**
  * Registration computes MAX(leaf_index) + 1 and inserts in one statement. In SQLite that statement
@@ -18,11 +21,12 @@ export const REGISTRATION_LOCK = 0x2e701d;
 type NewIdentity = { commitment: string; idTag: string; did: string };
 
 export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): IdentityRepository {
+  // Only rows found by a commitment or DID are turned into records: never an erased one (all NULL).
   const toRecord = (row: Selectable<Database['identities']>): IdentityRecord => ({
     leafIndex: Number(row.leaf_index),
-    commitment: row.commitment,
-    idTag: row.id_tag,
-    did: row.did,
+    commitment: row.commitment!,
+    idTag: row.id_tag!,
+    did: row.did!,
     createdAt: new Date(Number(row.created_at)),
   });
 
@@ -40,7 +44,11 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       ON CONFLICT DO NOTHING
       RETURNING leaf_index`.execute(trx);
     const inserted = result.rows[0];
-    if (inserted) return { inserted: true, leafIndex: Number(inserted.leaf_index) };
+    if (inserted) {
+      // Erasure (decision 022): the same biometric derives the same DID, which is active again.
+      await trx.deleteFrom('deactivated_dids').where('did_hash', '=', didHash(did)).execute();
+      return { inserted: true, leafIndex: Number(inserted.leaf_index) };
+    }
 
     const holder = await trx
       .selectFrom('identities')
@@ -110,7 +118,52 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
         .orderBy('leaf_index')
         .limit(limit)
         .execute();
-      return rows.map((r) => r.commitment);
+      // An erased leaf is zero in the tree (LeanIMT update), so other members' paths stay valid.
+      return rows.map((r) => r.commitment ?? '0');
+    },
+
+    async erase({ commitment, idTag, did }) {
+      return retryOnContention(() =>
+        db.transaction().execute(async (trx) => {
+          // The registration lock orders erasures with registrations, so `seq` is gapless like leaf_index.
+          await takeRegistrationLock(trx);
+          if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${ERASURE_LOCK})`.execute(trx);
+          const row = await trx
+            .updateTable('identities')
+            .set({ commitment: null, id_tag: null, did: null, created_at: 0 })
+            .where('commitment', '=', commitment)
+            .where('id_tag', '=', idTag)
+            .where('did', '=', did)
+            .returning('leaf_index')
+            .executeTakeFirst();
+          if (!row) return false;
+          const leafIndex = Number(row.leaf_index);
+          await sql`
+            INSERT INTO leaf_erasures (seq, leaf_index)
+            SELECT COALESCE(MAX(seq), 0) + 1, CAST(${leafIndex} AS INTEGER) FROM leaf_erasures`.execute(trx);
+          await trx
+            .insertInto('deactivated_dids')
+            .values({ did_hash: didHash(did) })
+            .onConflict((oc) => oc.column('did_hash').doNothing())
+            .execute();
+          // Every checkpoint that holds the leaf goes with it; the next catch-up saves a new one.
+          await trx.deleteFrom('tree_checkpoints').where('size', '>', leafIndex).execute();
+          // A LeanIMT of one leaf has that leaf as its root: the root history held the commitment itself
+          // (found by the erasure test's database scan). No proof can be made against it any more.
+          await trx.deleteFrom('roots').where('root', '=', commitment).execute();
+          return true;
+        }),
+      );
+    },
+
+    async erasuresAfter(seq) {
+      const rows = await db.selectFrom('leaf_erasures').select(['seq', 'leaf_index']).where('seq', '>', seq).orderBy('seq').execute();
+      return rows.map((r) => ({ seq: Number(r.seq), leafIndex: Number(r.leaf_index) }));
+    },
+
+    async isDeactivated(did) {
+      const row = await db.selectFrom('deactivated_dids').select('did_hash').where('did_hash', '=', didHash(did)).executeTakeFirst();
+      return row !== undefined;
     },
 
     async count() {
@@ -122,3 +175,6 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     },
   };
 }
+
+/** The tombstone's key: a DID can be asked about, but the table cannot be listed to learn erased DIDs. */
+const didHash = (did: string) => createHash('sha256').update(did).digest('hex');

@@ -69,7 +69,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     identities: identityRepository(db, dialect),
     roots: rootRepository(db),
     challenges: challengeRepository(db),
-    checkpoints: checkpointRepository(db),
+    checkpoints: checkpointRepository(db, dialect),
     sessions: sessionRepository(db),
     attempts: attemptRepository(db),
     keyFingerprints: keyFingerprintRepository(db),

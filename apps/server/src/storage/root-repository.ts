@@ -8,6 +8,10 @@ import type { RootRepository } from './types.ts';
  * never had, or root 0, never does (`verifyProof` alone would accept a proof against any root). The
  * size recorded with a root gives the depth of the tree it is the root of: a proof against an older
  * root is made at that root's depth, which may be less than the current one.
+ *
+ * An erasure (decision 022) changes the root without changing the size, so a size may have several
+ * roots, in the order they were reached: a root is superseded by the first one recorded after it,
+ * at a greater size or at the same size later.
  */
 export function rootRepository(db: Kysely<Database>): RootRepository {
   return {
@@ -15,19 +19,25 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
       await db
         .insertInto('roots')
         .values({ size, root, created_at: at })
-        .onConflict((oc) => oc.column('size').doNothing())
+        .onConflict((oc) => oc.columns(['size', 'root']).doNothing())
         .execute();
     },
 
     async standing(root, windowMs, now = new Date()) {
       if (root === '0') return undefined;
-      const row = await db.selectFrom('roots').select('size').where('root', '=', root).orderBy('size', 'desc').executeTakeFirst();
+      const row = await db
+        .selectFrom('roots')
+        .select(['size', 'created_at'])
+        .where('root', '=', root)
+        .orderBy('size', 'desc')
+        .executeTakeFirst();
       if (!row) return undefined;
       const size = Number(row.size);
+      const reachedAt = Number(row.created_at);
       const successor = await db
         .selectFrom('roots')
         .select((eb) => eb.fn.min('created_at').as('superseded_at'))
-        .where('size', '>', size)
+        .where((eb) => eb.or([eb('size', '>', size), eb.and([eb('size', '=', size), eb('created_at', '>', reachedAt)])]))
         .executeTakeFirst();
       const supersededAt = successor?.superseded_at;
       const accepted = supersededAt === null || supersededAt === undefined || Number(supersededAt) > now.getTime() - windowMs;
@@ -39,12 +49,29 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
     },
 
     async rootOf(size) {
-      const row = await db.selectFrom('roots').select('root').where('size', '=', size).executeTakeFirst();
+      const row = await db
+        .selectFrom('roots')
+        .select('root')
+        .where('size', '=', size)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       return row?.root;
     },
 
+    async isRecorded(size, root) {
+      const row = await db.selectFrom('roots').select('root').where('size', '=', size).where('root', '=', root).executeTakeFirst();
+      return row !== undefined;
+    },
+
     async latest() {
-      const row = await db.selectFrom('roots').select(['size', 'root']).orderBy('size', 'desc').limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom('roots')
+        .select(['size', 'root'])
+        .orderBy('size', 'desc')
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       return row && { size: Number(row.size), root: row.root };
     },
   };

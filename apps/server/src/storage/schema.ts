@@ -6,9 +6,10 @@ type EpochMs = ColumnType<number | string, number, number>;
 export interface Database {
   identities: {
     leaf_index: number;
-    commitment: string;
-    id_tag: string;
-    did: string;
+    /** NULL once erased (decision 022), as are id_tag and did. */
+    commitment: string | null;
+    id_tag: string | null;
+    did: string | null;
     created_at: EpochMs;
   };
   roots: {
@@ -40,6 +41,15 @@ export interface Database {
     purpose: string;
     fingerprint: string;
     recorded_at: EpochMs;
+  };
+  /** The ordered log of erased leaves that every process's tree catches up from (decision 022). */
+  leaf_erasures: {
+    seq: number;
+    leaf_index: number;
+  };
+  /** SHA-256 (hex) of each erased DID that is not registered again: it resolves as deactivated. */
+  deactivated_dids: {
+    did_hash: string;
   };
   challenges: {
     nonce: string;

@@ -199,6 +199,49 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('erases one identity in one transaction: values freed, leaf logged, DID tombstoned, checkpoints and its one-leaf root gone (decision 022)', async () => {
+    const { storage } = await open();
+    await storage.identities.register(identity(0));
+    await storage.roots.record(1, '1000', 1_000);
+    for (const n of [1, 2]) await storage.identities.register(identity(n));
+    await storage.roots.record(3, 'r3', 2_000);
+    for (const size of [1, 3]) await storage.checkpoints.save({ size, root: `r${size}`, nodes: 'x' });
+
+    expect(await storage.identities.erase({ ...identity(1), idTag: identity(2).idTag })).toBe(false);
+    expect(await storage.identities.erasuresAfter(0)).toEqual([]);
+    expect(await storage.identities.erase(identity(1))).toBe(true);
+    expect(await storage.identities.erase(identity(1))).toBe(false);
+    expect(await storage.identities.findByCommitment('1001')).toBeUndefined();
+    expect(await storage.identities.findByDid('did:key:z6Mk1')).toBeUndefined();
+    expect(await storage.identities.commitmentsFrom(0)).toEqual(['1000', '0', '1002']);
+    expect(await storage.identities.erasuresAfter(0)).toEqual([{ seq: 1, leafIndex: 1 }]);
+    expect(await storage.identities.isDeactivated('did:key:z6Mk1')).toBe(true);
+    expect(await storage.identities.isDeactivated('did:key:z6Mk2')).toBe(false);
+    // Checkpoints of more than one leaf held leaf 1; a save by a tree that has not seen the erasure is refused.
+    expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 1 });
+    await storage.checkpoints.save({ size: 3, root: 'stale', nodes: 'x' }, 0);
+    expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 1 });
+    await storage.checkpoints.save({ size: 3, root: 'r3b', nodes: 'x' }, 1);
+    expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 3, root: 'r3b' });
+
+    expect(await storage.identities.erase(identity(0))).toBe(true);
+    expect(await storage.roots.rootOf(1), 'the root of one leaf is that leaf').toBeUndefined();
+    expect(await storage.identities.erasuresAfter(1)).toEqual([{ seq: 2, leafIndex: 0 }]);
+
+    // A size has a root per erasure; the first is superseded by the next at the same size.
+    await storage.roots.record(3, 'r3b', 3_000);
+    expect(await storage.roots.rootOf(3)).toBe('r3b');
+    expect(await storage.roots.isRecorded(3, 'r3')).toBe(true);
+    expect(await storage.roots.standing('r3', 60_000, new Date(3_500))).toEqual({ size: 3, accepted: true });
+    expect(await storage.roots.standing('r3', 60_000, new Date(63_001))).toEqual({ size: 3, accepted: false });
+    expect(await storage.roots.standing('r3b', 60_000, new Date(63_001))).toEqual({ size: 3, accepted: true });
+
+    // The same person registers again: a new leaf, the DID active again.
+    expect(await storage.identities.register(identity(1))).toEqual({ inserted: true, leafIndex: 3 });
+    expect(await storage.identities.isDeactivated('did:key:z6Mk1')).toBe(false);
+    await storage.close();
+  });
+
   it('consumes a challenge exactly once, never after expiry, and purges expired ones', async () => {
     const { storage } = await open();
     const now = new Date();

@@ -22,8 +22,19 @@ export interface IdentityRepository {
   importBatch(identities: Array<{ commitment: string; idTag: string; did: string }>): Promise<void>;
   findByCommitment(commitment: string): Promise<IdentityRecord | undefined>;
   findByDid(did: string): Promise<IdentityRecord | undefined>;
-  /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date. */
+  /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date; '0' for an erased leaf. */
   commitmentsFrom(fromIndex: number, limit?: number): Promise<string[]>;
+  /**
+   * Erases the identity whose row holds all three values, in one transaction (decision 022): its
+   * commitment, ID tag and DID become NULL, its leaf is logged in `leaf_erasures` for every process's
+   * tree, its DID is tombstoned (deactivated), and checkpoints holding its leaf are deleted. False,
+   * and nothing written, when no row holds all three.
+   */
+  erase(identity: { commitment: string; idTag: string; did: string }): Promise<boolean>;
+  /** The erasure log after `seq`, in order: the leaves to set to zero. */
+  erasuresAfter(seq: number): Promise<Array<{ seq: number; leafIndex: number }>>;
+  /** True when `did` was erased and not registered again. */
+  isDeactivated(did: string): Promise<boolean>;
   count(): Promise<number>;
 }
 
@@ -44,8 +55,10 @@ export interface RootRepository {
    */
   standing(root: string, windowMs: number, now?: Date): Promise<{ size: number; accepted: boolean } | undefined>;
   latest(): Promise<{ size: number; root: string } | undefined>;
-  /** The root recorded for the tree of `size` leaves. */
+  /** The root recorded for the tree of `size` leaves (the newest, if erasures changed it). */
   rootOf(size: number): Promise<string | undefined>;
+  /** True when `root` was recorded for the tree of `size` leaves (before or after an erasure). */
+  isRecorded(size: number, root: string): Promise<boolean>;
 }
 
 export interface ChallengeRepository {
@@ -64,7 +77,8 @@ export interface TreeCheckpoint {
 }
 
 export interface CheckpointRepository {
-  save(checkpoint: TreeCheckpoint): Promise<void>;
+  /** Saves unless a leaf was erased after erasure `erasuresSeen` (the tree would hold an erased leaf). */
+  save(checkpoint: TreeCheckpoint, erasuresSeen?: number): Promise<void>;
   /** The newest snapshot of at most `maxSize` leaves. */
   latest(maxSize: number): Promise<TreeCheckpoint | undefined>;
 }

@@ -29,6 +29,8 @@ export const router = createBrowserRouter([
         path: 'user-authorised',
         lazy: async () => ({ Component: (await import('../features/outcome/user-authorised-page.tsx')).UserAuthorisedPage }),
       },
+      // Decision 022: not in the specification; reached from the welcome screen's footer link.
+      { path: 'erase', lazy: async () => ({ Component: (await import('../features/erase/erase-page.tsx')).ErasePage }) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -8,6 +8,7 @@ export const routes = {
   qr: '/generate-qr',
   invalidDid: '/invalid-did',
   authorised: '/user-authorised',
+  erase: '/erase',
   didQr: (did: string) => `/generate-qr?did=${encodeURIComponent(did)}`,
 } as const;
 
@@ -16,6 +17,7 @@ const api = (path: string) => `${config.backendUrl}${path}`;
 export const apiUrls = {
   register: () => api('/register'),
   verify: () => api('/verify'),
+  erase: () => api('/erase'),
   qrCode: (session?: string) => api(session === undefined ? '/generateQRCode' : `/generateQRCode?session=${encodeURIComponent(session)}`),
   sessions: () => api('/sessions'),
   session: (id: string) => api(`/sessions/${encodeURIComponent(id)}`),

@@ -1,4 +1,5 @@
-import { MESSAGES } from '@zeroid/protocol/messages';
+import { Link } from 'react-router';
+import { ERASE_MESSAGES, MESSAGES } from '@zeroid/protocol/messages';
 import { config } from '../../shared/config.ts';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
@@ -22,6 +23,10 @@ export function WelcomePage() {
           {MESSAGES.verification}
         </button>
       </div>
+      {/* Decision 022: the way out, below the specification's screen. */}
+      <p className="welcome-footer">
+        <Link to={routes.erase}>{ERASE_MESSAGES.footerLink}</Link>
+      </p>
     </section>
   );
 }

@@ -1,0 +1,113 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ERASE_MESSAGES, MESSAGES } from '@zeroid/protocol/messages';
+import type { Progress } from '../../shared/progress.ts';
+import { erase } from '../prover/submit-erasure.ts';
+import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { ProgressLine } from '../../shared/progress-line.tsx';
+import { routes } from '../../shared/paths.ts';
+
+type Step = 'form' | 'confirm' | 'erased';
+
+/**
+ * "Delete my identity" (decision 022): the ID and biometric, an explicit confirmation (erasure cannot
+ * be undone), then the erasure, derived and signed on this device. The inputs stay after a failure.
+ */
+export function ErasePage() {
+  const [idInfo, setIdInfo] = useState('');
+  const [bioInfo, setBioInfo] = useState('');
+  const [step, setStep] = useState<Step>('form');
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
+  const [error, setError] = useState<string>();
+
+  function askToConfirm(event: FormEvent) {
+    event.preventDefault();
+    setError(undefined);
+    setStep('confirm');
+  }
+
+  async function confirm() {
+    if (pending) return;
+    setPending(true);
+    setProgress(undefined);
+    try {
+      if (await erase({ idInfo, bioInfo }, setProgress)) {
+        setIdInfo('');
+        setBioInfo('');
+        setStep('erased');
+      } else {
+        setError(ERASE_MESSAGES.failed);
+        setStep('form');
+      }
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Deletion failed. Please try again.');
+      setStep('form');
+    } finally {
+      setPending(false);
+    }
+  }
+
+  if (step === 'erased') {
+    return (
+      <section className="card">
+        <h1>{ERASE_MESSAGES.heading}</h1>
+        <p className="success" role="status">
+          {ERASE_MESSAGES.erased}
+        </p>
+        <Link to={routes.home}>Back to the start</Link>
+      </section>
+    );
+  }
+
+  return (
+    <section className="card">
+      <h1>{ERASE_MESSAGES.heading}</h1>
+      <p>{ERASE_MESSAGES.explanation}</p>
+      <form onSubmit={askToConfirm} aria-busy={pending}>
+        <label htmlFor="erase-id-info">{MESSAGES.enterId}</label>
+        <textarea
+          id="erase-id-info"
+          name="id_info"
+          rows={3}
+          value={idInfo}
+          onChange={(e) => setIdInfo(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          readOnly={step === 'confirm'}
+        />
+        <label htmlFor="erase-bio-info">{MESSAGES.biometricData}</label>
+        <textarea
+          id="erase-bio-info"
+          name="bio_info"
+          rows={6}
+          value={bioInfo}
+          onChange={(e) => setBioInfo(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          readOnly={step === 'confirm'}
+        />
+        {step === 'form' ? (
+          <button type="submit" className="primary" disabled={pending}>
+            {ERASE_MESSAGES.erase}
+          </button>
+        ) : null}
+      </form>
+      {step === 'confirm' ? (
+        <div className="notice" role="alertdialog" aria-labelledby="erase-confirm-question">
+          <p id="erase-confirm-question">{ERASE_MESSAGES.confirmQuestion}</p>
+          <div className="actions">
+            <button type="button" className="primary" disabled={pending} onClick={() => void confirm()}>
+              {ERASE_MESSAGES.confirm}
+            </button>
+            <button type="button" className="secondary" disabled={pending} onClick={() => setStep('form')}>
+              {ERASE_MESSAGES.cancel}
+            </button>
+          </div>
+          {pending ? <ProgressLine progress={progress} /> : null}
+        </div>
+      ) : null}
+      <ErrorAlert message={error} />
+    </section>
+  );
+}

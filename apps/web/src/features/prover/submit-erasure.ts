@@ -1,0 +1,18 @@
+import type { EraseReply } from '@zeroid/protocol';
+import { ERASURE_RESULT } from '@zeroid/protocol/messages';
+import { config } from '../../shared/config.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import type { Progress } from '../../shared/progress.ts';
+
+/**
+ * Erases an identity: true when it was erased. In the default "browser" mode the ID and biometric
+ * are derived and signed here; in "server" mode the raw body is sent, as for registration.
+ */
+export async function erase(input: { idInfo: string; bioInfo: string }, onProgress: (p: Progress) => void): Promise<boolean> {
+  const reply =
+    config.proving === 'browser'
+      ? await (await import('./erase-flow.ts')).eraseFlow(input, onProgress)
+      : await requestJson<EraseReply>(apiUrls.erase(), { method: 'POST', body: { id_info: input.idInfo, bio_info: input.bioInfo } });
+  return reply[ERASURE_RESULT] === 'Success';
+}
