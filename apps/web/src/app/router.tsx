@@ -29,6 +29,8 @@ export const router = createBrowserRouter([
         path: 'user-authorised',
         lazy: async () => ({ Component: (await import('../features/outcome/user-authorised-page.tsx')).UserAuthorisedPage }),
       },
+      // Sign in with ZeroID (decision 023): the authorization request's verification screen.
+      { path: 'signin/:uid', lazy: async () => ({ Component: (await import('../features/sign-in/sign-in-page.tsx')).SignInPage }) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
