@@ -35,7 +35,14 @@ const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, storage, registry, proofVerifier, limits, metrics } = deps;
-  const provider = providerHolder({ issuer: config.publicUrl, oidc: storage.oidc, proxy: config.trustProxy !== false });
+  const provider = providerHolder({ issuer: config.publicUrl, oidc: storage.oidc });
+  const issuer = new URL(config.publicUrl);
+  // Every URL the provider writes (its endpoints, the redirect after a proof) is on PUBLIC_URL, the
+  // issuer, whatever Host the request came with; secure cookies follow PUBLIC_URL's scheme.
+  const asIssuer = (request: FastifyRequest) => {
+    request.raw.headers['x-forwarded-host'] = issuer.host;
+    request.raw.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+  };
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
   // The provider is a Koa application: its requests leave Fastify before the body is read, with the
@@ -45,6 +52,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     let callback = callbacks.get(current);
     if (!callback) callbacks.set(current, (callback = current.callback()));
     reply.hijack();
+    asIssuer(request);
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     await callback(request.raw, reply.raw);
   };
@@ -55,6 +63,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   /** The interaction this browser holds, checked to be the one in the URL and not yet answered. */
   async function signIn(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
     const current = await provider();
+    asIssuer(request);
     const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
     if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw notFound();
     const clientId = interaction.params.client_id;

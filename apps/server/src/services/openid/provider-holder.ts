@@ -11,7 +11,7 @@ const KEY_REFRESH_MS = Math.floor(KEY_ACTIVATION_MS / 4);
  * built) and rebuilt when the stored keys change: a rotation, or a new key becoming the one that
  * signs. Its state is all in storage, so a rebuilt provider continues every login in flight.
  */
-export function providerHolder(options: { issuer: string; oidc: OidcRepository; proxy: boolean }) {
+export function providerHolder(options: { issuer: string; oidc: OidcRepository }) {
   let current: { provider: Provider; keys: string; checkedAt: number } | undefined;
   let loading: Promise<Provider> | undefined;
 
@@ -20,7 +20,8 @@ export function providerHolder(options: { issuer: string; oidc: OidcRepository; 
     const fingerprint = JSON.stringify([keys.signing.map((key) => key.kid), keys.cookie.length]);
     if (current?.keys !== fingerprint) {
       const provider = createProvider({ issuer: options.issuer, oidc: options.oidc, signing: keys.signing, cookieKeys: keys.cookie });
-      provider.proxy = options.proxy;
+      // The routes set X-Forwarded-Host and -Proto to PUBLIC_URL's before every hand-over.
+      provider.proxy = true;
       current = { provider, keys: fingerprint, checkedAt: Date.now() };
     } else {
       current.checkedAt = Date.now();
