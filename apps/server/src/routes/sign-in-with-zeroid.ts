@@ -54,11 +54,18 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     reply.hijack();
     asIssuer(request);
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    // Its own replies say how long they may be kept (discovery, JWKS); everything else is never cached.
+    reply.raw.setHeader('cache-control', 'no-store');
     await callback(request.raw, reply.raw);
   };
   const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
-  app.route({ method: ['GET', 'POST'], url: DISCOVERY_PATH, ...mounted });
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/*`, ...mounted });
+  // Only the endpoints the provider has switched on (create-provider.ts); resume is where it comes back after the proof.
+  app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...mounted });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...mounted });
+  app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/jwks`, ...mounted });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });
 
   /** The interaction this browser holds, checked to be the one in the URL and not yet answered. */
   async function signIn(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
