@@ -30,7 +30,17 @@ test.beforeAll(async () => {
   const env = { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' };
   await promisify(execFile)(
     process.execPath,
-    ['apps/server/scripts/oidc.js', 'add-client', '--id', 'e2e-site', '--name', 'The Example Site', '--redirect-uri', `${siteUrl}/callback`, '--public'],
+    [
+      'apps/server/scripts/oidc.js',
+      'add-client',
+      '--id',
+      'e2e-site',
+      '--name',
+      'The Example Site',
+      '--redirect-uri',
+      `${siteUrl}/callback`,
+      '--public',
+    ],
     { cwd: repoRoot, env },
   );
   site = spawn(process.execPath, ['examples/relying-party/server.js'], {
@@ -39,7 +49,13 @@ test.beforeAll(async () => {
     stdio: 'ignore',
   });
   for (let i = 0; i < 100; i++) {
-    if (await fetch(siteUrl).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(siteUrl).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('the example site did not start');
@@ -49,7 +65,9 @@ test.afterAll(() => {
   site?.kill();
 });
 
-test('a person signs in at a site with a proof, gets the same pseudonym twice, and an unregistered biometric is denied', async ({ page }) => {
+test('a person signs in at a site with a proof, gets the same pseudonym twice, and an unregistered biometric is denied', async ({
+  page,
+}) => {
   await registerThroughUi(page, 'SIGN-IN-E2E-1', 'sign in e2e: right index finger');
 
   const signIn = async (bio: string) => {

@@ -10,7 +10,13 @@ const port = Number(process.env.PORT ?? 3000);
 const redirectUri = `http://localhost:${port}/callback`;
 const secret = process.env.CLIENT_SECRET;
 const insecure = issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined;
-const config = await client.discovery(issuer, process.env.CLIENT_ID ?? 'example-site', secret, secret ? undefined : client.None(), insecure);
+const config = await client.discovery(
+  issuer,
+  process.env.CLIENT_ID ?? 'example-site',
+  secret,
+  secret ? undefined : client.None(),
+  insecure,
+);
 
 /** Logins in progress, by a random cookie: the PKCE verifier, state and nonce of each. */
 const pending = new Map();

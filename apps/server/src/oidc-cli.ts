@@ -27,7 +27,9 @@ function redirectUriProblem(uri: string): string | undefined {
 export function newClientMetadata(options: { id: string; redirectUris: string[]; name?: string | undefined; public: boolean }) {
   return {
     client_id: options.id,
-    ...(options.public ? { token_endpoint_auth_method: 'none' } : { client_secret: randomBytes(32).toString('base64url'), token_endpoint_auth_method: 'client_secret_basic' }),
+    ...(options.public
+      ? { token_endpoint_auth_method: 'none' }
+      : { client_secret: randomBytes(32).toString('base64url'), token_endpoint_auth_method: 'client_secret_basic' }),
     client_name: options.name ?? options.id,
     redirect_uris: options.redirectUris,
     grant_types: ['authorization_code'],
@@ -62,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'add-client': {
-        if (values.id === undefined || !CLIENT_ID.test(values.id)) return fail('--id is required: letters, digits, ".", "_" or "-", at most 64');
+        if (values.id === undefined || !CLIENT_ID.test(values.id))
+          return fail('--id is required: letters, digits, ".", "_" or "-", at most 64');
         const redirectUris = values['redirect-uri'] ?? [];
         if (redirectUris.length === 0) return fail('--redirect-uri is required');
         const problem = redirectUris.map(redirectUriProblem).find(Boolean);
@@ -75,8 +78,9 @@ async function main(argv: string[]): Promise<number> {
       case 'list-client': {
         // The list never shows secrets: they are printed once, when the client is added.
         const clients = (await storage.oidc.listClients()).map((json) => {
-          const { client_secret: _secret, ...rest } = JSON.parse(json) as Record<string, unknown>;
-          return rest;
+          const metadata = JSON.parse(json) as Record<string, unknown>;
+          delete metadata.client_secret;
+          return metadata;
         });
         console.log(JSON.stringify(clients, null, 2));
         return 0;

@@ -82,7 +82,11 @@ class Browser {
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
       const [name, value] = pair!.split('=') as [string, string];
-      const cookiePath = attributes.map((x) => x.trim()).find((x) => x.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
+      const cookiePath =
+        attributes
+          .map((x) => x.trim())
+          .find((x) => x.toLowerCase().startsWith('path='))
+          ?.slice(5) ?? '/';
       const existing = this.cookies.findIndex((c) => c.name === name && c.path === cookiePath);
       if (existing >= 0) this.cookies.splice(existing, 1);
       this.cookies.push({ name, value, path: cookiePath });
@@ -131,7 +135,12 @@ async function prove(bio: string, scope: string, message: string): Promise<Semap
     members: Array<{ commitment: string; proofIndex: number; siblings: string[] }>;
   };
   const member = bucket.members.find((m) => m.commitment === commitment)!;
-  const merkleProof = { root: BigInt(bucket.root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
+  const merkleProof = {
+    root: BigInt(bucket.root),
+    leaf: identity.commitment,
+    index: member.proofIndex,
+    siblings: member.siblings.map(BigInt),
+  };
   return generateProof(identity, merkleProof, message, scope, bucket.depth, {
     wasm: artifacts.get(`semaphore-${bucket.depth}.wasm`)!.path,
     zkey: artifacts.get(`semaphore-${bucket.depth}.zkey`)!.path,
@@ -153,7 +162,8 @@ async function finish(login: Login, proof: SemaphoreProof | 'cancel', challenge 
   return new URL(back.headers.get('location')!);
 }
 
-const provedLogin = async (login: Login) => finish(login, await prove(BIO, login.details.scope, signInMessage(login.details.challenge, login.uid)));
+const provedLogin = async (login: Login) =>
+  finish(login, await prove(BIO, login.details.scope, signInMessage(login.details.challenge, login.uid)));
 
 /** Only what OpenID Connect needs: no DID, no commitment, nothing else about the person. */
 const ID_TOKEN_CLAIMS = ['aud', 'exp', 'iat', 'iss', 'nonce', 'sub'];
@@ -174,7 +184,11 @@ describe('Sign in with ZeroID', () => {
     expect(claims.aud).toBe('site-a');
     expect(Buffer.from(claims.sub, 'base64url').toString('hex')).toBe(BigInt(proof.nullifier).toString(16).padStart(64, '0'));
     // auth_time is optional in the token (the provider adds it when asked for max_age).
-    expect(Object.keys(claims).filter((claim) => claim !== 'auth_time').sort()).toEqual(ID_TOKEN_CLAIMS);
+    expect(
+      Object.keys(claims)
+        .filter((claim) => claim !== 'auth_time')
+        .sort(),
+    ).toEqual(ID_TOKEN_CLAIMS);
     subAtA = claims.sub;
     // The code works once.
     await expect(client.authorizationCodeGrant(siteA, back, login.checks)).rejects.toMatchObject({ error: 'invalid_grant' });
@@ -192,7 +206,11 @@ describe('Sign in with ZeroID', () => {
       client.authorizationCodeGrant(siteA, back, { ...login.checks, pkceCodeVerifier: client.randomPKCECodeVerifier() }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
     // Log in on A, exchange the code on B: one database, one set of keys.
-    const onB = new client.Configuration({ ...siteA.serverMetadata(), token_endpoint: `${b.url}/oidc/token` }, 'site-a', siteA.clientMetadata());
+    const onB = new client.Configuration(
+      { ...siteA.serverMetadata(), token_endpoint: `${b.url}/oidc/token` },
+      'site-a',
+      siteA.clientMetadata(),
+    );
     client.allowInsecureRequests(onB);
     client.enableNonRepudiationChecks(onB);
     const tokens = await client.authorizationCodeGrant(onB, back, login.checks);
@@ -226,9 +244,9 @@ describe('Sign in with ZeroID', () => {
     const proof = await prove(BIO, first.details.scope, signInMessage(first.details.challenge, first.uid));
     expect((await client.authorizationCodeGrant(siteA, await finish(first, proof), first.checks)).claims()!.sub).toBe(subAtA);
     const replay = await startLogin(siteA, REDIRECT_A);
-    await expect(client.authorizationCodeGrant(siteA, await finish(replay, proof, first.details.challenge), replay.checks)).rejects.toMatchObject(
-      { error: 'access_denied' },
-    );
+    await expect(
+      client.authorizationCodeGrant(siteA, await finish(replay, proof, first.details.challenge), replay.checks),
+    ).rejects.toMatchObject({ error: 'access_denied' });
     // A fresh proof bound to the new sign-in but reusing the consumed challenge.
     const reused = await startLogin(siteA, REDIRECT_A);
     const withOldChallenge = await prove(BIO, reused.details.scope, signInMessage(first.details.challenge, reused.uid));

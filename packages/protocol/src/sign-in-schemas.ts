@@ -17,7 +17,10 @@ export const SignInDetailsReply = Type.Object(
 /** POST /signin/:uid/proof. */
 export const SignInProofBody = Type.Object(
   { proof: SemaphoreProofSchema, challenge: Type.String({ pattern: '^(0|[1-9][0-9]{0,76})$', maxLength: 77 }) },
-  { ...closed, description: "A Semaphore v4 proof whose scope is the site's sector and whose message binds the challenge to this sign-in." },
+  {
+    ...closed,
+    description: "A Semaphore v4 proof whose scope is the site's sector and whose message binds the challenge to this sign-in.",
+  },
 );
 
 /** Where the browser goes next: back to the site, with a code or with error=access_denied. */

@@ -86,7 +86,10 @@ const probes = (): Record<string, Probe[]> => ({
   'get /oidc/auth': [{ method: 'GET', url: '/oidc/auth?client_id=nope' }],
   'post /oidc/auth': [{ method: 'POST', url: '/oidc/auth', payload: 'client_id=nope', contentType: 'application/x-www-form-urlencoded' }],
   'get /oidc/auth/{uid}': [{ method: 'GET', url: '/oidc/auth/nope' }],
-  'post /oidc/token': [json('/oidc/token', {}), { method: 'POST', url: '/oidc/token', payload: 'grant_type=x', contentType: 'application/x-www-form-urlencoded' }],
+  'post /oidc/token': [
+    json('/oidc/token', {}),
+    { method: 'POST', url: '/oidc/token', payload: 'grant_type=x', contentType: 'application/x-www-form-urlencoded' },
+  ],
   'get /oidc/me': [{ method: 'GET', url: '/oidc/me' }],
   'post /oidc/me': [{ method: 'POST', url: '/oidc/me', payload: 'access_token=nope', contentType: 'application/x-www-form-urlencoded' }],
   'get /signin/{uid}/details': [{ method: 'GET', url: '/signin/nope/details' }],

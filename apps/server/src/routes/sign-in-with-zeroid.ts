@@ -89,10 +89,14 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
     async (request, reply) => {
       const { interaction, client, scope } = await signIn(request, reply);
-      const redirectUri = String(interaction.params.redirect_uri ?? client.redirectUris?.[0] ?? '');
+      const requested = interaction.params.redirect_uri;
+      const redirectUri = typeof requested === 'string' ? requested : (client.redirectUris?.[0] ?? '');
       const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
       return {
-        site: { name: String(client.metadata().client_name ?? client.clientId), host: URL.canParse(redirectUri) ? new URL(redirectUri).host : '' },
+        site: {
+          name: String(client.metadata().client_name ?? client.clientId),
+          host: URL.canParse(redirectUri) ? new URL(redirectUri).host : '',
+        },
         scope,
         challenge,
         expiresAt,

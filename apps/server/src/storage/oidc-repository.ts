@@ -79,7 +79,9 @@ export function oidcRepository(db: Kysely<Database>): OidcRepository {
     },
 
     async listClients() {
-      return (await db.selectFrom('oidc_clients').select('metadata').orderBy('created_at').orderBy('client_id').execute()).map((r) => r.metadata);
+      return (await db.selectFrom('oidc_clients').select('metadata').orderBy('created_at').orderBy('client_id').execute()).map(
+        (r) => r.metadata,
+      );
     },
 
     async removeClient(clientId) {

@@ -141,7 +141,13 @@ export interface KeyFingerprintRepository {
  * registered clients and the signing keys, shared by every process. Times are epoch milliseconds.
  */
 export interface OidcRepository {
-  upsert(model: string, id: string, payload: string, expiresAt: number, index: { grantId?: string | undefined; uid?: string | undefined }): Promise<void>;
+  upsert(
+    model: string,
+    id: string,
+    payload: string,
+    expiresAt: number,
+    index: { grantId?: string | undefined; uid?: string | undefined },
+  ): Promise<void>;
   /** The artifact, unless it expired; `consumedAt` once it was consumed. */
   find(model: string, id: string, now?: number): Promise<{ payload: string; consumedAt: number | undefined } | undefined>;
   findIdByUid(model: string, uid: string, now?: number): Promise<string | undefined>;

@@ -61,7 +61,10 @@ export async function loadOidcKeys(oidc: OidcRepository, now = Date.now()): Prom
  */
 export async function rotateSigningKeys(oidc: OidcRepository, now = Date.now()): Promise<string[]> {
   await ensureOidcKeys(oidc);
-  const kid = `zeroid-oidc-${new Date(now).toISOString().replace(/[^0-9]/g, '').slice(0, 14)}-${randomBytes(3).toString('hex')}`;
+  const kid = `zeroid-oidc-${new Date(now)
+    .toISOString()
+    .replace(/[^0-9]/g, '')
+    .slice(0, 14)}-${randomBytes(3).toString('hex')}`;
   await oidc.addKey('signing', kid, JSON.stringify(newSigningKey(kid)), now);
   const stored = await oidc.keys('signing');
   for (const old of stored.slice(2)) await oidc.removeKey(old.kid);

@@ -43,7 +43,12 @@ export async function signInFlow(
       ? await artifactsRequest
       : await provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
   progress({ stage: 'proving' });
-  const merkleProof = { root: BigInt(bucket.root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
+  const merkleProof = {
+    root: BigInt(bucket.root),
+    leaf: identity.commitment,
+    index: member.proofIndex,
+    siblings: member.siblings.map(BigInt),
+  };
   return generateProof(
     identity as Parameters<typeof generateProof>[0],
     merkleProof,

@@ -38,7 +38,9 @@ export function SignInPage() {
     setError(undefined);
     setProgress(undefined);
     try {
-      const proof = await (await prover()).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge: details.challenge }, setProgress);
+      const proof = await (
+        await prover()
+      ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge: details.challenge }, setProgress);
       setProgress({ stage: 'sending' });
       leave(
         proof === undefined
@@ -64,8 +66,8 @@ export function SignInPage() {
       <h1>{MESSAGES.verificationHeading}</h1>
       {details ? (
         <p className="lead" data-testid="sign-in-site">
-          Sign in to <strong>{details.site.name}</strong> ({details.site.host}). It receives only a pseudonym for this site: not your
-          ID, not your biometric, not your DID.
+          Sign in to <strong>{details.site.name}</strong> ({details.site.host}). It receives only a pseudonym for this site: not your ID,
+          not your biometric, not your DID.
         </p>
       ) : null}
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
