@@ -63,6 +63,9 @@ afterAll(async () => {
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 
+/** The discovered metadata, as plain JSON (without the helper methods of `serverMetadata()`). */
+const metadataOf = (config: client.Configuration) => JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
+
 /** A browser of one: the cookies the provider sets, sent back on the paths they are for. */
 class Browser {
   private readonly cookies: Array<{ name: string; value: string; path: string }> = [];
@@ -206,11 +209,7 @@ describe('Sign in with ZeroID', () => {
       client.authorizationCodeGrant(siteA, back, { ...login.checks, pkceCodeVerifier: client.randomPKCECodeVerifier() }),
     ).rejects.toMatchObject({ error: 'invalid_grant' });
     // Log in on A, exchange the code on B: one database, one set of keys.
-    const onB = new client.Configuration(
-      { ...siteA.serverMetadata(), token_endpoint: `${b.url}/oidc/token` },
-      'site-a',
-      siteA.clientMetadata(),
-    );
+    const onB = new client.Configuration({ ...metadataOf(siteA), token_endpoint: `${b.url}/oidc/token` }, 'site-a', siteA.clientMetadata());
     client.allowInsecureRequests(onB);
     client.enableNonRepudiationChecks(onB);
     const tokens = await client.authorizationCodeGrant(onB, back, login.checks);
