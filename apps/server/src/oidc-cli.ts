@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
+import { newClientMetadata } from './services/openid/client-metadata.ts';
 import { rotateSigningKeys } from './services/openid/signing-keys.ts';
 import { openStorage } from './storage/open-storage.ts';
 
@@ -21,21 +21,6 @@ function redirectUriProblem(uri: string): string | undefined {
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return undefined;
   return `"${uri}" must be https (http only for localhost)`;
-}
-
-/** The client's metadata as oidc-provider reads it; a confidential client gets a 256-bit secret. */
-export function newClientMetadata(options: { id: string; redirectUris: string[]; name?: string | undefined; public: boolean }) {
-  return {
-    client_id: options.id,
-    ...(options.public
-      ? { token_endpoint_auth_method: 'none' }
-      : { client_secret: randomBytes(32).toString('base64url'), token_endpoint_auth_method: 'client_secret_basic' }),
-    client_name: options.name ?? options.id,
-    redirect_uris: options.redirectUris,
-    grant_types: ['authorization_code'],
-    response_types: ['code'],
-    id_token_signed_response_alg: 'ES256',
-  };
 }
 
 async function main(argv: string[]): Promise<number> {
