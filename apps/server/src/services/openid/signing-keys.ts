@@ -41,12 +41,14 @@ export async function ensureOidcKeys(oidc: OidcRepository): Promise<void> {
 /**
  * The keys a process uses: every stored signing key is published; the one that signs (listed first,
  * which oidc-provider picks) is the newest that is active, i.e. older than KEY_ACTIVATION_MS, or the
- * newest of all when none is (a new database).
+ * oldest of all when none is (a new database).
  */
 export async function loadOidcKeys(oidc: OidcRepository, now = Date.now()): Promise<{ signing: SigningJwk[]; cookie: string[] }> {
   await ensureOidcKeys(oidc);
   const stored = await oidc.keys('signing');
-  const active = stored.find((key) => key.createdAt <= now - KEY_ACTIVATION_MS) ?? stored[0]!;
+  // With none active yet (a database younger than the activation delay), the oldest key signs: the
+  // first one, which every process has published from the start.
+  const active = stored.find((key) => key.createdAt <= now - KEY_ACTIVATION_MS) ?? stored.at(-1)!;
   const ordered = [active, ...stored.filter((key) => key !== active)];
   return {
     signing: ordered.map((key) => JSON.parse(key.secret) as SigningJwk),
