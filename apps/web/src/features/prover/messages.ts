@@ -8,7 +8,8 @@ export type ProverRequest =
   | { id: number; type: 'register'; idInfo: string; bioInfo: string }
   | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined }
   // Sign in with ZeroID (decision 023).
-  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string };
+  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string }
+  | { id: number; type: 'sign-in-prepare' };
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }

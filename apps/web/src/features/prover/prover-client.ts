@@ -56,6 +56,11 @@ export function verifyInBrowser(
   return call<VerifyReply>({ type: 'verify', ...input }, onProgress);
 }
 
+/** Sign in with ZeroID: starts the worker and loads the group's parameters and proving artifacts ahead. */
+export function prepareSignIn(): void {
+  proverWorker().postMessage({ id: 0, type: 'sign-in-prepare' } satisfies ProverRequest);
+}
+
 /** Sign in with ZeroID: a proof for the site's scope, or undefined when the biometric is not registered. */
 export function signInInBrowser(
   input: { bioInfo: string; uid: string; scope: string; challenge: string },

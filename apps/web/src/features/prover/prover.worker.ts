@@ -3,7 +3,7 @@ import type { ProverRequest, ProverResponse } from './messages.ts';
 import { oprfPublicKey } from './oprf-round.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
-import { signInFlow } from './sign-in-flow.ts';
+import { prepareSignIn, signInFlow } from './sign-in-flow.ts';
 
 /**
  * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
@@ -29,6 +29,10 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         return;
       case 'verify':
         reply({ id: request.id, type: 'verify-result', reply: await verifyFlow(request, progress) });
+        return;
+      case 'sign-in-prepare':
+        prepareSignIn();
+        await oprfPublicKey();
         return;
       case 'sign-in':
         reply({ id: request.id, type: 'sign-in-result', proof: await signInFlow(request, progress) });

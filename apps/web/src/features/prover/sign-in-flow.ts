@@ -13,6 +13,18 @@ import { oprfRound } from './oprf-round.ts';
  * proof's nullifier is the person's pseudonym at that site. Undefined when the biometric is not
  * registered (not in its bucket): nothing is proven and the site hears access_denied.
  */
+/**
+ * Starts what a sign-in needs before the biometric is typed: the group's parameters and the proving
+ * artifacts for its depth (from the Cache API after the first visit, checked against their SHA-256).
+ * A sign-in screen is a fresh page with a fresh worker, so without this the proof would wait for them.
+ */
+export function prepareSignIn(): void {
+  void requestJson<MembersReply>(apiUrls.members()).then(
+    (p) => provingArtifacts(p.depth),
+    () => undefined,
+  );
+}
+
 export async function signInFlow(
   input: { bioInfo: string; uid: string; scope: string; challenge: string },
   progress: (p: Progress) => void,

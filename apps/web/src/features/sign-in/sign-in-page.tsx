@@ -25,7 +25,7 @@ export function SignInPage() {
   const [error, setError] = useState<string>();
 
   useEffect(() => {
-    void prover().then((p) => p.warmUp());
+    void prover().then((p) => p.prepareSignIn());
     requestJson<SignInDetailsReply>(apiUrls.signInDetails(uid)).then(setDetails, (failure: Error) => setError(failure.message));
   }, [uid]);
 
