@@ -42,7 +42,10 @@ export async function runOidcLogin({
   const client = newClientMetadata({ id: 'bench-site', redirectUris: [`${siteUrl}/callback`], name: 'Bench site', public: true });
   await storage.oidc.addClient(client.client_id, JSON.stringify(client));
   await storage.close();
-  const server = await startServerProcess({ DATA_DIR: dataDir, WEB_DIST: webDist, RATE_LIMIT_PER_MINUTE: '0' });
+  const server = await startServerProcess(
+    { DATA_DIR: dataDir, WEB_DIST: webDist, RATE_LIMIT_PER_MINUTE: '0' },
+    { readyTimeoutMs: 180_000 },
+  );
   const site = spawn(process.execPath, ['examples/relying-party/server.js'], {
     cwd: root,
     env: { ...process.env, ZEROID_URL: server.url, CLIENT_ID: 'bench-site', PORT: String(sitePort) },
