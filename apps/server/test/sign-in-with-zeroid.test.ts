@@ -7,7 +7,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
-import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
@@ -39,10 +39,10 @@ beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
   const { privateKey } = await generateOprfKeyPair();
   env = { DATABASE_URL: postgres.url, OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: '/tmp/zeroid-unused' };
+  a = await startServerProcess(env);
   // One issuer for both processes, as behind a load balancer: PUBLIC_URL, here A's address.
-  const portA = await freePort();
-  env.PUBLIC_URL = `http://127.0.0.1:${portA}`;
-  [a, b] = await Promise.all([startServerProcess({ ...env, PORT: String(portA) }), startServerProcess(env)]);
+  env.PUBLIC_URL = a.url;
+  b = await startServerProcess(env);
   artifacts = await Artifacts.load();
   const confidential = await oidcCli('add-client', '--id', 'site-a', '--redirect-uri', REDIRECT_A, '--name', 'Site A');
   expect(confidential.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
