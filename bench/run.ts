@@ -7,6 +7,7 @@ import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
 import { runHttp } from './suites/http.ts';
 import { runStartup } from './suites/startup.ts';
+import { runOidcLogin } from './suites/oidc-login.ts';
 import { runVerifier } from './suites/verifier.ts';
 import { createBenchVerifier } from './suites/our-verifier.ts';
 
@@ -15,7 +16,8 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - (none) or `full`: every speed benchmark beside its baseline, 5 runs each → bench/results/latest.json;
  * - `quick`: the same with shorter runs, in under 3 minutes;
  * - `scale`: 1k, 100k and 1M identities on SQLite and PostgreSQL → bench/results/scale-scale.json;
- * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results.
+ * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results;
+ * - `oidc`: only browser.oidc_login_journey (Sign in with ZeroID, decision 023), replaced in place.
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -38,10 +40,13 @@ if (suite === 'scale') {
   const http = await runHttp({ runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : 64 }, baselineRps);
   console.error('browser.* and web.*…');
   const browser = await runBrowser({ runs, members: 1_000 });
+  console.error('browser.oidc_login_journey…');
+  // Sign in with ZeroID (decision 023); runBrowser has just built the web app.
+  const oidc = await runOidcLogin({ runs, members: 1_000, build: false });
   // Ten server starts take about a minute and a half: too long for quick's three minutes.
   if (!quick) console.error('startup.*…');
   const startup = quick ? [] : await runStartup({ runs });
-  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...startup];
+  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...oidc, ...startup];
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(entries, null, 2) + '\n');
   writeFileSync(
     path.join(resultsDir, 'latest-run.json'),
@@ -55,8 +60,16 @@ if (suite === 'scale') {
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
   const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
   writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
+} else if (suite === 'oidc') {
+  // Sign in with ZeroID (decision 023): only browser.oidc_login_journey, replaced in place.
+  const oidc = await runOidcLogin({ runs: 5, members: 1_000 });
+  const replace = (entries: BenchEntry[]) => [...entries.filter((e) => e.name !== 'browser.oidc_login_journey'), ...oidc];
+  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
+  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
+  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
+  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup.`);
+  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup, oidc.`);
   process.exit(2);
 }
 

@@ -21,6 +21,8 @@ const entryPoints = {
   'raw-deriver-worker': 'src/services/raw-deriver-worker.ts',
   'verifier-worker': 'src/services/proof-verifier/verifier-worker.ts',
   'sqlite-thread-worker': 'src/storage/sqlite-thread-worker.ts',
+  // Sign in with ZeroID's clients and keys CLI (`npm run oidc`, decision 023).
+  'oidc-cli': 'src/oidc-cli.ts',
 };
 
 /**

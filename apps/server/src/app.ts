@@ -31,6 +31,8 @@ import { qrCodeRoute } from './routes/qr-code.ts';
 import { sessionRoutes } from './routes/sessions.ts';
 import { registerRoute } from './routes/register.ts';
 import { verifyRoute } from './routes/verify.ts';
+// Sign in with ZeroID (decision 023).
+import { signInWithZeroIdRoutes } from './routes/sign-in-with-zeroid.ts';
 
 /**
  * Builds the whole HTTP application around ready dependencies. It never listens: `server.ts` does,
@@ -154,6 +156,8 @@ export async function buildApp(
   didDocumentRoute(app, routeDeps);
   sessionRoutes(app, routeDeps);
   apiDocsRoutes(app);
+  // Sign in with ZeroID (decision 023): the OpenID provider and the sign-in screen's calls.
+  signInWithZeroIdRoutes(app, routeDeps);
   await serveWebApp(app, config.webDist);
 
   return app;

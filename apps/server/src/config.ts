@@ -15,7 +15,7 @@ export interface Config {
   databasePoolSize: number;
   /** SQLite only: a cap on the database file, so it fails cleanly (503) before the volume fills. */
   sqliteMaxSizeBytes: number | undefined;
-  /** Base of the links we print into QR codes. */
+  /** Base of the links we print into QR codes, and the OpenID issuer of Sign in with ZeroID (decision 023). */
   publicUrl: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Origins allowed to call the API from another origin; empty means CORS stays closed. */

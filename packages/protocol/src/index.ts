@@ -28,4 +28,6 @@ export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, typ
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
 export { sessionCode } from './session-code.ts';
+export { signInScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
+export { SignInDetailsReply, SignInProofBody, SignInReply } from './sign-in-schemas.ts';
 export * from './schemas.ts';

@@ -81,6 +81,21 @@ const probes = (): Record<string, Probe[]> => ({
     { method: 'GET', url: '/metrics', authorization: `Bearer ${TEST_METRICS_TOKEN}` },
     { method: 'GET', url: '/metrics' },
   ],
+  // Sign in with ZeroID (decision 023): the OpenID provider and the sign-in screen's calls.
+  'get /.well-known/openid-configuration': [{ method: 'GET', url: '/.well-known/openid-configuration' }],
+  'get /oidc/jwks': [{ method: 'GET', url: '/oidc/jwks' }],
+  'get /oidc/auth': [{ method: 'GET', url: '/oidc/auth?client_id=nope' }],
+  'post /oidc/auth': [{ method: 'POST', url: '/oidc/auth', payload: 'client_id=nope', contentType: 'application/x-www-form-urlencoded' }],
+  'get /oidc/auth/{uid}': [{ method: 'GET', url: '/oidc/auth/nope' }],
+  'post /oidc/token': [
+    json('/oidc/token', {}),
+    { method: 'POST', url: '/oidc/token', payload: 'grant_type=x', contentType: 'application/x-www-form-urlencoded' },
+  ],
+  'get /oidc/me': [{ method: 'GET', url: '/oidc/me' }],
+  'post /oidc/me': [{ method: 'POST', url: '/oidc/me', payload: 'access_token=nope', contentType: 'application/x-www-form-urlencoded' }],
+  'get /signin/{uid}/details': [{ method: 'GET', url: '/signin/nope/details' }],
+  'post /signin/{uid}/proof': [json('/signin/nope/proof', {})],
+  'post /signin/{uid}/cancel': [{ method: 'POST', url: '/signin/nope/cancel' }],
   unmatched: [{ method: 'GET', url: '/no/such/path' }],
   // Refused before routing (Fastify's frameworkErrors), where no hook runs.
   'malformed URL': [
@@ -104,6 +119,14 @@ const send = (app: TestApp, probe: Probe, remoteAddress = '203.0.113.60') =>
     ...(probe.payload === undefined ? {} : { payload: typeof probe.payload === 'string' ? probe.payload : JSON.stringify(probe.payload) }),
   });
 
+/**
+ * Sign in with ZeroID (decision 023): OpenID discovery and the JWKS are public metadata that browser
+ * clients read, so CORS is open there on purpose; on the token and userinfo endpoints oidc-provider
+ * decides CORS itself, per client (the origins of its redirect URIs).
+ */
+const PUBLIC_METADATA = /^get \/(\.well-known\/openid-configuration|oidc\/jwks) /;
+const PROVIDER_CORS = /^(post \/oidc\/token|get \/oidc\/me|post \/oidc\/me) /;
+
 function expectDesignHeaders(reply: LightMyRequestResponse, where: string) {
   const csp = String(reply.headers['content-security-policy']);
   for (const directive of [
@@ -118,7 +141,8 @@ function expectDesignHeaders(reply: LightMyRequestResponse, where: string) {
   }
   expect(reply.headers['x-content-type-options'], where).toBe('nosniff');
   expect(reply.headers['referrer-policy'], where).toBe('no-referrer');
-  expect(reply.headers['access-control-allow-origin'], `${where}: CORS stays closed`).toBeUndefined();
+  if (PUBLIC_METADATA.test(where)) expect(reply.headers['access-control-allow-origin'], where).toBe('https://elsewhere.example');
+  else if (!PROVIDER_CORS.test(where)) expect(reply.headers['access-control-allow-origin'], `${where}: CORS stays closed`).toBeUndefined();
 }
 
 describe('security headers on every route', () => {

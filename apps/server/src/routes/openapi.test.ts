@@ -37,10 +37,29 @@ const API_ROUTES = [
   ['get', '/sessions/{id}'],
   ['get', '/sessions/{id}/open'],
   ['post', '/sessions/{id}/failure'],
+  // Sign in with ZeroID (decision 023): the sign-in screen's calls.
+  ['get', '/signin/{uid}/details'],
+  ['post', '/signin/{uid}/proof'],
+  ['post', '/signin/{uid}/cancel'],
 ] as const;
 
 /** Registered on purpose with `hide: true`: not JSON API routes (the reference itself, Prometheus text, an SSE stream). */
-const HIDDEN = ['get /openapi.json', 'get /docs', 'get /docs/docs.css', 'get /metrics', 'get /sessions/{id}/events'];
+const HIDDEN = [
+  'get /openapi.json',
+  'get /docs',
+  'get /docs/docs.css',
+  'get /metrics',
+  'get /sessions/{id}/events',
+  // The OpenID provider (decision 023), described by its own discovery document.
+  'get /.well-known/openid-configuration',
+  'get /oidc/auth',
+  'post /oidc/auth',
+  'get /oidc/auth/{uid}',
+  'post /oidc/token',
+  'get /oidc/jwks',
+  'get /oidc/me',
+  'post /oidc/me',
+];
 
 function responseSchema(method: string, path: string): object {
   const schema = document.paths[path]?.[method]?.responses['200']?.content?.['application/json']?.schema;

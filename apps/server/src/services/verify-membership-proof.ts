@@ -11,6 +11,17 @@ import { provingDepthFor, type Registry } from './registry.ts';
 export type ProofVerdict = 'Success' | 'Failure' | 'Stale';
 
 /**
+ * What a proof must be bound to, when it is not the plain verification's "scope = message = challenge":
+ * a sign-in's scope is the site's sector and its message binds the challenge to the authorization
+ * request (decision 023). `challenge` is the one-time challenge consumed in step 6.
+ */
+export interface ProofBinding {
+  scope: string;
+  message: string;
+  challenge: string;
+}
+
+/**
  * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
  * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400,
  *    by `parseSemaphoreProof`, which the caller runs before it admits the attempt);
@@ -34,10 +45,16 @@ export async function verifyMembershipProof(
   },
   proof: WireSemaphoreProof,
   session?: string,
+  binding?: ProofBinding,
 ): Promise<ProofVerdict> {
   // The scope is the challenge; the message is the challenge too, or, for a cross-device session,
-  // binds the session as well.
-  if (proof.message !== (session === undefined ? proof.scope : sessionMessage(proof.scope, session))) return 'Failure';
+  // binds the session as well. A sign-in (decision 023) brings its own binding instead.
+  const expected = binding ?? {
+    scope: proof.scope,
+    message: session === undefined ? proof.scope : sessionMessage(proof.scope, session),
+    challenge: proof.scope,
+  };
+  if (proof.scope !== expected.scope || proof.message !== expected.message) return 'Failure';
   if (isZeroSecretProof(proof)) return 'Failure';
 
   await deps.registry.catchUp();
@@ -46,7 +63,7 @@ export async function verifyMembershipProof(
   if (root === undefined) return 'Failure';
   if (!root.accepted) return 'Stale';
   if (proof.merkleTreeDepth !== provingDepthFor(root.size)) return 'Failure';
-  if (!(await deps.storage.challenges.consume(proof.scope))) return 'Failure';
+  if (!(await deps.storage.challenges.consume(expected.challenge))) return 'Failure';
 
   const started = performance.now();
   try {

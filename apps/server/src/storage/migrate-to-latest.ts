@@ -7,6 +7,8 @@ import * as sessionSecrets from './migrations/005-session-secrets.ts';
 import * as forgetAddressHashes from './migrations/006-forget-address-hashes.ts';
 import * as keyFingerprints from './migrations/007-key-fingerprints.ts';
 import * as identityErasure from './migrations/008-identity-erasure.ts';
+// Sign in with ZeroID (decision 023).
+import * as openidProvider from './migrations/009-openid-provider.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -19,6 +21,8 @@ export const migrations: Record<string, Migration> = {
   '006-forget-address-hashes': forgetAddressHashes,
   '007-key-fingerprints': keyFingerprints,
   '008-identity-erasure': identityErasure,
+  // Sign in with ZeroID (decision 023).
+  '009-openid-provider': openidProvider,
 };
 
 /**

@@ -25,6 +25,7 @@ import { checkpointRepository } from './checkpoint-repository.ts';
 import { identityRepository } from './identity-repository.ts';
 import { keyFingerprintRepository } from './key-fingerprint-repository.ts';
 import { migrateToLatest } from './migrate-to-latest.ts';
+import { oidcRepository } from './oidc-repository.ts';
 import { rootRepository } from './root-repository.ts';
 import type { Database } from './schema.ts';
 import { sessionRepository } from './session-repository.ts';
@@ -73,6 +74,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sessions: sessionRepository(db),
     attempts: attemptRepository(db),
     keyFingerprints: keyFingerprintRepository(db),
+    oidc: oidcRepository(db),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

@@ -56,4 +56,25 @@ export interface Database {
     expires_at: EpochMs;
     consumed_at: ColumnType<number | string | null, number | null, number | null>;
   };
+  // Sign in with ZeroID (migration 009, decision 023).
+  oidc_models: {
+    model: string;
+    id: string;
+    payload: string;
+    grant_id: string | null;
+    uid: string | null;
+    expires_at: EpochMs;
+    consumed_at: ColumnType<number | string | null, number | null, number | null>;
+  };
+  oidc_clients: {
+    client_id: string;
+    metadata: string;
+    created_at: EpochMs;
+  };
+  oidc_keys: {
+    kid: string;
+    purpose: string;
+    secret: string;
+    created_at: EpochMs;
+  };
 }

@@ -150,6 +150,38 @@ export interface KeyFingerprintRepository {
   adopt(purpose: string, fingerprint: string, now?: number): Promise<string>;
 }
 
+/**
+ * The OpenID provider's state (Sign in with ZeroID, decision 023): oidc-provider's artifacts, the
+ * registered clients and the signing keys, shared by every process. Times are epoch milliseconds.
+ */
+export interface OidcRepository {
+  upsert(
+    model: string,
+    id: string,
+    payload: string,
+    expiresAt: number,
+    index: { grantId?: string | undefined; uid?: string | undefined },
+  ): Promise<void>;
+  /** The artifact, unless it expired; `consumedAt` once it was consumed. */
+  find(model: string, id: string, now?: number): Promise<{ payload: string; consumedAt: number | undefined } | undefined>;
+  findIdByUid(model: string, uid: string, now?: number): Promise<string | undefined>;
+  /** Marks the artifact consumed: true for exactly one caller, in any number of processes. */
+  consume(model: string, id: string, now?: number): Promise<boolean>;
+  destroy(model: string, id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+  purgeExpired(now?: number): Promise<number>;
+  /** Registers a client (its metadata as JSON); false when the id is taken. */
+  addClient(clientId: string, metadata: string, now?: number): Promise<boolean>;
+  findClient(clientId: string): Promise<string | undefined>;
+  listClients(): Promise<string[]>;
+  removeClient(clientId: string): Promise<boolean>;
+  /** The keys of one purpose ('signing' or 'cookie'), newest first. */
+  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number }>>;
+  /** Adds a key; a kid that exists already is left as it is (two processes creating the first key). */
+  addKey(purpose: string, kid: string, secret: string, now?: number): Promise<void>;
+  removeKey(kid: string): Promise<void>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly identities: IdentityRepository;
@@ -159,6 +191,8 @@ export interface Storage {
   readonly sessions: SessionRepository;
   readonly attempts: AttemptRepository;
   readonly keyFingerprints: KeyFingerprintRepository;
+  /** Sign in with ZeroID (decision 023). */
+  readonly oidc: OidcRepository;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

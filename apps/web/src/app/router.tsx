@@ -31,6 +31,8 @@ export const router = createBrowserRouter([
       },
       // Decision 022: not in the specification; reached from the welcome screen's footer link.
       { path: 'erase', lazy: async () => ({ Component: (await import('../features/erase/erase-page.tsx')).ErasePage }) },
+      // Sign in with ZeroID (decision 023): the authorization request's verification screen.
+      { path: 'signin/:uid', lazy: async () => ({ Component: (await import('../features/sign-in/sign-in-page.tsx')).SignInPage }) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

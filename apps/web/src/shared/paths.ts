@@ -31,4 +31,8 @@ export const apiUrls = {
   challenge: () => api('/challenge'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
   artifact: (name: string) => api(`/artifacts/${name}`),
+  // Sign in with ZeroID (decision 023): the interaction cookie's path is /signin/:uid, so these stay under it.
+  signInDetails: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/details`),
+  signInProof: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/proof`),
+  signInCancel: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/cancel`),
 } as const;

@@ -1,3 +1,4 @@
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
 import type { Progress } from '../../shared/progress.ts';
 
@@ -5,10 +6,14 @@ import type { Progress } from '../../shared/progress.ts';
 export type ProverRequest =
   | { id: number; type: 'warm-up' }
   | { id: number; type: 'register'; idInfo: string; bioInfo: string }
-  | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined };
+  | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined }
+  // Sign in with ZeroID (decision 023).
+  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string }
+  | { id: number; type: 'sign-in-prepare' };
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }
   | { id: number; type: 'register-result'; reply: RegisterReply }
   | { id: number; type: 'verify-result'; reply: VerifyReply }
+  | { id: number; type: 'sign-in-result'; proof: SemaphoreProof | undefined }
   | { id: number; type: 'error'; message: string };

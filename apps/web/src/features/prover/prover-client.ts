@@ -1,3 +1,4 @@
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
 import type { Progress } from '../../shared/progress.ts';
 import { ApiError } from '../../shared/http.ts';
@@ -20,7 +21,7 @@ function proverWorker(): Worker {
     if (message.type === 'progress') return call.onProgress?.(message.progress);
     pending.delete(message.id);
     if (message.type === 'error') call.reject(new ApiError(message.message));
-    else call.resolve(message.reply);
+    else call.resolve(message.type === 'sign-in-result' ? message.proof : message.reply);
   };
   worker.onerror = () => {
     for (const call of pending.values())
@@ -53,4 +54,17 @@ export function verifyInBrowser(
   onProgress?: (p: Progress) => void,
 ): Promise<VerifyReply> {
   return call<VerifyReply>({ type: 'verify', ...input }, onProgress);
+}
+
+/** Sign in with ZeroID: starts the worker and loads the group's parameters and proving artifacts ahead. */
+export function prepareSignIn(): void {
+  proverWorker().postMessage({ id: 0, type: 'sign-in-prepare' } satisfies ProverRequest);
+}
+
+/** Sign in with ZeroID: a proof for the site's scope, or undefined when the biometric is not registered. */
+export function signInInBrowser(
+  input: { bioInfo: string; uid: string; scope: string; challenge: string },
+  onProgress?: (p: Progress) => void,
+): Promise<SemaphoreProof | undefined> {
+  return call<SemaphoreProof | undefined>({ type: 'sign-in', ...input }, onProgress);
 }

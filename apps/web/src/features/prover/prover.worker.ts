@@ -3,6 +3,7 @@ import type { ProverRequest, ProverResponse } from './messages.ts';
 import { oprfPublicKey } from './oprf-round.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
+import { prepareSignIn, signInFlow } from './sign-in-flow.ts';
 
 /**
  * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
@@ -28,6 +29,13 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         return;
       case 'verify':
         reply({ id: request.id, type: 'verify-result', reply: await verifyFlow(request, progress) });
+        return;
+      case 'sign-in-prepare':
+        prepareSignIn();
+        await oprfPublicKey();
+        return;
+      case 'sign-in':
+        reply({ id: request.id, type: 'sign-in-result', proof: await signInFlow(request, progress) });
         return;
     }
   } catch (error) {

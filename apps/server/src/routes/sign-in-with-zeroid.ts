@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import {
+  ErrorReply,
+  nullifierSubject,
+  parseSemaphoreProof,
+  SignInDetailsReply,
+  signInMessage,
+  SignInProofBody,
+  SignInReply,
+  signInScope,
+} from '@zeroid/protocol';
+import type { AppDeps } from '../app-deps.ts';
+import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { Problem } from '../http/problem.ts';
+import { issueChallenge } from '../services/challenges.ts';
+import { DISCOVERY_PATH, OIDC_PREFIX } from '../services/openid/create-provider.ts';
+import { providerHolder } from '../services/openid/provider-holder.ts';
+import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+
+const notFound = () =>
+  new Problem(404, 'SIGN_IN_NOT_FOUND', 'This sign-in has expired or was already completed. Go back to the site and sign in again.');
+const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }, required: ['uid'] } as const;
+
+/**
+ * Sign in with ZeroID (decision 023): the OpenID provider (oidc-provider) at `/.well-known/openid-configuration`
+ * and under `/oidc`, and the three calls of the web app's sign-in screen `/signin/:uid`:
+ * - GET `/signin/:uid/details`: the site that asks, the scope of its sector and a one-time challenge;
+ * - POST `/signin/:uid/proof`: a Semaphore proof for that scope and challenge, checked by every rule of
+ *   /verify; on Success the login completes with `sub` = the proof's nullifier;
+ * - POST `/signin/:uid/cancel`: a cancel, or a biometric that is not registered: `error=access_denied`.
+ * Each answers where the browser goes next. The interaction cookie (path `/signin/:uid`) ties the
+ * calls to the browser that started the authorization request.
+ */
+export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { config, storage, registry, proofVerifier, limits, metrics } = deps;
+  const provider = providerHolder({ issuer: config.publicUrl, oidc: storage.oidc });
+  const issuer = new URL(config.publicUrl);
+  // Every URL the provider writes (its endpoints, the redirect after a proof) is on PUBLIC_URL, the
+  // issuer, whatever Host the request came with; secure cookies follow PUBLIC_URL's scheme.
+  const asIssuer = (request: FastifyRequest) => {
+    request.raw.headers['x-forwarded-host'] = issuer.host;
+    request.raw.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+  };
+  const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+
+  // The provider is a Koa application: its requests leave Fastify before the body is read, with the
+  // headers Fastify's hooks set so far (security headers, CORS).
+  const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
+    const current = await provider();
+    let callback = callbacks.get(current);
+    if (!callback) callbacks.set(current, (callback = current.callback()));
+    reply.hijack();
+    asIssuer(request);
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    // Its own replies say how long they may be kept (discovery, JWKS); everything else is never cached.
+    reply.raw.setHeader('cache-control', 'no-store');
+    await callback(request.raw, reply.raw);
+  };
+  const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
+  // Only the endpoints the provider has switched on (create-provider.ts); resume is where it comes back after the proof.
+  app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...mounted });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...mounted });
+  app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/jwks`, ...mounted });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });
+
+  /** The interaction this browser holds, checked to be the one in the URL and not yet answered. */
+  async function signIn(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+    const current = await provider();
+    asIssuer(request);
+    const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+    if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw notFound();
+    const clientId = interaction.params.client_id;
+    const client = typeof clientId === 'string' ? await current.Client.find(clientId) : undefined;
+    if (!client) throw notFound();
+    // The scope comes from the client the provider is signing in to, never from the request.
+    return { provider: current, interaction, client, scope: signInScope(client.clientId) };
+  }
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, current: Provider, result: InteractionResults) {
+    return { redirectTo: await current.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false }) };
+  }
+
+  app.get<{ Params: { uid: string } }>(
+    '/signin/:uid/details',
+    { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
+    async (request, reply) => {
+      const { interaction, client, scope } = await signIn(request, reply);
+      const requested = interaction.params.redirect_uri;
+      const redirectUri = typeof requested === 'string' ? requested : (client.redirectUris?.[0] ?? '');
+      const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
+      return {
+        site: {
+          name: String(client.metadata().client_name ?? client.clientId),
+          host: URL.canParse(redirectUri) ? new URL(redirectUri).host : '',
+        },
+        scope,
+        challenge,
+        expiresAt,
+      };
+    },
+  );
+
+  app.post<{ Params: { uid: string }; Body: SignInProofBody }>(
+    '/signin/:uid/proof',
+    { ...guessLimited(limits), schema: { params: uidParams, body: SignInProofBody, response: { 200: SignInReply, 404: ErrorReply } } },
+    async (request, reply) => {
+      const proof = parseSemaphoreProof(request.body.proof);
+      const { provider: current, scope } = await signIn(request, reply);
+      const admission = await admitGuess(request, limits, PROOF_VERIFICATION);
+      const binding = { scope, message: signInMessage(request.body.challenge, request.params.uid), challenge: request.body.challenge };
+      const verdict = await verifyMembershipProof(
+        {
+          storage,
+          registry,
+          verifier: proofVerifier,
+          rootWindowMs: config.rootWindowMs,
+          observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
+        },
+        proof,
+        undefined,
+        binding,
+      ).catch(async (error: unknown) => {
+        await admission.releaseVerification();
+        throw error;
+      });
+      if (verdict !== 'Failure') await admission.releaseVerification();
+      metrics.verifications.inc({ mode: 'zk', result: verdict === 'Success' ? 'Success' : 'Failure' });
+      if (verdict === 'Stale') {
+        throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');
+      }
+      const result: InteractionResults =
+        verdict === 'Success'
+          ? { login: { accountId: nullifierSubject(proof.nullifier), remember: false } }
+          : { error: 'access_denied', error_description: 'The proof was not accepted.' };
+      return answer(request, reply, current, result);
+    },
+  );
+
+  app.post<{ Params: { uid: string } }>(
+    '/signin/:uid/cancel',
+    { schema: { params: uidParams, response: { 200: SignInReply, 404: ErrorReply } } },
+    async (request, reply) => {
+      const { provider: current } = await signIn(request, reply);
+      return answer(request, reply, current, { error: 'access_denied', error_description: 'The person did not sign in.' });
+    },
+  );
+}

@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+
+/** The client's metadata as oidc-provider reads it; a confidential client gets a 256-bit secret. */
+export function newClientMetadata(options: { id: string; redirectUris: string[]; name?: string | undefined; public: boolean }) {
+  return {
+    client_id: options.id,
+    ...(options.public
+      ? { token_endpoint_auth_method: 'none' }
+      : { client_secret: randomBytes(32).toString('base64url'), token_endpoint_auth_method: 'client_secret_basic' }),
+    client_name: options.name ?? options.id,
+    redirect_uris: options.redirectUris,
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    id_token_signed_response_alg: 'ES256',
+  };
+}

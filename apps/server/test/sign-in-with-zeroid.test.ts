@@ -1,0 +1,273 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
+import { deriveIdentity, generateOprfKeyPair, memberBucket, signInMessage, signInScope } from '@zeroid/protocol';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Artifacts } from '../src/services/artifacts.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { viaHttp, ZkTestClient } from './zk-client.ts';
+
+/**
+ * Sign in with ZeroID (decision 023), end to end against two real server processes on one real
+ * PostgreSQL, driven by openid-client (every check on, ID token signatures included) with real proofs.
+ * The browser journey itself is e2e/tests/sign-in-with-zeroid.spec.ts.
+ */
+const REDIRECT_A = 'http://localhost:3001/callback';
+const REDIRECT_B = 'http://localhost:3002/callback';
+const BIO = 'sign in with zeroid: the left thumb';
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+let postgres: RunningPostgres;
+let a: ServerProcess;
+let b: ServerProcess;
+let env: Record<string, string>;
+let artifacts: Artifacts;
+let siteA: client.Configuration;
+let siteB: client.Configuration;
+
+async function oidcCli(...args: string[]): Promise<Record<string, string>> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'apps/server/scripts/oidc.js'), ...args], {
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(stdout) as Record<string, string>;
+}
+
+beforeAll(async () => {
+  postgres = await startEmbeddedPostgres();
+  const { privateKey } = await generateOprfKeyPair();
+  env = { DATABASE_URL: postgres.url, OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: '/tmp/zeroid-unused' };
+  a = await startServerProcess(env);
+  // One issuer for both processes, as behind a load balancer: PUBLIC_URL, here A's address.
+  env.PUBLIC_URL = a.url;
+  b = await startServerProcess(env);
+  artifacts = await Artifacts.load();
+  const confidential = await oidcCli('add-client', '--id', 'site-a', '--redirect-uri', REDIRECT_A, '--name', 'Site A');
+  expect(confidential.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  const publicClient = await oidcCli('add-client', '--id', 'site-b', '--redirect-uri', REDIRECT_B, '--public');
+  expect(publicClient).not.toHaveProperty('client_secret');
+  const discover = { execute: [client.allowInsecureRequests] };
+  siteA = await client.discovery(new URL(a.url), 'site-a', confidential.client_secret, undefined, discover);
+  siteB = await client.discovery(new URL(a.url), 'site-b', undefined, client.None(), discover);
+  for (const config of [siteA, siteB]) client.enableNonRepudiationChecks(config);
+  expect((await new ZkTestClient(viaHttp(a.url), artifacts).register('SIGN-IN-1', BIO)).json()).toMatchObject({
+    'DID already generated': false,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await postgres?.stop();
+  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+});
+
+/** The discovered metadata, as plain JSON (without the helper methods of `serverMetadata()`). */
+const metadataOf = (config: client.Configuration) => JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
+
+/** A browser of one: the cookies the provider sets, sent back on the paths they are for. */
+class Browser {
+  private readonly cookies: Array<{ name: string; value: string; path: string }> = [];
+
+  async fetch(url: string, init: { method?: string; body?: object } = {}) {
+    const target = new URL(url);
+    const cookie = this.cookies
+      .filter((c) => target.pathname.startsWith(c.path))
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+    const response = await fetch(target, {
+      method: init.method ?? 'GET',
+      redirect: 'manual',
+      headers: { ...(cookie ? { cookie } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, value] = pair!.split('=') as [string, string];
+      const cookiePath =
+        attributes
+          .map((x) => x.trim())
+          .find((x) => x.toLowerCase().startsWith('path='))
+          ?.slice(5) ?? '/';
+      const existing = this.cookies.findIndex((c) => c.name === name && c.path === cookiePath);
+      if (existing >= 0) this.cookies.splice(existing, 1);
+      this.cookies.push({ name, value, path: cookiePath });
+    }
+    return response;
+  }
+}
+
+/** The start of a login at a site: the authorization request, up to ZeroID's sign-in screen. */
+async function startLogin(config: client.Configuration, redirectUri: string, server = a, extra: Record<string, string> = {}) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    ...extra,
+  });
+  const browser = new Browser();
+  const toSignIn = await browser.fetch(url.href.replace(a.url, server.url));
+  expect(toSignIn.status).toBe(303);
+  const uid = /^\/signin\/([A-Za-z0-9_-]+)$/.exec(toSignIn.headers.get('location') ?? '')?.[1];
+  expect(uid).toBeDefined();
+  const details = (await (await browser.fetch(`${server.url}/signin/${uid}/details`)).json()) as {
+    site: { name: string; host: string };
+    scope: string;
+    challenge: string;
+  };
+  return { browser, uid: uid!, details, checks: { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, server };
+}
+type Login = Awaited<ReturnType<typeof startLogin>>;
+
+/** The person's proof on the sign-in screen, for the given scope and message. */
+async function prove(bio: string, scope: string, message: string): Promise<SemaphoreProof> {
+  const zk = new ZkTestClient(viaHttp(a.url), artifacts);
+  const identity = deriveIdentity(await zk.oprf('bio', bio));
+  const commitment = identity.commitment.toString();
+  const params = (await (await fetch(`${a.url}/members`)).json()) as { bucketHexChars: number };
+  const bucket = (await (await fetch(`${a.url}/members?bucket=${memberBucket(commitment, params.bucketHexChars)}`)).json()) as {
+    root: string;
+    depth: number;
+    members: Array<{ commitment: string; proofIndex: number; siblings: string[] }>;
+  };
+  const member = bucket.members.find((m) => m.commitment === commitment)!;
+  const merkleProof = {
+    root: BigInt(bucket.root),
+    leaf: identity.commitment,
+    index: member.proofIndex,
+    siblings: member.siblings.map(BigInt),
+  };
+  return generateProof(identity, merkleProof, message, scope, bucket.depth, {
+    wasm: artifacts.get(`semaphore-${bucket.depth}.wasm`)!.path,
+    zkey: artifacts.get(`semaphore-${bucket.depth}.zkey`)!.path,
+  });
+}
+
+/** Submits the proof (or a cancel) and follows the provider back to the site: the URL the site is sent to. */
+async function finish(login: Login, proof: SemaphoreProof | 'cancel', challenge = login.details.challenge): Promise<URL> {
+  const { browser, uid, server } = login;
+  const reply =
+    proof === 'cancel'
+      ? await browser.fetch(`${server.url}/signin/${uid}/cancel`, { method: 'POST' })
+      : await browser.fetch(`${server.url}/signin/${uid}/proof`, { method: 'POST', body: { proof, challenge } });
+  expect(reply.status).toBe(200);
+  const { redirectTo } = (await reply.json()) as { redirectTo: string };
+  expect(redirectTo.startsWith(`${a.url}/oidc/auth/`)).toBe(true);
+  const back = await browser.fetch(redirectTo.replace(a.url, server.url));
+  expect(back.status).toBe(303);
+  return new URL(back.headers.get('location')!);
+}
+
+const provedLogin = async (login: Login) =>
+  finish(login, await prove(BIO, login.details.scope, signInMessage(login.details.challenge, login.uid)));
+
+/** Only what OpenID Connect needs: no DID, no commitment, nothing else about the person. */
+const ID_TOKEN_CLAIMS = ['aud', 'exp', 'iat', 'iss', 'nonce', 'sub'];
+
+describe('Sign in with ZeroID', () => {
+  let subAtA: string;
+
+  it('signs a registered person in at a site with sub = their nullifier for that site, in an ID token openid-client validates', async () => {
+    const login = await startLogin(siteA, REDIRECT_A);
+    expect(login.details.site).toEqual({ name: 'Site A', host: 'localhost:3001' });
+    expect(login.details.scope).toBe(signInScope('site-a'));
+    const proof = await prove(BIO, login.details.scope, signInMessage(login.details.challenge, login.uid));
+    const back = await finish(login, proof);
+    expect(back.origin + back.pathname).toBe(REDIRECT_A);
+    const tokens = await client.authorizationCodeGrant(siteA, back, login.checks);
+    const claims = tokens.claims()!;
+    expect(claims.iss).toBe(a.url);
+    expect(claims.aud).toBe('site-a');
+    expect(Buffer.from(claims.sub, 'base64url').toString('hex')).toBe(BigInt(proof.nullifier).toString(16).padStart(64, '0'));
+    // auth_time is optional in the token (the provider adds it when asked for max_age).
+    expect(
+      Object.keys(claims)
+        .filter((claim) => claim !== 'auth_time')
+        .sort(),
+    ).toEqual(ID_TOKEN_CLAIMS);
+    subAtA = claims.sub;
+    // The code works once.
+    await expect(client.authorizationCodeGrant(siteA, back, login.checks)).rejects.toMatchObject({ error: 'invalid_grant' });
+  }, 60_000);
+
+  it('gives the same person the same sub at the same site, exchanged on the other process; a wrong redirect_uri and a missing PKCE verifier are refused', async () => {
+    const login = await startLogin(siteA, REDIRECT_A, a);
+    const back = await provedLogin(login);
+    const wrongRedirect = new URL(back.href.replace('/callback', '/elsewhere'));
+    await expect(client.authorizationCodeGrant(siteA, wrongRedirect, login.checks)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.authorizationCodeGrant(siteA, back, { ...login.checks, pkceCodeVerifier: undefined })).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    await expect(
+      client.authorizationCodeGrant(siteA, back, { ...login.checks, pkceCodeVerifier: client.randomPKCECodeVerifier() }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    // Log in on A, exchange the code on B: one database, one set of keys.
+    const onB = new client.Configuration({ ...metadataOf(siteA), token_endpoint: `${b.url}/oidc/token` }, 'site-a', siteA.clientMetadata());
+    client.allowInsecureRequests(onB);
+    client.enableNonRepudiationChecks(onB);
+    const tokens = await client.authorizationCodeGrant(onB, back, login.checks);
+    expect(tokens.claims()!.sub).toBe(subAtA);
+  }, 60_000);
+
+  it('gives the same person another, unlinkable sub at another site (a public client)', async () => {
+    const login = await startLogin(siteB, REDIRECT_B, b);
+    expect(login.details.scope).toBe(signInScope('site-b'));
+    const tokens = await client.authorizationCodeGrant(siteB, await provedLogin(login), login.checks);
+    expect(tokens.claims()!.sub).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tokens.claims()!.sub).not.toBe(subAtA);
+  }, 60_000);
+
+  it('sends access_denied back for an unregistered biometric (a cancel), a proof for another site, and a replayed proof or challenge', async () => {
+    // A biometric with no registration is not in the group: the screen cancels.
+    const cancelled = await startLogin(siteA, REDIRECT_A);
+    await expect(client.authorizationCodeGrant(siteA, await finish(cancelled, 'cancel'), cancelled.checks)).rejects.toMatchObject({
+      error: 'access_denied',
+    });
+
+    // A proof made for site B's scope, presented at site A.
+    const foreign = await startLogin(siteA, REDIRECT_A);
+    const forB = await prove(BIO, signInScope('site-b'), signInMessage(foreign.details.challenge, foreign.uid));
+    await expect(client.authorizationCodeGrant(siteA, await finish(foreign, forB), foreign.checks)).rejects.toMatchObject({
+      error: 'access_denied',
+    });
+
+    // A good proof, used, then replayed at a new sign-in (with its own challenge, or with the new one).
+    const first = await startLogin(siteA, REDIRECT_A);
+    const proof = await prove(BIO, first.details.scope, signInMessage(first.details.challenge, first.uid));
+    expect((await client.authorizationCodeGrant(siteA, await finish(first, proof), first.checks)).claims()!.sub).toBe(subAtA);
+    const replay = await startLogin(siteA, REDIRECT_A);
+    await expect(
+      client.authorizationCodeGrant(siteA, await finish(replay, proof, first.details.challenge), replay.checks),
+    ).rejects.toMatchObject({ error: 'access_denied' });
+    // A fresh proof bound to the new sign-in but reusing the consumed challenge.
+    const reused = await startLogin(siteA, REDIRECT_A);
+    const withOldChallenge = await prove(BIO, reused.details.scope, signInMessage(first.details.challenge, reused.uid));
+    await expect(
+      client.authorizationCodeGrant(siteA, await finish(reused, withOldChallenge, first.details.challenge), reused.checks),
+    ).rejects.toMatchObject({ error: 'access_denied' });
+  }, 90_000);
+
+  it('refuses an authorization request without PKCE, and one for a redirect_uri the site did not register', async () => {
+    const browser = new Browser();
+    const noPkce = client.buildAuthorizationUrl(siteB, { redirect_uri: REDIRECT_B, scope: 'openid', state: 's' });
+    const refused = new URL((await browser.fetch(noPkce.href)).headers.get('location')!);
+    expect(refused.origin + refused.pathname).toBe(REDIRECT_B);
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+    const foreignRedirect = client.buildAuthorizationUrl(siteA, {
+      redirect_uri: 'http://localhost:3666/callback',
+      scope: 'openid',
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    const page = await browser.fetch(foreignRedirect.href);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('location')).toBeNull();
+  });
+});

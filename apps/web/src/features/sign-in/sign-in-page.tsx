@@ -1,0 +1,95 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useParams } from 'react-router';
+import { MESSAGES } from '@zeroid/protocol/messages';
+import type { SignInDetailsReply, SignInReply } from '@zeroid/protocol';
+import type { Progress } from '../../shared/progress.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { ProgressLine } from '../../shared/progress-line.tsx';
+
+/** The prover loads with this screen's code, not with the welcome page. */
+const prover = () => import('../prover/prover-client.ts');
+
+/**
+ * Sign in with ZeroID (decision 023): the verification screen for a site's authorization request.
+ * It names the site; the proof is made here, in the prover worker, for the site's scope; the site
+ * receives only the pseudonym (the proof's nullifier) and never the biometric, the ID or the DID.
+ */
+export function SignInPage() {
+  const uid = useParams().uid ?? '';
+  const [details, setDetails] = useState<SignInDetailsReply>();
+  const [bioInfo, setBioInfo] = useState('');
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
+  const [error, setError] = useState<string>();
+
+  useEffect(() => {
+    void prover().then((p) => p.prepareSignIn());
+    requestJson<SignInDetailsReply>(apiUrls.signInDetails(uid)).then(setDetails, (failure: Error) => setError(failure.message));
+  }, [uid]);
+
+  const leave = (reply: SignInReply) => globalThis.location.assign(reply.redirectTo);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending || !details) return;
+    setPending(true);
+    setError(undefined);
+    setProgress(undefined);
+    try {
+      const proof = await (
+        await prover()
+      ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge: details.challenge }, setProgress);
+      setProgress({ stage: 'sending' });
+      leave(
+        proof === undefined
+          ? await requestJson<SignInReply>(apiUrls.signInCancel(uid), { method: 'POST' })
+          : await requestJson<SignInReply>(apiUrls.signInProof(uid), { method: 'POST', body: { proof, challenge: details.challenge } }),
+      );
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Verification failed. Please try again.');
+      setPending(false);
+    }
+  }
+
+  async function cancel() {
+    try {
+      leave(await requestJson<SignInReply>(apiUrls.signInCancel(uid), { method: 'POST' }));
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Please go back to the site.');
+    }
+  }
+
+  return (
+    <section className="card">
+      <h1>{MESSAGES.verificationHeading}</h1>
+      {details ? (
+        <p className="lead" data-testid="sign-in-site">
+          Sign in to <strong>{details.site.name}</strong> ({details.site.host}). It receives only a pseudonym for this site: not your ID,
+          not your biometric, not your DID.
+        </p>
+      ) : null}
+      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
+        <textarea
+          aria-label="Biometric Data"
+          name="bio_info"
+          rows={6}
+          placeholder={MESSAGES.touchToVerify}
+          value={bioInfo}
+          onChange={(e) => setBioInfo(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <button type="submit" className="primary" disabled={pending || !details}>
+          {MESSAGES.verifyUser}
+        </button>
+        <button type="button" disabled={pending || !details} onClick={() => void cancel()}>
+          Cancel
+        </button>
+        {pending ? <ProgressLine progress={progress} /> : null}
+      </form>
+      <ErrorAlert message={error} />
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { base64urlnopad } from '@scure/base';
+import { SNARK_SCALAR_FIELD } from './field.ts';
+
+/** SHA-256 of a domain-separated string, reduced into the BN254 scalar field, as canonical decimal. */
+function hashToField(text: string): string {
+  const digest = sha256(new TextEncoder().encode(text));
+  return (BigInt(`0x${bytesToHex(digest)}`) % SNARK_SCALAR_FIELD).toString();
+}
+
+/**
+ * The Semaphore scope of a "Sign in with ZeroID" proof for one site (decision 023):
+ * `SHA-256("zeroid/oidc-sector/v1" || 0x00 || sector) mod r`, in canonical decimal. The sector is the
+ * client's `client_id`, or, for a client registered with a `sector_identifier_uri`, that URI's host
+ * (OpenID Connect Core §8.1), so several clients of one site share a pseudonym. The nullifier of a proof
+ * is Poseidon(scope, secret): one person has exactly one per sector, and the nullifiers of two
+ * sectors cannot be linked without the secret. The server always computes the scope from the client
+ * it is signing in to, never from the request.
+ */
+export function signInScope(sector: string): string {
+  return hashToField(`zeroid/oidc-sector/v1\u0000${sector}`);
+}
+
+/**
+ * The message of a sign-in proof: binds the one-time challenge to one authorization request (its
+ * interaction id), so a proof made for one login completes no other, and its challenge is consumed
+ * once. `SHA-256("zeroid/oidc-login/v1" || 0x00 || interaction || 0x00 || challenge) mod r`.
+ */
+export function signInMessage(challenge: string, interaction: string): string {
+  return hashToField(`zeroid/oidc-login/v1\u0000${interaction}\u0000${challenge}`);
+}
+
+/**
+ * The OpenID `sub` for a nullifier: base64url (no padding) of its 32 big-endian bytes, 43 characters.
+ * Stable for one person at one site; nothing else about the person is in it.
+ */
+export function nullifierSubject(nullifier: string): string {
+  return base64urlnopad.encode(hexToBytes(BigInt(nullifier).toString(16).padStart(64, '0')));
+}
