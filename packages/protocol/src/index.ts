@@ -1,5 +1,11 @@
 export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
-export { ProtocolInputError, OprfProofError, type ProtocolInputErrorCode } from './errors.ts';
+export {
+  ProtocolInputError,
+  OprfProofError,
+  ThresholdKeyMismatchError,
+  ThresholdUnavailableError,
+  type ProtocolInputErrorCode,
+} from './errors.ts';
 export { normaliseInput, MAX_INPUT_BYTES, NORMALISATION_VERSION } from './normalise-input.ts';
 export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
 export { assertBlindedRequest, OprfEvaluator } from './oprf-evaluator.ts';
@@ -26,3 +32,14 @@ export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
 export { sessionCode } from './session-code.ts';
 export * from './schemas.ts';
+export {
+  splitOprfKey,
+  recoverOprfKey,
+  refreshOprfShares,
+  oprfPublicShare,
+  checkPublicShares,
+  MAX_OPRF_SHARES,
+  type OprfKeyShare,
+  type OprfPublicShare,
+} from './threshold-oprf.ts';
+export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
