@@ -161,7 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map((node) => node.trim().replace(/\/+$/, ''))
     .filter(Boolean);
   for (const node of oprfNodes) {
-    if (!/^https?:\/\//.test(node) || !URL.canParse(node)) problems.push(`OPRF_NODES entry "${node}" is not a URL like https://oprf-1.example`);
+    if (!/^https?:\/\//.test(node) || !URL.canParse(node))
+      problems.push(`OPRF_NODES entry "${node}" is not a URL like https://oprf-1.example`);
   }
   if (new Set(oprfNodes).size !== oprfNodes.length) problems.push('OPRF_NODES lists a node twice');
   if (oprfNodes.length === 1) problems.push('OPRF_NODES needs at least 2 nodes (one node is the single-key mode: leave OPRF_NODES unset)');
@@ -170,7 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`OPRF_THRESHOLD must be from 2 to the number of OPRF_NODES (${oprfNodes.length}), got ${oprfThreshold}`);
   }
   if (oprfNodes.length > 0 && env.OPRF_PRIVATE_KEY) {
-    problems.push('OPRF_PRIVATE_KEY and OPRF_NODES exclude each other: in threshold mode the server holds no OPRF key (unset OPRF_PRIVATE_KEY)');
+    problems.push(
+      'OPRF_PRIVATE_KEY and OPRF_NODES exclude each other: in threshold mode the server holds no OPRF key (unset OPRF_PRIVATE_KEY)',
+    );
   }
   const attemptKeySecret = env.ATTEMPT_KEY_SECRET || undefined;
   if (attemptKeySecret !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(attemptKeySecret)) {

@@ -57,7 +57,9 @@ async function main() {
     ? thresholdDeriver(oprfNodes, {
         timeoutMs: config.oprfNodeTimeoutMs,
         onFaults: (faults) =>
-          console.warn(`OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`),
+          console.warn(
+            `OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`,
+          ),
       })
     : config.derivationThreads > 0
       ? workerDeriver(oprfKey!, config.derivationThreads)
@@ -121,7 +123,7 @@ async function main() {
           console.error(
             `ZeroID refuses to start: the OPRF nodes in OPRF_NODES hold shares of another key than the one this database was created ` +
               `with (its fingerprint ${error.recorded.slice(0, 16)}…, the nodes' group key ${error.current.slice(0, 16)}…). Every identity ` +
-              'in it was derived with that key. Point OPRF_NODES at the nodes whose shares were split from this database\'s key ' +
+              "in it was derived with that key. Point OPRF_NODES at the nodes whose shares were split from this database's key " +
               '(npm run oprf -- split of its oprf-key.json or OPRF_PRIVATE_KEY).',
           );
           process.exit(1);
@@ -148,7 +150,10 @@ async function main() {
         app.log.info({ threshold: set.threshold, nodes: set.nodes.length, missing }, 'OPRF nodes checked');
         return set.groupPublicKey;
       }
-      app.log.warn({ attempt, threshold: config.oprfThreshold, retryInMs: delayMs }, 'fewer OPRF nodes than the threshold answer: not ready');
+      app.log.warn(
+        { attempt, threshold: config.oprfThreshold, retryInMs: delayMs },
+        'fewer OPRF nodes than the threshold answer: not ready',
+      );
       await sleep(delayMs);
     }
   }

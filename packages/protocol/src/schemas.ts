@@ -91,7 +91,7 @@ export const OprfReply = Type.Object(
 export const OprfKeyReply = Type.Object(
   {
     suite: Type.String(),
-    publicKey: Type.String({ description: 'base64url; in threshold mode the group key K, which the nodes\' Kᵢ interpolate to' }),
+    publicKey: Type.String({ description: "base64url; in threshold mode the group key K, which the nodes' Kᵢ interpolate to" }),
     threshold: Type.Optional(Type.Integer({ minimum: 2, description: 'threshold mode only: how many nodes must answer (t)' })),
     nodes: Type.Optional(
       Type.Array(Type.String({ description: 'a node base URL' }), {

@@ -58,6 +58,7 @@ export async function evaluateWithNodes(
 
   const answers: Answer[] = [];
   let retryAfter: number | undefined;
+  let lastRejected: number[] = [];
   try {
     while (pending.size > 0) {
       const outcome = await Promise.race(pending.values());
@@ -75,8 +76,10 @@ export async function evaluateWithNodes(
       } catch (error) {
         // Some answer in hand does not verify: wait for the next node rather than give up.
         if (!(error instanceof ThresholdUnavailableError || error instanceof OprfProofError)) throw error;
+        if (error instanceof ThresholdUnavailableError) lastRejected = error.rejected;
       }
     }
+    for (const index of lastRejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
     // Every node has answered or failed and no t of the answers verify together. If the nodes that
     // refused did so because this client is over its guess budget there, say so (a 429, not a 503).
     const limited = faults.filter((fault) => fault.reason === 'rate-limited').length;
@@ -97,7 +100,11 @@ async function askNode(node: OprfNode, body: string, signal: AbortSignal, forwar
   try {
     response = await fetch(`${node.url}/oprf`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+      },
       body,
       signal,
     });
@@ -108,7 +115,8 @@ async function askNode(node: OprfNode, body: string, signal: AbortSignal, forwar
     if (response.status === 429) return fault('rate-limited', 429);
     if (!response.ok) return fault('refused', response.status);
     const reply = (await response.json()) as { evaluation?: unknown };
-    if (typeof reply.evaluation !== 'string' || !/^[A-Za-z0-9_-]{1,512}$/.test(reply.evaluation)) return fault('malformed', response.status);
+    if (typeof reply.evaluation !== 'string' || !/^[A-Za-z0-9_-]{1,512}$/.test(reply.evaluation))
+      return fault('malformed', response.status);
     return { index: node.index, evaluation: new Uint8Array(Buffer.from(reply.evaluation, 'base64url')) };
   } catch {
     return fault(signal.aborted ? 'timeout' : 'malformed', response.status);

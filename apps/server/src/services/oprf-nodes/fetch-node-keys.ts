@@ -1,4 +1,4 @@
-import { checkPublicShares, OPRF_SUITE } from '@zeroid/protocol';
+import { checkPublicShares, OPRF_SUITE, ThresholdKeyMismatchError } from '@zeroid/protocol';
 import type { OprfNode, OprfNodeSet } from './oprf-node-set.ts';
 
 /**
@@ -36,7 +36,8 @@ export async function fetchNodeKeys(urls: readonly string[], threshold: number, 
   for (const [i, reply] of replies.entries()) {
     if (!reply) continue;
     const node = nodes[i]!;
-    if (reply.suite !== OPRF_SUITE) throw new OprfNodeSetMismatch(`OPRF node ${node.url} uses the suite "${reply.suite}", not ${OPRF_SUITE}.`);
+    if (reply.suite !== OPRF_SUITE)
+      throw new OprfNodeSetMismatch(`OPRF node ${node.url} uses the suite "${reply.suite}", not ${OPRF_SUITE}.`);
     if (reply.index !== node.index) {
       throw new OprfNodeSetMismatch(
         `OPRF_NODES lists ${node.url} at place ${node.index}, but that node holds share ${reply.index}. List the nodes in share order (share 1 first).`,
@@ -70,11 +71,14 @@ export function assertSharesFit(groupPublicKey: Uint8Array, nodes: readonly Requ
       nodes.map(({ index, publicKey }) => ({ index, publicKey })),
       threshold,
     );
-  } catch {
+  } catch (error) {
+    const misfits =
+      error instanceof ThresholdKeyMismatchError && error.indices.length > 0 ? error.indices : nodes.map((node) => node.index);
+    const urls = misfits.map((index) => `${index} (${nodes.find((node) => node.index === index)?.url ?? '?'})`);
     throw new OprfNodeSetMismatch(
-      `The public keys of OPRF nodes ${nodes.map((node) => node.index).join(', ')} do not interpolate to their group key: ` +
-        'some node holds a share of another split or an old share from before a refresh. Give every node its share of one split ' +
-        '(npm run oprf -- split, or refresh all of them together with npm run oprf -- refresh).',
+      `The public keys of OPRF node(s) ${urls.join(', ')} do not interpolate to the group key: they hold a share of another ` +
+        'split, or an old share from before a refresh. Give every node its share of one split (npm run oprf -- split), or ' +
+        'refresh all of them together (npm run oprf -- refresh).',
     );
   }
 }
@@ -82,7 +86,10 @@ export function assertSharesFit(groupPublicKey: Uint8Array, nodes: readonly Requ
 /** One node's key reply, or undefined when it does not answer well in time (it may come up later). */
 export async function fetchNodeKey(url: string, timeoutMs: number): Promise<NodeKeyReply | undefined> {
   try {
-    const response = await fetch(`${url}/oprf/public-key`, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    const response = await fetch(`${url}/oprf/public-key`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) return undefined;
     const reply = (await response.json()) as Partial<NodeKeyReply>;
     const base64url = (value: unknown) => typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value);
@@ -118,7 +125,8 @@ export async function completeNodeSet(set: OprfNodeSet, timeoutMs: number): Prom
       reply.threshold === set.threshold &&
       reply.groupPublicKey === Buffer.from(set.groupPublicKey).toString('base64url');
     const known = set.nodes.filter((other): other is Required<OprfNode> => other.publicKey !== undefined);
-    if (!fits) throw new OprfNodeSetMismatch(`OPRF node ${node.url} (place ${node.index}) came up with a share of another split; it is left out.`);
+    if (!fits)
+      throw new OprfNodeSetMismatch(`OPRF node ${node.url} (place ${node.index}) came up with a share of another split; it is left out.`);
     assertSharesFit(set.groupPublicKey, [...known, { ...node, publicKey }], set.threshold);
     node.publicKey = publicKey;
     added.push(node);
