@@ -44,13 +44,13 @@ export async function evaluateWithNodes(
   for (const node of nodes) if (!node.publicKey) faults.push({ index: node.index, url: node.url, reason: 'no-public-key' });
   if (known.length < threshold) throw new OprfNodesUnavailable(faults, undefined);
 
-  const { request, finalize } = await blindThresholdOprfInput(
+  const round = await blindThresholdOprfInput(
     known.map(({ index, publicKey }) => ({ index, publicKey })),
     threshold,
     domain,
     normalised,
   );
-  const body = JSON.stringify({ element: Buffer.from(request).toString('base64url') });
+  const body = JSON.stringify({ element: Buffer.from(round.request).toString('base64url') });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const pending = new Map<number, Promise<Outcome>>();
@@ -70,7 +70,7 @@ export async function evaluateWithNodes(
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { output, rejected } = await finalize(answers);
+        const { output, rejected } = await round.finalize(answers);
         for (const index of rejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
         return { output, faults };
       } catch (error) {

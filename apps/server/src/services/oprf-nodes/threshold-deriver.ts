@@ -18,7 +18,7 @@ export interface OprfNodesState {
  */
 export function thresholdDeriver(
   state: OprfNodesState,
-  { timeoutMs, onFaults }: { timeoutMs: number; onFaults(faults: NodeFault[]): void },
+  { timeoutMs, onFaults }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void },
 ): RawDeriver {
   const outputs = (client: string | undefined): OprfOutputs => ({
     async evaluate(domain, normalised) {

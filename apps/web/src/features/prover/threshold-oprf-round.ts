@@ -14,8 +14,8 @@ type Answer = { index: number; evaluation: Uint8Array };
  * @throws ApiError when fewer than t answers verify (the caller keeps what was typed).
  */
 export async function thresholdOprfRound(nodes: readonly KnownNode[], threshold: number, domain: OprfDomain, normalised: string) {
-  const { request, finalize } = await blindThresholdOprfInput([...nodes], threshold, domain, normalised);
-  const body = JSON.stringify({ element: base64urlnopad.encode(request) });
+  const round = await blindThresholdOprfInput([...nodes], threshold, domain, normalised);
+  const body = JSON.stringify({ element: base64urlnopad.encode(round.request) });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), NODE_TIMEOUT_MS);
   const pending = new Map(nodes.map((node) => [node.index, ask(node, body, controller.signal)] as const));
@@ -28,7 +28,7 @@ export async function thresholdOprfRound(nodes: readonly KnownNode[], threshold:
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { output, rejected } = await finalize(answers);
+        const { output, rejected } = await round.finalize(answers);
         nameRejected(nodes, rejected);
         return output;
       } catch (error) {
