@@ -14,7 +14,7 @@ import { createMetrics } from './services/metrics.ts';
 import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
-import { completeNodeSet, fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-node-keys.ts';
+import { fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-node-keys.ts';
 import { thresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
@@ -158,16 +158,31 @@ async function main() {
     }
   }
 
-  // A node that was down at start joins once it publishes a key that fits the others.
-  const joinNodes = setInterval(() => {
+  // The nodes' keys are read again every few seconds: a node that was down at start joins once it
+  // publishes a key that fits, and after a refresh (new Kᵢ, same group key) the new keys are used.
+  // A set that no longer fits, or names another group key, is logged and never adopted.
+  const rereadNodes = setInterval(() => {
     const set = oprfNodes?.current;
-    if (!set || set.nodes.every((node) => node.publicKey)) return;
-    completeNodeSet(set, config.oprfNodeTimeoutMs).then(
-      (added) => added.forEach((node) => app.log.info({ index: node.index, url: node.url }, 'OPRF node joined')),
+    if (!set) return;
+    fetchNodeKeys(config.oprfNodes, config.oprfThreshold, config.oprfNodeTimeoutMs).then(
+      (fresh) => {
+        if (!fresh) return;
+        if (!sameBytes(fresh.groupPublicKey, set.groupPublicKey)) {
+          app.log.error('the OPRF nodes now name another group key than this database was checked against: kept the keys read before');
+          return;
+        }
+        const changed = fresh.nodes.filter((node, i) => node.publicKey && !sameBytes(node.publicKey, set.nodes[i]?.publicKey));
+        if (changed.length === 0) return;
+        oprfNodes.current = { ...fresh, nodes: fresh.nodes.map((node, i) => (node.publicKey ? node : set.nodes[i]!)) };
+        app.log.info(
+          { nodes: changed.map((node) => `${node.index} ${node.url}`) },
+          'OPRF node keys read (a node joined, or the shares were refreshed)',
+        );
+      },
       (error: unknown) => app.log.error({ err: { name: (error as Error).name } }, (error as Error).message),
     );
   }, 5_000);
-  joinNodes.unref();
+  rereadNodes.unref();
 
   // Expired challenges and idle counters are useless; purge them so no table grows without bound.
   const purge = setInterval(() => {
@@ -184,7 +199,7 @@ async function main() {
     if (closing) return;
     closing = true;
     clearInterval(purge);
-    clearInterval(joinNodes);
+    clearInterval(rereadNodes);
     // First report not-ready while still serving, so a load balancer stops sending requests here
     // and nothing already on its way is cut off; then stop accepting connections, let in-flight
     // requests finish (each is bounded by the request timeout), and close the database.
@@ -215,6 +230,8 @@ async function main() {
     app.log.info({ metrics: `http://${config.metricsHost}:${config.metricsPort}/metrics` }, 'metrics listener');
   }
 }
+
+const sameBytes = (a: Uint8Array, b: Uint8Array | undefined) => b !== undefined && Buffer.from(a).equals(Buffer.from(b));
 
 /**
  * Loading a large tree leaves hundreds of MB of short-lived strings behind (at a million members the

@@ -52,8 +52,8 @@ async function startNode(dataDir: string, port?: number): Promise<NodeProcess> {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(chosen), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
+  child.stdout.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr.on('data', (chunk) => output.push(String(chunk)));
   const url = `http://127.0.0.1:${chosen}`;
   for (const deadline = Date.now() + 30_000; ;) {
     if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);

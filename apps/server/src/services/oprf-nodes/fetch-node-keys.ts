@@ -107,29 +107,3 @@ export async function fetchNodeKey(url: string, timeoutMs: number): Promise<Node
     return undefined;
   }
 }
-
-/**
- * Fetches the keys of nodes that were down when the server started, so that they can take part once
- * they are up. A late key that does not fit the others is never used; its node is named in the error.
- */
-export async function completeNodeSet(set: OprfNodeSet, timeoutMs: number): Promise<OprfNode[]> {
-  const added: OprfNode[] = [];
-  for (const node of set.nodes) {
-    if (node.publicKey) continue;
-    const reply = await fetchNodeKey(node.url, timeoutMs);
-    if (!reply) continue;
-    const publicKey = new Uint8Array(Buffer.from(reply.publicKey, 'base64url'));
-    const fits =
-      reply.suite === OPRF_SUITE &&
-      reply.index === node.index &&
-      reply.threshold === set.threshold &&
-      reply.groupPublicKey === Buffer.from(set.groupPublicKey).toString('base64url');
-    const known = set.nodes.filter((other): other is Required<OprfNode> => other.publicKey !== undefined);
-    if (!fits)
-      throw new OprfNodeSetMismatch(`OPRF node ${node.url} (place ${node.index}) came up with a share of another split; it is left out.`);
-    assertSharesFit(set.groupPublicKey, [...known, { ...node, publicKey }], set.threshold);
-    node.publicKey = publicKey;
-    added.push(node);
-  }
-  return added;
-}
