@@ -43,3 +43,4 @@ export {
   type OprfPublicShare,
 } from './threshold-oprf.ts';
 export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
+export { OprfNodeKeyReply } from './oprf-node-schemas.ts';
