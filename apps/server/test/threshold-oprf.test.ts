@@ -24,7 +24,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
  * the place of one, too few nodes answer 503, and servers pointed at the wrong nodes refuse to start.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const nodeEntry = process.env.SCRATCH_NODE ?? path.resolve(import.meta.dirname, '../src/oprf-node/oprf-node.ts');
+const nodeEntry = path.resolve(import.meta.dirname, '../src/oprf-node/main.ts');
 const cliEntry = path.resolve(import.meta.dirname, '../src/cli/oprf.ts');
 const LEAN = { DERIVATION_THREADS: '0', PROOF_VERIFIER_THREADS: '1' };
 
