@@ -1,9 +1,7 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
@@ -12,8 +10,9 @@ import { evaluateWithNodes } from '../src/services/oprf-nodes/evaluate-with-node
 import { fetchNodeKeys } from '../src/services/oprf-nodes/fetch-node-keys.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from './oprf-node-process.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
-import { freePort, runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
+import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
@@ -23,59 +22,14 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
  * raw path and publish them to zero-knowledge clients. A node is killed mid-run, a lying node takes
  * the place of one, too few nodes answer 503, and servers pointed at the wrong nodes refuse to start.
  */
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const nodeEntry = path.resolve(import.meta.dirname, '../src/oprf-node/main.ts');
-const cliEntry = path.resolve(import.meta.dirname, '../src/cli/oprf.ts');
 const LEAN = { DERIVATION_THREADS: '0', PROOF_VERIFIER_THREADS: '1' };
-
-interface NodeProcess {
-  url: string;
-  port: number;
-  dataDir: string;
-  child: ChildProcess;
-  output: string[];
-}
 
 let root: string;
 let postgres: RunningPostgres;
 let singleDir: string;
-const nodes: NodeProcess[] = [];
+const nodes: OprfNodeProcess[] = [];
 const servers: ServerProcess[] = [];
 let liar: Server | undefined;
-
-/** An OPRF node as `npm run oprf-node` runs it, on `port` (a restarted node keeps its URL). */
-async function startNode(dataDir: string, port?: number): Promise<NodeProcess> {
-  const chosen = port ?? (await freePort());
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', nodeEntry], {
-    cwd: repoRoot,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(chosen), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr.on('data', (chunk) => output.push(String(chunk)));
-  const url = `http://127.0.0.1:${chosen}`;
-  for (const deadline = Date.now() + 30_000; ;) {
-    if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error(`OPRF node not ready:\n${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url, port: chosen, dataDir, child, output };
-}
-
-const kill = (node: NodeProcess) =>
-  new Promise<void>((resolve) => {
-    if (node.child.exitCode !== null || node.child.signalCode !== null) return resolve();
-    node.child.once('exit', () => resolve());
-    node.child.kill('SIGKILL');
-  });
 
 /**
  * A node that lies: it publishes node 3's true Kᵢ but answers with another key, with a well-formed
@@ -146,15 +100,8 @@ beforeAll(async () => {
       });
       await single.stop();
       // Its key, split 2-of-3 by the CLI into one data directory per node.
-      await promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', cliEntry, 'split', '--threshold', '2', '--shares', '3', '--out', path.join(root, 'shares')],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, DATA_DIR: singleDir },
-        },
-      );
-      nodes.push(...(await Promise.all([1, 2, 3].map((i) => startNode(path.join(root, 'shares', `node-${i}`))))));
+      const shareDirs = await splitKey({ DATA_DIR: singleDir }, path.join(root, 'shares'));
+      nodes.push(...(await Promise.all(shareDirs.map((dir) => startOprfNode(dir)))));
     })(),
   ]);
   postgres = pgStarted;
@@ -162,7 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
-  await Promise.all(nodes.map(kill));
+  await Promise.all(nodes.map(killOprfNode));
   await new Promise((resolve) => (liar ? liar.close(resolve) : resolve(undefined)));
   await postgres?.stop();
   await releaseSnarkjs();
@@ -211,7 +158,7 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
     const inFlight = Array.from({ length: 8 }, (_, i) =>
       postJson(server, '/verify', { bio_info: i % 2 ? 'raw biometric one' : 'not registered' }),
     );
-    await kill(nodes[2]!);
+    await killOprfNode(nodes[2]!);
     expect(await Promise.all(inFlight)).toEqual(
       Array.from({ length: 8 }, (_, i) => ({ 'Verification Result': i % 2 ? 'Success' : 'Failure' })),
     );
@@ -228,7 +175,7 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
     }
 
     // Node 2 dies too: one honest node and a liar are fewer than t. 503 with a code, never a verdict.
-    await kill(nodes[1]!);
+    await killOprfNode(nodes[1]!);
     for (const [route, body] of [
       ['/verify', { bio_info: 'raw biometric two' }],
       ['/register', { id_info: 'ID-PG-3', bio_info: 'raw biometric three' }],
@@ -242,7 +189,7 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
     expect(server.output.join('')).not.toContain('raw biometric');
 
     // Node 2 is back: the registration refused above was not stored, so it is new now.
-    nodes[1] = await startNode(nodes[1]!.dataDir, nodes[1]!.port);
+    nodes[1] = await startOprfNode(nodes[1]!.dataDir, { port: nodes[1]!.port });
     expect(await postJson(server, '/register', { id_info: 'ID-PG-3', bio_info: 'raw biometric three' })).toMatchObject({
       'DID already generated': false,
     });
@@ -274,7 +221,7 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
 });
 
 /** What node 3 published while it was alive, as its share file records it. */
-function readNodeKey(node: NodeProcess): string {
+function readNodeKey(node: OprfNodeProcess): string {
   const file = JSON.parse(readFileSync(path.join(node.dataDir, 'oprf-share.json'), 'utf8')) as Record<string, unknown>;
   return JSON.stringify({
     suite: file.suite,
