@@ -21,6 +21,8 @@ const entryPoints = {
   'raw-deriver-worker': 'src/services/raw-deriver-worker.ts',
   'verifier-worker': 'src/services/proof-verifier/verifier-worker.ts',
   'sqlite-thread-worker': 'src/storage/sqlite-thread-worker.ts',
+  // `npm run oprf-node`: a threshold OPRF node, its own process (decision 020).
+  'oprf-node': 'src/oprf-node/main.ts',
 };
 
 /**

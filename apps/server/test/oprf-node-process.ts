@@ -1,77 +1,73 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { freePort } from './server-process.ts';
+import { freePort, type ServerProcess } from './server-process.ts';
 
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const nodeEntry = path.resolve(import.meta.dirname, '../src/oprf-node/main.ts');
-const cliEntry = path.resolve(import.meta.dirname, '../src/cli/oprf.ts');
-
-/** A running OPRF node (`npm run oprf-node`), started from its sources under tsx. */
-export interface OprfNodeProcess {
-  url: string;
-  port: number;
-  dataDir: string;
-  child: ChildProcess;
-  output: string[];
-}
+const compiledStart = path.resolve(import.meta.dirname, '../scripts/start-oprf-node.js');
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const noTypeStripping = (process.features as { typescript?: string }).typescript === undefined ? [] : ['--no-experimental-strip-types'];
 
 /**
- * Splits the key a server would use with `env` (DATA_DIR's oprf-key.json or OPRF_PRIVATE_KEY) into
- * `shares` node directories under `out` with the CLI; returns them in index order.
+ * Starts an OPRF node (`npm run oprf-node`) as a real process on a free port and waits until it is
+ * ready (/healthz 200). `compiled` runs it as the npm script does: the esbuild bundle on bare Node.
+ * Pass the node's own DATA_DIR (or OPRF_SHARE and a DATA_DIR) in `env`.
  */
-export async function splitKey(env: Record<string, string>, out: string, threshold = 2, shares = 3): Promise<string[]> {
-  await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', cliEntry, 'split', '--threshold', String(threshold), '--shares', String(shares), '--out', out],
-    { cwd: repoRoot, env: { ...process.env, ...env } },
-  );
-  return Array.from({ length: shares }, (_, i) => path.join(out, `node-${i + 1}`));
+export async function startOprfNodeProcess(
+  env: Record<string, string>,
+  { readyTimeoutMs = 60_000, compiled = false }: { readyTimeoutMs?: number; compiled?: boolean } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const output: string[] = [];
+  const child = spawnNode({ PORT: String(port), ...env }, output, compiled);
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`OPRF node not ready within ${readyTimeoutMs} ms:\n${output.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    process: child,
+    output,
+    stop: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      }),
+  };
 }
 
-/** Starts a node on `dataDir` (on `port` if given: a restarted node keeps its URL) and waits for /healthz. */
-export async function startOprfNode(dataDir: string, { port, env = {} }: { port?: number; env?: Record<string, string> } = {}) {
-  const chosen = port ?? (await freePort());
+/** Starts an OPRF node expecting it to refuse to start; returns its exit code and what it wrote. */
+export async function runOprfNodeUntilExit(env: Record<string, string>, { timeoutMs = 60_000 } = {}) {
   const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', nodeEntry], {
+  const child = spawnNode({ PORT: String(await freePort()), ...env }, output, false);
+  const timer = setTimeout(() => {
+    output.push(`\n[still running after ${timeoutMs} ms: killed]`);
+    child.kill('SIGKILL');
+  }, timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  return { code, output: output.join('') };
+}
+
+function spawnNode(env: Record<string, string>, output: string[], compiled: boolean): ChildProcess {
+  // Node with tsx's loader rather than the tsx CLI, so that a signal reaches the node itself.
+  const child = spawn(process.execPath, compiled ? [...noTypeStripping, compiledStart] : ['--import', 'tsx', nodeEntry], {
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(chosen),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
-    },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (chunk) => output.push(String(chunk)));
   child.stderr.on('data', (chunk) => output.push(String(chunk)));
-  const url = `http://127.0.0.1:${chosen}`;
-  for (const deadline = Date.now() + 60_000; ;) {
-    if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`OPRF node not ready within 60 s:\n${output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url, port: chosen, dataDir, child, output } satisfies OprfNodeProcess;
-}
-
-/** SIGKILLs a node (a crash, not a shutdown) and waits for it to be gone. */
-export function killOprfNode(node: OprfNodeProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (node.child.exitCode !== null || node.child.signalCode !== null) return resolve();
-    node.child.once('exit', () => resolve());
-    node.child.kill('SIGKILL');
-  });
+  return child;
 }

@@ -10,7 +10,7 @@ import { evaluateWithNodes } from '../src/services/oprf-nodes/evaluate-with-node
 import { fetchNodeKeys } from '../src/services/oprf-nodes/fetch-node-keys.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
-import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from './oprf-node-process.ts';
+import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
