@@ -26,7 +26,7 @@ interface Load {
 }
 
 /** One autocannon run at concurrency 16 for `seconds`; every request gets its own body. */
-async function load(url: string, path: string, body: (i: number) => unknown, seconds: number): Promise<Load> {
+export async function load(url: string, path: string, body: (i: number) => unknown, seconds: number): Promise<Load> {
   let i = 0;
   const result = await autocannon({
     url,
