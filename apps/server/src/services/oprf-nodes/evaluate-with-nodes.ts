@@ -26,9 +26,9 @@ export interface NodeCallOptions {
 
 /**
  * One threshold OPRF evaluation as a client of the nodes, for the raw path (the server sees the raw
- * value there by design). It blinds once and sends the same element to every node whose public key
- * it holds, at once; as answers arrive it tries to finalize with those in hand and stops at the first
- * t that verify (hedging: a slow or dead node costs nothing while t others answer). A node whose
+ * value there by design). It blinds once and sends the same element to t nodes, and to the others
+ * as soon as one fails or after a short hedge delay; as answers arrive it tries to finalize with
+ * those in hand and stops at the first t that verify, so a slow or dead node costs little. A node whose
  * answer fails its DLEQ proof against its published Kᵢ is left out and reported, never trusted.
  *
  * @throws OprfNodesUnavailable when all answers are in (or timed out) and fewer than t verify.
@@ -53,18 +53,38 @@ export async function evaluateWithNodes(
   const body = JSON.stringify({ element: Buffer.from(round.request).toString('base64url') });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Ask t nodes first (taking turns, so the load spreads) and the rest only when one of them fails
+  // or is slower than the hedge delay: each extra node asked is a scalar multiplication and a proof
+  // spent there, and a wasted guess on its budget.
+  const order = [...known.slice(turn % known.length), ...known.slice(0, turn % known.length)];
+  turn++;
   const pending = new Map<number, Promise<Outcome>>();
-  for (const node of known) pending.set(node.index, askNode(node, body, controller.signal, forwardedFor));
+  let asked = 0;
+  const askNext = () => {
+    const node = order[asked++];
+    if (node) pending.set(node.index, askNode(node, body, controller.signal, forwardedFor));
+  };
+  for (let i = 0; i < threshold; i++) askNext();
+  let hedged: (value: Outcome) => void = () => undefined;
+  const HEDGE = -1;
+  pending.set(HEDGE, new Promise<Outcome>((resolve) => (hedged = resolve)));
+  const hedge = setTimeout(() => hedged({ index: HEDGE, url: '', reason: 'timeout' }), Math.min(HEDGE_MS, timeoutMs / 4));
 
   const answers: Answer[] = [];
   let retryAfter: number | undefined;
   let lastRejected: number[] = [];
   try {
-    while (pending.size > 0) {
+    while (pending.size > (pending.has(HEDGE) ? 1 : 0) || asked < order.length) {
+      if (pending.size === (pending.has(HEDGE) ? 1 : 0)) askNext();
       const outcome = await Promise.race(pending.values());
       pending.delete(outcome.index);
+      if (outcome.index === HEDGE) {
+        while (asked < order.length) askNext();
+        continue;
+      }
       if ('reason' in outcome) {
         faults.push(outcome);
+        askNext();
         continue;
       }
       answers.push(outcome);
@@ -77,6 +97,7 @@ export async function evaluateWithNodes(
         // Some answer in hand does not verify: wait for the next node rather than give up.
         if (!(error instanceof ThresholdUnavailableError || error instanceof OprfProofError)) throw error;
         if (error instanceof ThresholdUnavailableError) lastRejected = error.rejected;
+        askNext();
       }
     }
     for (const index of lastRejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
@@ -87,9 +108,14 @@ export async function evaluateWithNodes(
     throw new OprfNodesUnavailable(faults, retryAfter);
   } finally {
     clearTimeout(timer);
+    clearTimeout(hedge);
     controller.abort();
   }
 }
+
+/** How long the first t nodes have before the others are asked too. */
+const HEDGE_MS = 250;
+let turn = 0;
 
 const urlOf = (nodes: readonly OprfNode[], index: number) => nodes.find((node) => node.index === index)?.url ?? '';
 
