@@ -49,7 +49,7 @@ export async function startOprfNode(dataDir: string, { port, env = {} }: { port?
   child.stdout.on('data', (chunk) => output.push(String(chunk)));
   child.stderr.on('data', (chunk) => output.push(String(chunk)));
   const url = `http://127.0.0.1:${chosen}`;
-  for (const deadline = Date.now() + 60_000; ;) {
+  for (const deadline = Date.now() + 120_000; ;) {
     if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);
     if (
       await fetch(`${url}/healthz`).then(
@@ -60,7 +60,7 @@ export async function startOprfNode(dataDir: string, { port, env = {} }: { port?
       break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`OPRF node not ready within 60 s:\n${output.join('')}`);
+      throw new Error(`OPRF node not ready within 120 s:\n${output.join('')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
