@@ -60,7 +60,12 @@ beforeAll(async () => {
       SERVER_CLIENTS: '127.0.0.1',
       SERVER_CLIENT_PER_MINUTE: '50',
     }),
-    startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-3') }),
+    // Node 3 takes its share from OPRF_SHARE (the whole file, base64url), its DATA_DIR holding only counters.
+    startOprfNodeProcess({
+      ...common,
+      DATA_DIR: path.join(root, 'node-3-counters'),
+      OPRF_SHARE: readFileSync(path.join(root, 'shares/node-3/oprf-share.json')).toString('base64url'),
+    }),
   ]);
 }, 180_000);
 
