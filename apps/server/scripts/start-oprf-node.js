@@ -4,9 +4,16 @@
 import { buildServer, serverBuildIsCurrent, sourceDigest } from './build-server.js';
 
 const digest = sourceDigest();
-if (!serverBuildIsCurrent(digest)) {
+// Several nodes started at once from one checkout would each build; one that loses the race to
+// replace dist/ builds again, once the others are done.
+for (let attempt = 1; !serverBuildIsCurrent(digest); attempt++) {
   console.log('The server build is missing or out of date; building it (esbuild)…');
-  await buildServer(digest);
+  try {
+    await buildServer(digest);
+  } catch (error) {
+    if (attempt >= 3) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+  }
 }
 process.setSourceMapsEnabled(true);
 await import(new URL('../dist/oprf-node.js', import.meta.url).href);

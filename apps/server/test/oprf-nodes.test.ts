@@ -34,8 +34,8 @@ const evaluate = (node: ServerProcess, request: Uint8Array) =>
     body: JSON.stringify({ element: b64(request) }),
   });
 
-// A 2-of-3 set from the server's real key file: node 1 compiled as `npm run oprf-node` runs it;
-// node 2 treats this test (127.0.0.1) as a ZeroID server client, node 3 as an end user.
+// A 2-of-3 set from the server's real key file (under tsx: compiled-server.test.ts owns dist/ and
+// checks the oprf-node bundle is built); node 2 treats this test (127.0.0.1) as a ZeroID server client, node 3 as an end user.
 beforeAll(async () => {
   const serverData = path.join(root, 'server');
   single = new OprfEvaluator(await loadOprfKey(serverData, undefined));
@@ -53,14 +53,19 @@ beforeAll(async () => {
 
   const common = { CORS_ORIGINS: APP_ORIGIN, GUESSES_BEFORE_DELAY: String(GUESSES) };
   nodes = await Promise.all([
-    startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }, { compiled: true, readyTimeoutMs: 120_000 }),
+    startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }),
     startOprfNodeProcess({
       ...common,
       DATA_DIR: path.join(root, 'shares/node-2'),
       SERVER_CLIENTS: '127.0.0.1',
       SERVER_CLIENT_PER_MINUTE: '50',
     }),
-    startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-3') }),
+    // Node 3 takes its share from OPRF_SHARE (the whole file, base64url), its DATA_DIR holding only counters.
+    startOprfNodeProcess({
+      ...common,
+      DATA_DIR: path.join(root, 'node-3-counters'),
+      OPRF_SHARE: readFileSync(path.join(root, 'shares/node-3/oprf-share.json')).toString('base64url'),
+    }),
   ]);
 }, 180_000);
 

@@ -110,6 +110,9 @@ describe('npm run oprf -- split | refresh', () => {
     const noKey = await oprf(['split', '--threshold', '2', '--shares', '3', '--out', 'y'], { DATA_DIR: path.join(root, 'empty') });
     expect(noKey.code).toBe(2);
     expect(noKey.output).toMatch(/No OPRF key to split/);
+    // A relative DATA_DIR is the server's, as `npm start` (run in apps/server) resolves it.
+    const relative = await oprf(['split', '--threshold', '2', '--shares', '3', '--out', 'y'], { DATA_DIR: 'no-such-data' });
+    expect(relative.output).toContain(path.resolve(import.meta.dirname, '../../no-such-data/oprf-key.json'));
     expect(readdirSync(root)).not.toContain('x');
   });
 

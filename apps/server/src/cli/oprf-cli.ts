@@ -25,7 +25,7 @@ export async function runOprfCli(argv: string[], context: CliContext): Promise<n
     if (command !== 'split' && command !== 'refresh') throw new UsageError(`Unknown command "${command ?? ''}".`);
     const options = parseOptions(rest, command, context.cwd);
     await assertEmptyOutput(options.out);
-    if (command === 'split') await splitKey({ ...options, dataDir: path.resolve(context.cwd, context.env.DATA_DIR || './data') }, context);
+    if (command === 'split') await splitKey({ ...options, dataDir: serverDataDir(context.env) }, context);
     else await refreshShares({ ...options, input: options.input! }, context);
     return 0;
   } catch (error) {
@@ -39,6 +39,14 @@ export async function runOprfCli(argv: string[], context: CliContext): Promise<n
     }
     throw error;
   }
+}
+
+/**
+ * The server's DATA_DIR as `npm start` and `npm run dev` see it: they run in the server's workspace
+ * folder, so a relative DATA_DIR (and the default ./data) is taken from apps/server, not from here.
+ */
+function serverDataDir(env: NodeJS.ProcessEnv): string {
+  return path.resolve(import.meta.dirname, '../..', env.DATA_DIR || './data');
 }
 
 function parseOptions(args: string[], command: 'split' | 'refresh', cwd: string) {

@@ -23,6 +23,7 @@ export async function splitKey(
     );
   }
   const privateKey = await loadOprfKey(options.dataDir, fromEnv);
+  context.print(`Splitting the OPRF key from ${fromEnv ? 'OPRF_PRIVATE_KEY' : keyFile}.`);
   try {
     const shares = splitOprfKey(privateKey, options.threshold, options.shares);
     await writeShares(options.out, shareFilesOf(oprfPublicKey(privateKey), shares, options.threshold), context);

@@ -89,7 +89,8 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
   const config: NodeConfig = {
     port: integer('PORT', 8091, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    dataDir: path.resolve(env.DATA_DIR || './data/oprf-node'),
+    // From where the operator typed `npm run oprf-node` (npm itself runs it from the repository root).
+    dataDir: path.resolve(env.INIT_CWD || process.cwd(), env.DATA_DIR || './data/oprf-node'),
     oprfShare: env.OPRF_SHARE || undefined,
     logLevel,
     corsOrigins,
