@@ -56,8 +56,8 @@ export async function runThreshold({ runs, seconds, members }: { runs: number; s
     });
     const singleRps: number[] = [];
     const thresholdRps = await repeat(runs, async (run) => {
-      singleRps.push((await load(single.url, '/register', body('single', run), seconds)).rps);
-      const { rps } = await load(threshold.url, '/register', body('threshold', run), seconds);
+      singleRps.push((await load(single.url, '/register', body('single', run), seconds, 30)).rps);
+      const { rps } = await load(threshold.url, '/register', body('threshold', run), seconds, 30);
       console.error(`  raw register: single key ${singleRps.at(-1)!.toFixed(0)} req/s, 2-of-3 ${rps.toFixed(0)} req/s`);
       return rps;
     });
