@@ -65,6 +65,12 @@ export async function runThreshold({ runs, seconds, members }: { runs: number; s
 
     // The browser journey against the server on the seeded (split) key.
     const server = await start({ DATA_DIR: dataDir, WEB_DIST: webDist, ...thresholdEnv });
+    // The page calls the nodes from the server's origin, which is known only now: restart each node
+    // on its port with that origin allowed (same shares, same URLs, so the server's checks still hold).
+    for (const [i, node] of nodes.entries()) {
+      await killOprfNode(node);
+      nodes[i] = await startOprfNode(node.dataDir, { port: node.port, env: { CORS_ORIGINS: server.url } });
+    }
     assertChromium();
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     started.push({ stop: () => browser.close() });
