@@ -19,6 +19,8 @@ const ANCHORS: Record<string, string> = {
   'http.raw_verify_p99_ms': 'goal < 100 ms',
   'web.welcome_js_gzip_kb': 'goal ≤ 150 KB',
   'browser.oidc_login_journey': 'Sign in with ZeroID, click to signed-in page (issue 15); goal ≤ 1.5× bare generateProof',
+  'browser.verify_journey_threshold': '2-of-3 nodes (issue 14); goal ≤ 1.25× bare generateProof',
+  'http.raw_register_rps_threshold': '2-of-3 nodes (issue 14); goal ≥ 0.5× single-key',
   'startup.ready_ms': 'spawn to /healthz 200, empty SQLite; compiled on plain Node vs the tsx CLI (decision 018)',
   'startup.peak_rss_mb': 'whole process tree, through start-up and 20 raw registrations (decision 018)',
 };

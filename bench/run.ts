@@ -8,6 +8,7 @@ import { runBrowser } from './suites/browser.ts';
 import { runHttp } from './suites/http.ts';
 import { runStartup } from './suites/startup.ts';
 import { runOidcLogin } from './suites/oidc-login.ts';
+import { runThreshold } from './suites/threshold.ts';
 import { runVerifier } from './suites/verifier.ts';
 import { createBenchVerifier } from './suites/our-verifier.ts';
 
@@ -17,7 +18,8 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - `quick`: the same with shorter runs, in under 3 minutes;
  * - `scale`: 1k, 100k and 1M identities on SQLite and PostgreSQL → bench/results/scale-scale.json;
  * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results;
- * - `oidc`: only browser.oidc_login_journey (Sign in with ZeroID, decision 023), replaced in place.
+ * - `oidc`: only browser.oidc_login_journey (Sign in with ZeroID, decision 023), replaced in place;
+ * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise.
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -46,16 +48,22 @@ if (suite === 'scale') {
   // Ten server starts take about a minute and a half: too long for quick's three minutes.
   if (!quick) console.error('startup.*…');
   const startup = quick ? [] : await runStartup({ runs });
-  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...oidc, ...startup];
+  console.error('threshold.*…');
+  const threshold = await runThreshold({ runs, seconds: quick ? 3 : 10, members: 1_000 });
+  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...oidc, ...startup, ...threshold];
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(entries, null, 2) + '\n');
   writeFileSync(
     path.join(resultsDir, 'latest-run.json'),
     JSON.stringify({ date: new Date().toISOString(), suite, node: process.version, entries }, null, 2) + '\n',
   );
-} else if (suite === 'startup') {
-  const startup = await runStartup({ runs: 5 });
-  console.error(JSON.stringify(startup, null, 2));
-  const replace = (entries: BenchEntry[]) => [...entries.filter((e) => !e.name.startsWith('startup.')), ...startup];
+} else if (suite === 'startup' || suite === 'threshold') {
+  const fresh = suite === 'startup' ? await runStartup({ runs: 5 }) : await runThreshold({ runs: 5, seconds: 10, members: 1_000 });
+  console.error(JSON.stringify(fresh, null, 2));
+  const names = new Set(fresh.map((e) => e.name));
+  const replace = (entries: BenchEntry[]) => [
+    ...entries.filter((e) => !names.has(e.name) && !(suite === 'startup' && e.name.startsWith('startup.'))),
+    ...fresh,
+  ];
   const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
   const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
@@ -69,7 +77,7 @@ if (suite === 'scale') {
   const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
   writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup, oidc.`);
+  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup, oidc, threshold.`);
   process.exit(2);
 }
 

@@ -17,7 +17,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
 
 /** Bundles bench/browser/bare-prover.ts for the page: the same libraries the web app's worker uses. */
-const bundleBareProver = (outDir: string) => bundleForPage(path.join(import.meta.dirname, '../browser/bare-prover.ts'), outDir);
+export const bundleBareProver = (outDir: string) => bundleForPage(path.join(import.meta.dirname, '../browser/bare-prover.ts'), outDir);
 
 /**
  * From the outcome page back to verification inside the app (the worker stays warm), then one
@@ -25,7 +25,7 @@ const bundleBareProver = (outDir: string) => bundleForPage(path.join(import.meta
  * API), as the bare proof is timed in the page. Playwright's own click and URL polling add some
  * 50 ms around it; that time is returned too, for the log.
  */
-async function verifyOnce(page: Page, bio: string): Promise<{ inPage: number; driven: number }> {
+export async function verifyOnce(page: Page, bio: string): Promise<{ inPage: number; driven: number }> {
   if (page.url().endsWith('/user-authorised')) await page.getByRole('link', { name: 'Back to the start' }).click();
   else await page.goto('/');
   await page.getByRole('button', { name: 'Verification', exact: true }).click();

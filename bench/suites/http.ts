@@ -26,12 +26,13 @@ interface Load {
 }
 
 /** One autocannon run at concurrency 16 for `seconds`; every request gets its own body. */
-async function load(url: string, path: string, body: (i: number) => unknown, seconds: number): Promise<Load> {
+export async function load(url: string, path: string, body: (i: number) => unknown, seconds: number, timeoutSeconds = 10): Promise<Load> {
   let i = 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: seconds,
+    timeout: timeoutSeconds,
     requests: [
       {
         method: 'POST',

@@ -23,6 +23,8 @@ const entryPoints = {
   'sqlite-thread-worker': 'src/storage/sqlite-thread-worker.ts',
   // Sign in with ZeroID's clients and keys CLI (`npm run oidc`, decision 023).
   'oidc-cli': 'src/oidc-cli.ts',
+  // `npm run oprf-node`: a threshold OPRF node, its own process (decision 020).
+  'oprf-node': 'src/oprf-node/main.ts',
 };
 
 /**

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
 import type { Artifacts } from './services/artifacts.ts';
 import type { Metrics } from './services/metrics.ts';
+import type { OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import type { ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import type { RawDeriver } from './services/raw-deriver.ts';
 import type { Registry } from './services/registry.ts';
@@ -27,7 +28,10 @@ export interface AppDeps {
   config: Config;
   storage: Storage;
   registry: Registry;
-  oprf: OprfEvaluator;
+  /** The single key's evaluator; undefined in threshold mode, where this process holds no key. */
+  oprf: OprfEvaluator | undefined;
+  /** Threshold mode only (decision 021): the nodes' keys once t of them have been checked. */
+  oprfNodes?: OprfNodesState | undefined;
   /** The raw path's derivations: on worker threads in the server, in-process by default. */
   deriver: RawDeriver;
   /** Groth16 verification on worker threads, batched. */

@@ -80,7 +80,7 @@ export async function buildApp(
   });
 
   app.setErrorHandler(errorHandler);
-  await securityHeaders(app, { https });
+  await securityHeaders(app, { https, oprfNodes: config.oprfNodes });
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST'],
@@ -120,7 +120,7 @@ export async function buildApp(
     ...deps,
     proofVerifier,
     lifecycle: deps.lifecycle ?? { warmingUp: false, draining: false },
-    deriver: deps.deriver ?? inProcessDeriver(deps.oprf),
+    deriver: deps.deriver ?? inProcessDeriver(requireKey(deps.oprf)),
     limits,
     metrics,
     sessionWatcher,
@@ -161,4 +161,9 @@ export async function buildApp(
   await serveWebApp(app, config.webDist);
 
   return app;
+}
+
+function requireKey(oprf: AppDeps['oprf']) {
+  if (!oprf) throw new Error('buildApp needs a deriver when it has no OPRF key (threshold mode)');
+  return oprf;
 }

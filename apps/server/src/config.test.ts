@@ -34,3 +34,27 @@ describe('metrics settings', () => {
     }
   });
 });
+
+describe('threshold OPRF settings', () => {
+  it('is the single-key mode without OPRF_NODES, and a majority threshold by default with them', () => {
+    expect(loadConfig({})).toMatchObject({ oprfNodes: [], attemptKeySecret: undefined });
+    expect(loadConfig({ OPRF_NODES: 'http://a.test:1/, http://b.test:2,https://c.test' })).toMatchObject({
+      oprfNodes: ['http://a.test:1', 'http://b.test:2', 'https://c.test'],
+      oprfThreshold: 2,
+    });
+    expect(loadConfig({ OPRF_NODES: 'http://a.test,http://b.test,http://c.test', OPRF_THRESHOLD: '3' }).oprfThreshold).toBe(3);
+  });
+
+  it('refuses a threshold the nodes cannot meet, a lone or repeated node, a non-URL and a key beside the nodes', () => {
+    const three = 'http://a.test,http://b.test,http://c.test';
+    expect(problemsOf({ OPRF_NODES: three, OPRF_THRESHOLD: '4' })).toEqual([
+      'OPRF_THRESHOLD must be from 2 to the number of OPRF_NODES (3), got 4',
+    ]);
+    expect(problemsOf({ OPRF_NODES: three, OPRF_THRESHOLD: '1' })).toHaveLength(1);
+    expect(problemsOf({ OPRF_NODES: 'http://a.test' })[0]).toMatch(/^OPRF_NODES needs at least 2 nodes/);
+    expect(problemsOf({ OPRF_NODES: 'http://a.test,http://a.test/' })).toEqual(['OPRF_NODES lists a node twice']);
+    expect(problemsOf({ OPRF_NODES: 'http://a.test,ftp://b.test' })[0]).toMatch(/^OPRF_NODES entry "ftp:\/\/b.test" is not a URL/);
+    expect(problemsOf({ OPRF_NODES: three, OPRF_PRIVATE_KEY: 'x' })[0]).toMatch(/^OPRF_PRIVATE_KEY and OPRF_NODES exclude each other/);
+    expect(problemsOf({ ATTEMPT_KEY_SECRET: 'short' })[0]).toMatch(/^ATTEMPT_KEY_SECRET must be 32 bytes/);
+  });
+});

@@ -39,6 +39,17 @@ export interface Config {
   trustProxy: boolean | string | number;
   /** OPRF private key from the environment (base64url); otherwise a key file in dataDir. */
   oprfPrivateKey: string | undefined;
+  /**
+   * Threshold mode (decision 021): the OPRF nodes' base URLs, in share-index order (the first holds
+   * share 1). Empty: the single-key mode, with the key in this process.
+   */
+  oprfNodes: string[];
+  /** How many of the nodes must answer (t of n); the nodes were split for it. */
+  oprfThreshold: number;
+  /** How long the raw path waits for the nodes' answers before it gives up on the slow ones. */
+  oprfNodeTimeoutMs: number;
+  /** Threshold mode: the attempt counters' HMAC secret (base64url, 32 bytes); otherwise a file in dataDir. */
+  attemptKeySecret: string | undefined;
   /** Where the built web app lives. */
   webDist: string;
   /** How long a one-time challenge stays usable. */
@@ -145,6 +156,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)');
   }
 
+  const oprfNodes = (env.OPRF_NODES || '')
+    .split(',')
+    .map((node) => node.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const node of oprfNodes) {
+    if (!/^https?:\/\//.test(node) || !URL.canParse(node))
+      problems.push(`OPRF_NODES entry "${node}" is not a URL like https://oprf-1.example`);
+  }
+  if (new Set(oprfNodes).size !== oprfNodes.length) problems.push('OPRF_NODES lists a node twice');
+  if (oprfNodes.length === 1) problems.push('OPRF_NODES needs at least 2 nodes (one node is the single-key mode: leave OPRF_NODES unset)');
+  const oprfThreshold = integer('OPRF_THRESHOLD', Math.floor(oprfNodes.length / 2) + 1, 1, 255);
+  if (oprfNodes.length > 1 && (oprfThreshold < 2 || oprfThreshold > oprfNodes.length)) {
+    problems.push(`OPRF_THRESHOLD must be from 2 to the number of OPRF_NODES (${oprfNodes.length}), got ${oprfThreshold}`);
+  }
+  if (oprfNodes.length > 0 && env.OPRF_PRIVATE_KEY) {
+    problems.push(
+      'OPRF_PRIVATE_KEY and OPRF_NODES exclude each other: in threshold mode the server holds no OPRF key (unset OPRF_PRIVATE_KEY)',
+    );
+  }
+  const attemptKeySecret = env.ATTEMPT_KEY_SECRET || undefined;
+  if (attemptKeySecret !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(attemptKeySecret)) {
+    problems.push('ATTEMPT_KEY_SECRET must be 32 bytes in base64url, 43 characters (e.g. openssl rand 32 | basenc --base64url | tr -d =)');
+  }
+
   const config: Config = {
     port,
     host,
@@ -165,6 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     failedVerificationForgetMs: integer('FAILED_VERIFICATION_FORGET_SECONDS', 86_400, 60, 365 * 86_400) * 1000,
     trustProxy,
     oprfPrivateKey: env.OPRF_PRIVATE_KEY || undefined,
+    oprfNodes,
+    oprfThreshold,
+    oprfNodeTimeoutMs: integer('OPRF_NODE_TIMEOUT_MS', 2000, 50, 60_000),
+    attemptKeySecret,
     webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
     challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,
     sessionTtlMs: integer('SESSION_TTL_SECONDS', 300, 5, 3600) * 1000,

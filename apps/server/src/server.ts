@@ -12,8 +12,10 @@ import { Artifacts } from './services/artifacts.ts';
 import { checkKeyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
 import { createMetrics } from './services/metrics.ts';
 import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
-import { attemptKeySecret } from './services/attempt-key-secret.ts';
+import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
+import { fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-node-keys.ts';
+import { thresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';
@@ -44,10 +46,31 @@ async function main() {
   if (!process.env.WEB_DIST) ensureWebBuild(config.webDist);
 
   const storage = deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
-  const oprfKey = await loadOprfKey(config.dataDir, config.oprfPrivateKey);
+  // Threshold mode (decision 021): no key in this process; the nodes' keys are fetched and checked
+  // below, and the raw path becomes their client.
+  const threshold = config.oprfNodes.length > 0;
+  const oprfKey = threshold ? undefined : await loadOprfKey(config.dataDir, config.oprfPrivateKey);
   await libsodiumReady;
-  const oprf = new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
-  const deriver = config.derivationThreads > 0 ? workerDeriver(oprfKey, config.derivationThreads) : inProcessDeriver(oprf);
+  const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
+  const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
+  const deriver = oprfNodes
+    ? thresholdDeriver(oprfNodes, {
+        timeoutMs: config.oprfNodeTimeoutMs,
+        onFaults: (faults) =>
+          console.warn(
+            `OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`,
+          ),
+      })
+    : config.derivationThreads > 0
+      ? workerDeriver(oprfKey!, config.derivationThreads)
+      : inProcessDeriver(oprf!);
+  if (threshold && existsSync(path.join(config.dataDir, 'oprf-key.json'))) {
+    console.warn(
+      `Threshold mode, yet ${path.join(config.dataDir, 'oprf-key.json')} still holds the whole OPRF key: once the nodes serve, ` +
+        'delete it and every copy of it (docs/oprf-nodes.md, "Deleting the whole key"), or it stays the weakest point.',
+    );
+  }
+  const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const registry = new Registry(storage, {
     onError: (error) =>
       console.error(
@@ -63,7 +86,7 @@ async function main() {
     .finally(() => (lifecycle.warmingUp = false));
   const metrics = createMetrics();
   const app = await buildApp(
-    { config, storage, registry, oprf, deriver, artifacts, lifecycle, metrics, attemptKeySecret: attemptKeySecret(oprfKey) },
+    { config, storage, registry, oprf, oprfNodes, deriver, artifacts, lifecycle, metrics, attemptKeySecret: secret },
     { eager: true },
   );
   const metricsApp = config.metricsPort === undefined ? undefined : await buildMetricsApp({ config, metrics });
@@ -80,7 +103,10 @@ async function main() {
         });
         if (closing) return opened.close();
         try {
-          await checkKeyFingerprint(opened.keyFingerprints, { purpose: 'oprf', suite: OPRF_SUITE, publicKey: oprfPublicKey(oprfKey) });
+          const publicKey = oprfKey ? oprfPublicKey(oprfKey) : await nodesGroupKey();
+          // The group key is the single key's public key: a database made in single-key mode matches
+          // the nodes its key was split among, and no others.
+          await checkKeyFingerprint(opened.keyFingerprints, { purpose: 'oprf', suite: OPRF_SUITE, publicKey });
         } catch (error) {
           await opened.close();
           throw error;
@@ -93,7 +119,16 @@ async function main() {
         return;
       } catch (error) {
         // Another key's database cannot become ready by waiting: stop, and say what to fix.
-        if (error instanceof KeyMismatchError) {
+        if (error instanceof KeyMismatchError && threshold) {
+          console.error(
+            `ZeroID refuses to start: the OPRF nodes in OPRF_NODES hold shares of another key than the one this database was created ` +
+              `with (its fingerprint ${error.recorded.slice(0, 16)}…, the nodes' group key ${error.current.slice(0, 16)}…). Every identity ` +
+              "in it was derived with that key. Point OPRF_NODES at the nodes whose shares were split from this database's key " +
+              '(npm run oprf -- split of its oprf-key.json or OPRF_PRIVATE_KEY).',
+          );
+          process.exit(1);
+        }
+        if (error instanceof KeyMismatchError || error instanceof OprfNodeSetMismatch) {
           console.error(`ZeroID refuses to start: ${error.message}`);
           process.exit(1);
         }
@@ -103,6 +138,51 @@ async function main() {
       }
     }
   })();
+
+  /** Waits until t nodes publish keys that form one split; the group key they share. */
+  async function nodesGroupKey(): Promise<Uint8Array> {
+    for (let attempt = 1, delayMs = 250; ; attempt++, delayMs = Math.min(delayMs * 2, 5_000)) {
+      if (closing) throw new Error('shutting down');
+      const set = await fetchNodeKeys(config.oprfNodes, config.oprfThreshold, config.oprfNodeTimeoutMs);
+      if (set) {
+        oprfNodes!.current = set;
+        const missing = set.nodes.filter((node) => !node.publicKey).map((node) => `${node.index} ${node.url}`);
+        app.log.info({ threshold: set.threshold, nodes: set.nodes.length, missing }, 'OPRF nodes checked');
+        return set.groupPublicKey;
+      }
+      app.log.warn(
+        { attempt, threshold: config.oprfThreshold, retryInMs: delayMs },
+        'fewer OPRF nodes than the threshold answer: not ready',
+      );
+      await sleep(delayMs);
+    }
+  }
+
+  // The nodes' keys are read again every few seconds: a node that was down at start joins once it
+  // publishes a key that fits, and after a refresh (new Kᵢ, same group key) the new keys are used.
+  // A set that no longer fits, or names another group key, is logged and never adopted.
+  const rereadNodes = setInterval(() => {
+    const set = oprfNodes?.current;
+    if (!set) return;
+    fetchNodeKeys(config.oprfNodes, config.oprfThreshold, config.oprfNodeTimeoutMs).then(
+      (fresh) => {
+        if (!fresh) return;
+        if (!sameBytes(fresh.groupPublicKey, set.groupPublicKey)) {
+          app.log.error('the OPRF nodes now name another group key than this database was checked against: kept the keys read before');
+          return;
+        }
+        const changed = fresh.nodes.filter((node, i) => node.publicKey && !sameBytes(node.publicKey, set.nodes[i]?.publicKey));
+        if (changed.length === 0) return;
+        oprfNodes.current = { ...fresh, nodes: fresh.nodes.map((node, i) => (node.publicKey ? node : set.nodes[i]!)) };
+        app.log.info(
+          { nodes: changed.map((node) => `${node.index} ${node.url}`) },
+          'OPRF node keys read (a node joined, or the shares were refreshed)',
+        );
+      },
+      (error: unknown) => app.log.error({ err: { name: (error as Error).name } }, (error as Error).message),
+    );
+  }, 5_000);
+  rereadNodes.unref();
 
   // Expired challenges and idle counters are useless; purge them so no table grows without bound.
   const purge = setInterval(() => {
@@ -119,6 +199,7 @@ async function main() {
     if (closing) return;
     closing = true;
     clearInterval(purge);
+    clearInterval(rereadNodes);
     // First report not-ready while still serving, so a load balancer stops sending requests here
     // and nothing already on its way is cut off; then stop accepting connections, let in-flight
     // requests finish (each is bounded by the request timeout), and close the database.
@@ -149,6 +230,8 @@ async function main() {
     app.log.info({ metrics: `http://${config.metricsHost}:${config.metricsPort}/metrics` }, 'metrics listener');
   }
 }
+
+const sameBytes = (a: Uint8Array, b: Uint8Array | undefined) => b !== undefined && Buffer.from(a).equals(Buffer.from(b));
 
 /**
  * Loading a large tree leaves hundreds of MB of short-lived strings behind (at a million members the

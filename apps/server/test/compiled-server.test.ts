@@ -44,7 +44,7 @@ const post = async (url: string, body: object) => {
 it('rebuilt dist/ from the current sources, and runs from it', () => {
   expect(server.output.join('')).toContain('The server build is missing or out of date; building it');
   expect(JSON.parse(readFileSync(path.join(distDir, 'build-stamp.json'), 'utf8'))).toEqual({ sourceDigest: sourceDigest() });
-  for (const bundle of ['server.js', 'raw-deriver-worker.js', 'verifier-worker.js', 'sqlite-thread-worker.js']) {
+  for (const bundle of ['server.js', 'raw-deriver-worker.js', 'verifier-worker.js', 'sqlite-thread-worker.js', 'oprf-node.js']) {
     expect(existsSync(path.join(distDir, bundle)), bundle).toBe(true);
   }
   // The protocol is bundled in: Node cannot load its TypeScript from the package.

@@ -23,3 +23,40 @@ export class OprfProofError extends Error {
     this.name = 'OprfProofError';
   }
 }
+
+/**
+ * The published public shares Kᵢ of a threshold OPRF key do not all lie on one polynomial of degree
+ * t−1 whose value at 0 is the group public key: a node publishes a key that is not its share of the
+ * group key (a misconfiguration or a node trying to tag people). `indices` are the nodes that do not
+ * fit; empty when there were too few shares to tell.
+ */
+export class ThresholdKeyMismatchError extends Error {
+  constructor(
+    readonly indices: number[],
+    message = indices.length === 0
+      ? 'Too few OPRF node public keys to check them against the group key.'
+      : `The public keys of OPRF node(s) ${indices.join(', ')} do not interpolate to the group key.`,
+  ) {
+    super(message);
+    this.name = 'ThresholdKeyMismatchError';
+  }
+}
+
+/**
+ * Fewer than t OPRF nodes gave an answer whose DLEQ proof verifies, so no output can be formed. No
+ * output is guessed: the caller asks again later (the API answers 503). `rejected` names the nodes
+ * whose answers failed their proof (never trusted), `verified` counts the good ones.
+ */
+export class ThresholdUnavailableError extends Error {
+  constructor(
+    readonly needed: number,
+    readonly verified: number,
+    readonly rejected: number[],
+  ) {
+    super(
+      `Only ${verified} of the ${needed} OPRF nodes needed gave a verifiable answer` +
+        (rejected.length > 0 ? ` (node(s) ${rejected.join(', ')} answered wrongly).` : '.'),
+    );
+    this.name = 'ThresholdUnavailableError';
+  }
+}

@@ -1,5 +1,11 @@
 export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT, ERASURE_RESULT, ERASE_MESSAGES } from './messages.ts';
-export { ProtocolInputError, OprfProofError, type ProtocolInputErrorCode } from './errors.ts';
+export {
+  ProtocolInputError,
+  OprfProofError,
+  ThresholdKeyMismatchError,
+  ThresholdUnavailableError,
+  type ProtocolInputErrorCode,
+} from './errors.ts';
 export { normaliseInput, MAX_INPUT_BYTES, NORMALISATION_VERSION } from './normalise-input.ts';
 export { OPRF_SUITE, oprfInput, generateOprfKeyPair, oprfPublicKey, type OprfDomain } from './oprf-suite.ts';
 export { assertBlindedRequest, OprfEvaluator } from './oprf-evaluator.ts';
@@ -31,3 +37,15 @@ export { sessionCode } from './session-code.ts';
 export { signInScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
 export { SignInDetailsReply, SignInProofBody, SignInReply } from './sign-in-schemas.ts';
 export * from './schemas.ts';
+export {
+  splitOprfKey,
+  recoverOprfKey,
+  refreshOprfShares,
+  oprfPublicShare,
+  checkPublicShares,
+  MAX_OPRF_SHARES,
+  type OprfKeyShare,
+  type OprfPublicShare,
+} from './threshold-oprf.ts';
+export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
+export { OprfNodeKeyReply } from './oprf-node-schemas.ts';

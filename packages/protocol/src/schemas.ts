@@ -107,7 +107,19 @@ export const OprfReply = Type.Object(
   { evaluation: Type.String({ description: 'base64url of the serialized Evaluation with its DLEQ proof' }) },
   closed,
 );
-export const OprfKeyReply = Type.Object({ suite: Type.String(), publicKey: Type.String({ description: 'base64url' }) }, closed);
+export const OprfKeyReply = Type.Object(
+  {
+    suite: Type.String(),
+    publicKey: Type.String({ description: "base64url; in threshold mode the group key K, which the nodes' Kᵢ interpolate to" }),
+    threshold: Type.Optional(Type.Integer({ minimum: 2, description: 'threshold mode only: how many nodes must answer (t)' })),
+    nodes: Type.Optional(
+      Type.Array(Type.String({ description: 'a node base URL' }), {
+        description: 'threshold mode only: the OPRF nodes in share order (the first holds share 1); POST /oprf goes to them',
+      }),
+    ),
+  },
+  closed,
+);
 
 export const ChallengeReply = Type.Object(
   { challenge: decimal('one-time challenge, a field element'), expiresAt: Type.String({ format: 'date-time' }) },

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
 import { AttemptRefused } from '../services/attempt-refused.ts';
+import { OprfNodesUnavailable } from '../services/oprf-nodes/evaluate-with-nodes.ts';
 import { Problem, unavailable } from './problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 
@@ -28,6 +29,7 @@ function toProblem(error: FastifyError | Error): Problem {
     return new Problem(429, error.code, error.message, { 'retry-after': String(error.retryAfterSeconds) });
   }
   if (error instanceof ProtocolInputError) return new Problem(400, error.code, error.message);
+  if (error instanceof OprfNodesUnavailable) return oprfNodesProblem(error);
 
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -92,5 +94,24 @@ export function isStorageFailure(error: unknown): boolean {
       '08001',
       '08004',
     ].includes(code)
+  );
+}
+
+/**
+ * Threshold mode: fewer than t OPRF nodes gave an answer that verifies, so there is no output and no
+ * verdict, and nothing was stored. A 503 the client may retry; a 429 when the nodes that refused did
+ * so because this client is over its guess budget at them.
+ */
+function oprfNodesProblem(error: OprfNodesUnavailable): Problem {
+  if (error.rateLimitedFor !== undefined) {
+    return new Problem(429, 'RATE_LIMITED', 'Too many attempts. Please wait a minute and try again.', {
+      'retry-after': String(error.rateLimitedFor),
+    });
+  }
+  return new Problem(
+    503,
+    'OPRF_UNAVAILABLE',
+    'Too few of the OPRF nodes answered correctly to derive your identity. Nothing was saved; please try again shortly.',
+    { 'retry-after': '5' },
   );
 }

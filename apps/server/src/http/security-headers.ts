@@ -5,10 +5,12 @@ import helmet from 'helmet';
 /**
  * The headers of DESIGN §6. The prover needs 'wasm-unsafe-eval' (snarkjs compiles the circuit's
  * WebAssembly) and blob: workers (snarkjs starts its curve workers from blob: URLs; without them a
- * proof never finishes). QR images are shown as data: URLs. Nothing is loaded from another host.
+ * proof never finishes). QR images are shown as data: URLs. Nothing is loaded from another host; in
+ * threshold mode (decision 021) the prover also calls the OPRF nodes, so `connect-src` names exactly
+ * their origins.
  */
-export async function securityHeaders(app: FastifyInstance, { https }: { https: boolean }) {
-  await app.register(fastifyHelmet, helmetOptions(https));
+export async function securityHeaders(app: FastifyInstance, { https, oprfNodes = [] }: { https: boolean; oprfNodes?: readonly string[] }) {
+  await app.register(fastifyHelmet, helmetOptions(https, nodeOrigins(oprfNodes)));
 
   // API replies are personal answers to one request: never cache them. Static files set their own.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -29,7 +31,12 @@ export function securityHeadersOutsideRouting({ https }: { https: boolean }) {
   };
 }
 
-function helmetOptions(https: boolean) {
+/** The origins of the OPRF nodes' URLs, each once: CSP sources are origins (a path would narrow them). */
+export function nodeOrigins(urls: readonly string[]): string[] {
+  return [...new Set(urls.map((url) => new URL(url).origin))];
+}
+
+function helmetOptions(https: boolean, connectOrigins: readonly string[] = []) {
   return {
     contentSecurityPolicy: {
       useDefaults: false as const,
@@ -37,7 +44,7 @@ function helmetOptions(https: boolean) {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         workerSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...connectOrigins],
         imgSrc: ["'self'", 'data:'],
         styleSrc: ["'self'"],
         fontSrc: ["'self'"],

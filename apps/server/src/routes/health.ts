@@ -5,7 +5,7 @@ import type { AppDeps } from '../app-deps.ts';
  * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not
  * shutting down).
  */
-export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycle }: AppDeps) {
+export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycle, oprf, oprfNodes }: AppDeps) {
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
     if (lifecycle.warmingUp) {
@@ -19,6 +19,15 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
         .code(503)
         .header('retry-after', '5')
         .send({ error: { code: 'SHUTTING_DOWN', message: 'This instance is shutting down.' } });
+    }
+    // Threshold mode: not ready until t nodes have published keys that fit the group key and the
+    // database (decision 021). Afterwards a node outage shows per request (503 OPRF_UNAVAILABLE),
+    // not here: every instance shares the nodes, so taking instances out of rotation would not help.
+    if (!oprf && !oprfNodes?.current) {
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send({ error: { code: 'OPRF_NODES_UNAVAILABLE', message: 'Fewer OPRF nodes than the threshold have published their keys yet.' } });
     }
     try {
       await storage.ping();

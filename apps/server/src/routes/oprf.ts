@@ -2,14 +2,43 @@ import type { FastifyInstance } from 'fastify';
 import { assertBlindedRequest, OPRF_SUITE, OprfKeyReply, OprfReply, OprfRequest, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
+import { Problem } from '../http/problem.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
  * server's key and proves (DLEQ) that it used the published key. Every guess at a biometric or ID
  * must pass through here, since stored values are useless without the key: this is the brute-force
  * gate, under both rate limits. GET /oprf/public-key publishes the key the client checks proofs against.
+ *
+ * In threshold mode (decision 021) this process holds no key: GET /oprf/public-key publishes the
+ * group key with the nodes and the threshold, and POST /oprf tells a client to ask the nodes.
  */
-export function oprfRoutes(app: FastifyInstance, { oprf, limits, metrics }: AppDeps) {
+export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, limits, metrics }: AppDeps) {
+  if (!oprf) {
+    app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => {
+      const set = oprfNodes?.current;
+      if (!set) {
+        throw new Problem(503, 'OPRF_UNAVAILABLE', 'The OPRF nodes have not published their keys yet. Please try again shortly.', {
+          'retry-after': '5',
+        });
+      }
+      return {
+        suite: OPRF_SUITE,
+        publicKey: Buffer.from(set.groupPublicKey).toString('base64url'),
+        threshold: set.threshold,
+        nodes: set.nodes.map((node) => node.url),
+      };
+    });
+    app.post('/oprf', { schema: { body: OprfRequest } }, async () => {
+      throw new Problem(
+        409,
+        'OPRF_THRESHOLD_MODE',
+        'This server holds no OPRF key: send the blinded element to the OPRF nodes listed at GET /oprf/public-key, and combine the answers of the threshold.',
+      );
+    });
+    return;
+  }
+
   const publicKey = Buffer.from(oprf.publicKey).toString('base64url');
   app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({ suite: OPRF_SUITE, publicKey }));
 

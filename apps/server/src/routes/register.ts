@@ -42,7 +42,7 @@ export function registerRoute(app: FastifyInstance, { deriver, storage, registry
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
         await admitGuess(request, limits, RAW_REGISTRATION);
-        const derived = await deriver.registration({ idInfo, bioInfo });
+        const derived = await deriver.registration({ idInfo, bioInfo }, request.ip);
         metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
         inserted = (await storage.identities.register(derived)).inserted;
         did = derived.did;

@@ -43,7 +43,7 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
       const claim: Claim =
         'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
       const admission = await admitGuess(request, limits, claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION);
-      const verdict = await verdictFor(claim, body.session).catch(async (error: unknown) => {
+      const verdict = await verdictFor(claim, body.session, request.ip).catch(async (error: unknown) => {
         await admission.releaseVerification();
         throw error;
       });
@@ -53,7 +53,7 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
     },
   );
 
-  async function verdictFor(claim: Claim, session: string | undefined): Promise<ProofVerdict> {
+  async function verdictFor(claim: Claim, session: string | undefined, client: string): Promise<ProofVerdict> {
     if (!(await sessionIsOpen(storage, session))) return 'Failure';
     if (claim.proof) {
       const verdict = await verifyMembershipProof(
@@ -75,7 +75,7 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
       metrics.verifications.inc({ mode: 'zk', result: settled });
       return settled;
     }
-    const commitment = await deriver.commitment(claim.bioInfo);
+    const commitment = await deriver.commitment(claim.bioInfo, client);
     metrics.oprfEvaluations.inc({ kind: 'direct' });
     const found = (await storage.identities.findByCommitment(commitment)) !== undefined;
     const verdict = await settleSession(storage, session, found ? 'Success' : 'Failure');

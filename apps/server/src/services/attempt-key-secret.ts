@@ -1,4 +1,8 @@
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+const SECRET_FILE = 'attempt-key-secret.json';
 
 /**
  * The secret that keys client addresses in the attempt counters (HMAC-SHA256), derived from the
@@ -8,4 +12,36 @@ import { hkdfSync } from 'node:crypto';
  */
 export function attemptKeySecret(oprfPrivateKey: Uint8Array): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', oprfPrivateKey, new Uint8Array(0), 'zeroid/attempt-keys/v1', 32));
+}
+
+/**
+ * The same secret in threshold mode, where this process holds no OPRF key to derive it from
+ * (decision 021): ATTEMPT_KEY_SECRET (base64url) if set, which every instance on one database must
+ * share, else a random one kept in DATA_DIR (mode 0600), made on first start. It is not kept in the
+ * database: with the secret beside the counters, a thief could key every IPv4 address and read who
+ * tried. Losing it only makes the counters start afresh.
+ */
+export async function loadAttemptKeySecret(dataDir: string, fromEnv: string | undefined): Promise<Uint8Array> {
+  if (fromEnv) return new Uint8Array(Buffer.from(fromEnv, 'base64url'));
+  const file = path.join(dataDir, SECRET_FILE);
+  await fs.mkdir(dataDir, { recursive: true });
+  try {
+    const stored = JSON.parse(await fs.readFile(file, 'utf8')) as { secret?: string };
+    const secret = new Uint8Array(Buffer.from(stored.secret ?? '', 'base64url'));
+    if (secret.length !== 32) throw new Error(`${file} does not hold a 32-byte secret: delete it to make a new one`);
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(32);
+  try {
+    await fs.writeFile(file, JSON.stringify({ secret: secret.toString('base64url'), createdAt: new Date().toISOString() }) + '\n', {
+      mode: 0o600,
+      flag: 'wx',
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadAttemptKeySecret(dataDir, undefined);
+    throw error;
+  }
+  return new Uint8Array(secret);
 }

@@ -6,8 +6,9 @@ import { threadPool } from './thread-pool.ts';
 
 /** The legacy raw path's derivations, wherever they run. */
 export interface RawDeriver {
-  registration(raw: { idInfo: string; bioInfo: string }): Promise<{ commitment: string; did: string; idTag: string }>;
-  commitment(bioInfo: string): Promise<string>;
+  /** `client` is the end client's address: threshold mode forwards it, so each OPRF node keeps its own budget per person. */
+  registration(raw: { idInfo: string; bioInfo: string }, client?: string): Promise<{ commitment: string; did: string; idTag: string }>;
+  commitment(bioInfo: string, client?: string): Promise<string>;
   /** Resolves once every thread can derive at full speed. */
   ready(): Promise<void>;
   close(): Promise<void>;

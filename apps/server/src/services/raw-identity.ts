@@ -1,12 +1,17 @@
-import { deriveCommitment, deriveDidKey, deriveIdTag, normaliseInput, type OprfEvaluator } from '@zeroid/protocol';
+import { deriveCommitment, deriveDidKey, deriveIdTag, normaliseInput, type OprfDomain } from '@zeroid/protocol';
 import { libsodiumReady, sodiumEd25519PublicKey } from './libsodium.ts';
+
+/** Whatever computes the finalized OPRF output of an input: the server's key, or the threshold nodes. */
+export interface OprfOutputs {
+  evaluate(domain: OprfDomain, normalised: string): Promise<Uint8Array>;
+}
 
 /**
  * The specification's legacy path: the client sent its raw ID and biometric, so the server runs the
  * client's side of the derivation on its behalf, with the same protocol code the browser uses, and
  * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag.
  */
-export async function deriveFromRaw(oprf: OprfEvaluator, raw: { idInfo: string; bioInfo: string }) {
+export async function deriveFromRaw(oprf: OprfOutputs, raw: { idInfo: string; bioInfo: string }) {
   await libsodiumReady;
   const bio = normaliseInput(raw.bioInfo);
   const id = normaliseInput(raw.idInfo);
@@ -19,7 +24,7 @@ export async function deriveFromRaw(oprf: OprfEvaluator, raw: { idInfo: string; 
 }
 
 /** The commitment a raw biometric maps to, for the legacy verification path. */
-export async function commitmentFromRawBio(oprf: OprfEvaluator, bioInfo: string): Promise<string> {
+export async function commitmentFromRawBio(oprf: OprfOutputs, bioInfo: string): Promise<string> {
   await libsodiumReady;
   const oprfBio = await oprf.evaluate('bio', normaliseInput(bioInfo));
   return deriveCommitment(oprfBio).toString();

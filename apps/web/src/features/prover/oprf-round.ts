@@ -2,22 +2,39 @@ import { blindOprfInput, type OprfDomain, type OprfKeyReply, type OprfReply } fr
 import { base64urlnopad } from '@scure/base';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
+import { fetchNodeKeys, type KnownNode } from './oprf-nodes.ts';
+import { thresholdOprfRound } from './threshold-oprf-round.ts';
 
-let publicKey: Promise<Uint8Array> | undefined;
+/** The server's key, or in threshold mode the nodes that hold its shares (decision 021). */
+type OprfSetup = { kind: 'single'; publicKey: Uint8Array } | { kind: 'threshold'; threshold: number; nodes: KnownNode[] };
 
-/** The server's published OPRF key, fetched once per worker. */
-export function oprfPublicKey(): Promise<Uint8Array> {
-  publicKey ??= requestJson<OprfKeyReply>(apiUrls.oprfPublicKey()).then((reply) => base64urlnopad.decode(reply.publicKey));
-  publicKey.catch(() => (publicKey = undefined));
-  return publicKey;
+let setup: Promise<OprfSetup> | undefined;
+
+/** The server's published OPRF key, or its threshold nodes and their checked keys, fetched once per worker. */
+export function oprfSetup(): Promise<OprfSetup> {
+  setup ??= requestJson<OprfKeyReply>(apiUrls.oprfPublicKey()).then(async (reply): Promise<OprfSetup> => {
+    if (!reply.nodes || reply.threshold === undefined) return { kind: 'single', publicKey: base64urlnopad.decode(reply.publicKey) };
+    return { kind: 'threshold', threshold: reply.threshold, nodes: await fetchNodeKeys(reply.nodes, reply.threshold, reply.publicKey) };
+  });
+  setup.catch(() => (setup = undefined));
+  return setup;
 }
 
 /**
- * One OPRF round: the server sees one blinded element, and its answer is unblinded only after its
- * DLEQ proof checks out against the published key (OprfProofError otherwise).
+ * One OPRF round: the server (or each node) sees one blinded element, and its answer is unblinded
+ * only after its DLEQ proof checks out against the published key (OprfProofError otherwise). In
+ * threshold mode the first t node answers that verify are combined (`thresholdOprfRound`).
  */
 export async function oprfRound(domain: OprfDomain, normalised: string): Promise<Uint8Array> {
-  const { request, finalize } = await blindOprfInput(await oprfPublicKey(), domain, normalised);
+  const current = await oprfSetup();
+  if (current.kind === 'threshold') {
+    // A round that fails may have met nodes that were down: look at them afresh next time.
+    return thresholdOprfRound(current.nodes, current.threshold, domain, normalised).catch((error: unknown) => {
+      setup = undefined;
+      throw error;
+    });
+  }
+  const { request, finalize } = await blindOprfInput(current.publicKey, domain, normalised);
   const reply = await requestJson<OprfReply>(apiUrls.oprf(), { method: 'POST', body: { element: base64urlnopad.encode(request) } });
   return finalize(base64urlnopad.decode(reply.evaluation));
 }

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import type { ProverRequest, ProverResponse } from './messages.ts';
-import { oprfPublicKey } from './oprf-round.ts';
+import { oprfSetup } from './oprf-round.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
 import { prepareSignIn, signInFlow } from './sign-in-flow.ts';
@@ -22,7 +22,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
       case 'warm-up':
         // Starting this worker already loaded snarkjs (it is bundled here); fetch the OPRF key now,
         // before the button is pressed.
-        await oprfPublicKey();
+        await oprfSetup();
         return;
       case 'register':
         reply({ id: request.id, type: 'register-result', reply: await registerFlow(request, progress) });

@@ -1,0 +1,36 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { oprfPublicKey, splitOprfKey } from '@zeroid/protocol';
+import { loadOprfKey } from '../services/oprf-key.ts';
+import { shareFilesOf } from '../services/oprf-share-file.ts';
+import { UsageError, type CliContext } from './cli-context.ts';
+import { writeShares } from './write-shares.ts';
+
+/**
+ * `split`: shares the server's existing OPRF key, read exactly as the server reads it
+ * (OPRF_PRIVATE_KEY, else DATA_DIR/oprf-key.json), so every identity registered so far keeps
+ * verifying. It never creates a key: a missing one is a wrong DATA_DIR, not a fresh start.
+ */
+export async function splitKey(
+  options: { threshold: number; shares: number; out: string; dataDir: string },
+  context: CliContext,
+): Promise<void> {
+  const fromEnv = context.env.OPRF_PRIVATE_KEY || undefined;
+  const keyFile = path.join(options.dataDir, 'oprf-key.json');
+  if (!fromEnv && !(await fs.stat(keyFile).catch(() => undefined))) {
+    throw new UsageError(
+      `No OPRF key to split: ${keyFile} does not exist and OPRF_PRIVATE_KEY is not set. Set DATA_DIR to the server's data folder.`,
+    );
+  }
+  const privateKey = await loadOprfKey(options.dataDir, fromEnv);
+  context.print(`Splitting the OPRF key from ${fromEnv ? 'OPRF_PRIVATE_KEY' : keyFile}.`);
+  try {
+    const shares = splitOprfKey(privateKey, options.threshold, options.shares);
+    await writeShares(options.out, shareFilesOf(oprfPublicKey(privateKey), shares, options.threshold), context);
+  } finally {
+    privateKey.fill(0);
+  }
+  context.print(
+    `The whole key is still in ${fromEnv ? 'OPRF_PRIVATE_KEY' : keyFile}: once every node runs, delete it (docs/oprf-nodes.md, "Deleting the whole key").`,
+  );
+}

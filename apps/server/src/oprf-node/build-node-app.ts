@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import { AccessLogAtDebug, withRedactedRequests } from '../http/access-log.ts';
+import { BODY_LIMIT } from '../http/body-limits.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import { frameworkErrors } from '../http/framework-errors.ts';
+import { registerGuessLimits } from '../http/guess-limits.ts';
+import { securityHeaders } from '../http/security-headers.ts';
+import { decodeUtf8Body, parseStrictJson } from '../http/strict-json.ts';
+import { attemptKeySecret } from '../services/attempt-key-secret.ts';
+import type { OprfShareFile } from '../services/oprf-share-file.ts';
+import type { AttemptRepository } from '../storage/types.ts';
+import type { NodeConfig } from './node-config.ts';
+import { nodeLimits } from './node-limits.ts';
+import { nodeRoutes } from './node-routes.ts';
+
+/**
+ * An OPRF node's HTTP application, on the server's HTTP layer: the same strict JSON, security
+ * headers, problem JSON, client keys and guess limits. It never listens (`main.ts` does). Its
+ * counters live in the node's own storage; it never sees the server's database.
+ */
+export async function buildNodeApp(
+  deps: { config: NodeConfig; share: OprfShareFile; attempts: AttemptRepository; ping: () => Promise<void> },
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<FastifyInstance> {
+  const { config, share } = deps;
+  const app = Fastify({
+    logger: withRedactedRequests(options.logger ?? { level: config.logLevel }),
+    logController: new AccessLogAtDebug(),
+    trustProxy:
+      typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
+    requestTimeout: 15_000,
+    connectionTimeout: 20_000,
+    keepAliveTimeout: 5_000,
+    return503OnClosing: true,
+    frameworkErrors: frameworkErrors({ https: false }),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseStrictJson(decodeUtf8Body(body as Buffer)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.setErrorHandler(errorHandler);
+  await securityHeaders(app, { https: false });
+  // The browser calls nodes from the app's origin: exactly the configured origins, nothing else.
+  await app.register(cors, {
+    origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
+    methods: ['GET', 'POST'],
+    credentials: false,
+  });
+  // Client addresses are keyed under a secret derived from the share: private to this node.
+  const limits = nodeLimits(config, deps.attempts, attemptKeySecret(share.share));
+  await registerGuessLimits(app, { perMinute: config.rateLimitPerMinute, ipv6Prefix: config.ipv6ClientPrefix, attempts: limits.attempts });
+  nodeRoutes(app, { share, limits, ping: deps.ping });
+  return app;
+}

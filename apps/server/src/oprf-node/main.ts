@@ -1,0 +1,64 @@
+import { mkdir } from 'node:fs/promises';
+import { ConfigError } from '../config.ts';
+import { loadNodeShare } from '../services/oprf-share-store.ts';
+import { ShareFileError } from '../services/oprf-share-file.ts';
+import { openStorage } from '../storage/open-storage.ts';
+import { buildNodeApp } from './build-node-app.ts';
+import { loadNodeConfig, type NodeConfig } from './node-config.ts';
+
+/**
+ * `npm run oprf-node`: one OPRF node of a threshold set. It loads and checks its share (a share that
+ * does not match the place it would publish stops it, with what to fix), opens its own SQLite file
+ * of attempt counters in DATA_DIR, and listens. SIGTERM and SIGINT close it cleanly.
+ */
+async function main() {
+  let config: NodeConfig;
+  try {
+    config = loadNodeConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return refuse(error.message);
+    throw error;
+  }
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  let share;
+  try {
+    share = await loadNodeShare(config.dataDir, config.oprfShare);
+  } catch (error) {
+    if (error instanceof ShareFileError) return refuse(error.message);
+    throw error;
+  }
+  const storage = await openStorage({ dataDir: config.dataDir });
+  const app = await buildNodeApp({ config, share, attempts: storage.attempts, ping: () => storage.ping() });
+
+  const purge = setInterval(() => {
+    storage.attempts.purgeIdle(Date.now() - config.guessForgetMs).catch(() => undefined);
+  }, 60_000);
+  purge.unref();
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    clearInterval(purge);
+    try {
+      await app.close();
+    } finally {
+      await storage.close();
+    }
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown());
+  process.on('SIGINT', () => void shutdown());
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info({ index: share.index, threshold: share.threshold, count: share.count }, 'ZeroID OPRF node is ready');
+}
+
+function refuse(message: string): never {
+  console.error(`ZeroID OPRF node refuses to start: ${message}`);
+  process.exit(1);
+}
+
+main().catch((error: unknown) => {
+  console.error('ZeroID OPRF node failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

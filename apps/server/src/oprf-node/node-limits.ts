@@ -1,0 +1,68 @@
+import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { clientKey } from '../http/client-key.ts';
+import { OPRF_EVALUATION } from '../http/guess-limits.ts';
+import { AttemptLimits } from '../services/attempt-limits.ts';
+import { AttemptRefused } from '../services/attempt-refused.ts';
+import type { AttemptRepository } from '../storage/types.ts';
+import type { NodeConfig } from './node-config.ts';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * A node's limits on POST /oprf, the server's machinery with the node's own counters (its own
+ * SQLite file): a per-client burst limit in memory, then, right before evaluating, in storage:
+ * - an end user's client: the guess budget (`GUESSES_BEFORE_DELAY`, then doubling waits), as on the server;
+ * - a ZeroID server (`SERVER_CLIENTS`), whose raw path forwards many people from one address: at
+ *   most `SERVER_CLIENT_PER_MINUTE` evaluations a minute, as a window counter;
+ * - then everyone's global budget (`RATE_LIMIT_GLOBAL_PER_MINUTE`), servers included, so neither
+ *   many addresses nor a compromised server can make this node a fast oracle.
+ * Refusals are the server's 429s (`TOO_MANY_GUESSES`, `RATE_LIMITED`) with Retry-After.
+ */
+export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keySecret: Uint8Array) {
+  const on = config.rateLimitPerMinute > 0;
+  const limits = new AttemptLimits(
+    attempts,
+    {
+      globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
+      failuresBeforeDelay: 0, // a node verifies nothing; there are no failures to throttle
+      guessesBeforeDelay: on ? config.guessesBeforeDelay : 0,
+      delayMs: config.guessDelayMs,
+      maxDelayMs: config.guessMaxDelayMs,
+      forgetAfterMs: config.guessForgetMs,
+    },
+    keySecret,
+  );
+  const servers = new Set(config.serverClients);
+  const keyOf = (request: FastifyRequest) => clientKey(request.ip, config.ipv6ClientPrefix);
+
+  return {
+    /** The stored limits themselves (the server's `AttemptLimits`). */
+    attempts: limits,
+
+    /** Route options for the in-memory burst limit (registered with `registerGuessLimits`). */
+    burst(): Pick<RouteShorthandOptions, 'config'> {
+      if (!on) return {};
+      const max = (_request: FastifyRequest, key: string) => (servers.has(key) ? config.serverClientPerMinute : config.rateLimitPerMinute);
+      return { config: { rateLimit: { max, timeWindow: WINDOW_MS } } };
+    },
+
+    /** Admits one evaluation for the request's client, or throws AttemptRefused (a 429). */
+    async admit(request: FastifyRequest): Promise<void> {
+      if (!on) return;
+      const client = keyOf(request);
+      if (!servers.has(client)) {
+        await limits.admit(client, OPRF_EVALUATION);
+        return;
+      }
+      const now = Date.now();
+      const windowStart = now - (now % WINDOW_MS);
+      const key = `server-client:${limits.clientId(client)}`;
+      if ((await attempts.countInWindow(key, windowStart, now)) > config.serverClientPerMinute) {
+        await attempts.uncountInWindow(key, windowStart);
+        throw new AttemptRefused('RATE_LIMITED', Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
+      }
+      // No guess cost: only the global budget, which every client shares.
+      await limits.admit(client, { guesses: 0, verification: false });
+    },
+  };
+}

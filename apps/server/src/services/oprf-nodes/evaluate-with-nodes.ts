@@ -1,0 +1,150 @@
+import { blindThresholdOprfInput, OprfProofError, ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
+import type { NodeFault, OprfNode } from './oprf-node-set.ts';
+
+type Answer = { index: number; evaluation: Uint8Array };
+type Outcome = Answer | NodeFault;
+
+/** Fewer than t nodes gave an answer that verifies: no output, so no verdict and nothing stored. */
+export class OprfNodesUnavailable extends Error {
+  readonly code = 'OPRF_UNAVAILABLE';
+  constructor(
+    readonly faults: NodeFault[],
+    /** Every node that answered refused this client its guess: its Retry-After, in seconds. */
+    readonly rateLimitedFor: number | undefined,
+  ) {
+    super('Fewer OPRF nodes than the threshold gave a valid answer.');
+    this.name = 'OprfNodesUnavailable';
+  }
+}
+
+export interface NodeCallOptions {
+  threshold: number;
+  timeoutMs: number;
+  /** The end client's address, so each node keys its own guess budget by the person, not by this server. */
+  forwardedFor?: string | undefined;
+}
+
+/**
+ * One threshold OPRF evaluation as a client of the nodes, for the raw path (the server sees the raw
+ * value there by design). It blinds once and sends the same element to t nodes, and to the others
+ * as soon as one fails or after a short hedge delay; as answers arrive it tries to finalize with
+ * those in hand and stops at the first t that verify, so a slow or dead node costs little. A node whose
+ * answer fails its DLEQ proof against its published Kᵢ is left out and reported, never trusted.
+ *
+ * @throws OprfNodesUnavailable when all answers are in (or timed out) and fewer than t verify.
+ */
+export async function evaluateWithNodes(
+  nodes: readonly OprfNode[],
+  domain: OprfDomain,
+  normalised: string,
+  { threshold, timeoutMs, forwardedFor }: NodeCallOptions,
+): Promise<{ output: Uint8Array; faults: NodeFault[] }> {
+  const faults: NodeFault[] = [];
+  const known = nodes.filter((node): node is Required<OprfNode> => node.publicKey !== undefined);
+  for (const node of nodes) if (!node.publicKey) faults.push({ index: node.index, url: node.url, reason: 'no-public-key' });
+  if (known.length < threshold) throw new OprfNodesUnavailable(faults, undefined);
+
+  const round = await blindThresholdOprfInput(
+    known.map(({ index, publicKey }) => ({ index, publicKey })),
+    threshold,
+    domain,
+    normalised,
+  );
+  const body = JSON.stringify({ element: Buffer.from(round.request).toString('base64url') });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Ask t nodes first (taking turns, so the load spreads) and the rest only when one of them fails
+  // or is slower than the hedge delay: each extra node asked is a scalar multiplication and a proof
+  // spent there, and a wasted guess on its budget.
+  const order = [...known.slice(turn % known.length), ...known.slice(0, turn % known.length)];
+  turn++;
+  const pending = new Map<number, Promise<Outcome>>();
+  let asked = 0;
+  const askNext = () => {
+    const node = order[asked++];
+    if (node) pending.set(node.index, askNode(node, body, controller.signal, forwardedFor));
+  };
+  for (let i = 0; i < threshold; i++) askNext();
+  let hedged: (value: Outcome) => void = () => undefined;
+  const HEDGE = -1;
+  pending.set(HEDGE, new Promise<Outcome>((resolve) => (hedged = resolve)));
+  const hedge = setTimeout(() => hedged({ index: HEDGE, url: '', reason: 'timeout' }), Math.min(HEDGE_MS, timeoutMs / 4));
+
+  const answers: Answer[] = [];
+  let retryAfter: number | undefined;
+  let lastRejected: number[] = [];
+  try {
+    while (pending.size > (pending.has(HEDGE) ? 1 : 0) || asked < order.length) {
+      if (pending.size === (pending.has(HEDGE) ? 1 : 0)) askNext();
+      const outcome = await Promise.race(pending.values());
+      pending.delete(outcome.index);
+      if (outcome.index === HEDGE) {
+        while (asked < order.length) askNext();
+        continue;
+      }
+      if ('reason' in outcome) {
+        faults.push(outcome);
+        askNext();
+        continue;
+      }
+      answers.push(outcome);
+      if (answers.length < threshold) continue;
+      try {
+        const { output, rejected } = await round.finalize(answers);
+        for (const index of rejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
+        return { output, faults };
+      } catch (error) {
+        // Some answer in hand does not verify: wait for the next node rather than give up.
+        if (!(error instanceof ThresholdUnavailableError || error instanceof OprfProofError)) throw error;
+        if (error instanceof ThresholdUnavailableError) lastRejected = error.rejected;
+        askNext();
+      }
+    }
+    for (const index of lastRejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
+    // Every node has answered or failed and no t of the answers verify together. If the nodes that
+    // refused did so because this client is over its guess budget there, say so (a 429, not a 503).
+    const limited = faults.filter((fault) => fault.reason === 'rate-limited').length;
+    if (limited > known.length - threshold) retryAfter = 60;
+    throw new OprfNodesUnavailable(faults, retryAfter);
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(hedge);
+    controller.abort();
+  }
+}
+
+/** How long the first t nodes have before the others are asked too. */
+const HEDGE_MS = 250;
+let turn = 0;
+
+const urlOf = (nodes: readonly OprfNode[], index: number) => nodes.find((node) => node.index === index)?.url ?? '';
+
+/** POST /oprf to one node; every failure becomes a fault, so the race above never rejects. */
+async function askNode(node: OprfNode, body: string, signal: AbortSignal, forwardedFor: string | undefined): Promise<Outcome> {
+  const fault = (reason: NodeFault['reason'], status?: number): NodeFault => ({ index: node.index, url: node.url, reason, status });
+  let response: Response;
+  try {
+    response = await fetch(`${node.url}/oprf`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+      },
+      body,
+      signal,
+    });
+  } catch {
+    return fault(signal.aborted ? 'timeout' : 'unreachable');
+  }
+  try {
+    if (response.status === 429) return fault('rate-limited', 429);
+    if (!response.ok) return fault('refused', response.status);
+    const reply = (await response.json()) as { evaluation?: unknown };
+    if (typeof reply.evaluation !== 'string' || !/^[A-Za-z0-9_-]{1,512}$/.test(reply.evaluation))
+      return fault('malformed', response.status);
+    return { index: node.index, evaluation: new Uint8Array(Buffer.from(reply.evaluation, 'base64url')) };
+  } catch {
+    return fault(signal.aborted ? 'timeout' : 'malformed', response.status);
+  }
+}

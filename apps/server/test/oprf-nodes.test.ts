@@ -1,0 +1,160 @@
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import {
+  blindThresholdOprfInput,
+  checkPublicShares,
+  OPRF_SUITE,
+  OprfEvaluator,
+  type OprfNodeKeyReply,
+  type OprfPublicShare,
+} from '@zeroid/protocol';
+import { runOprfCli } from '../src/cli/oprf-cli.ts';
+import { loadOprfKey } from '../src/services/oprf-key.ts';
+import { readShareFile } from '../src/services/oprf-share-store.ts';
+import { runOprfNodeUntilExit, startOprfNodeProcess } from './oprf-node-process.ts';
+import type { ServerProcess } from './server-process.ts';
+
+const root = mkdtempSync(path.join(tmpdir(), 'zeroid-oprf-nodes-'));
+const APP_ORIGIN = 'https://app.example';
+const GUESSES = 4;
+let single: OprfEvaluator;
+let nodes: ServerProcess[] = [];
+let tamperedShare: Uint8Array;
+let refusedStart: Promise<{ code: number | null; output: string }>;
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
+const evaluate = (node: ServerProcess, request: Uint8Array) =>
+  fetch(`${node.url}/oprf`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ element: b64(request) }),
+  });
+
+// A 2-of-3 set from the server's real key file (under tsx: compiled-server.test.ts owns dist/ and
+// checks the oprf-node bundle is built); node 2 treats this test (127.0.0.1) as a ZeroID server client, node 3 as an end user.
+beforeAll(async () => {
+  const serverData = path.join(root, 'server');
+  single = new OprfEvaluator(await loadOprfKey(serverData, undefined));
+  const quiet = { print: () => undefined, printError: (line: string) => console.error(line) };
+  const env = { DATA_DIR: serverData };
+  expect(await runOprfCli(['split', '--threshold', '2', '--shares', '3', '--out', 'shares'], { env, cwd: root, ...quiet })).toBe(0);
+  // Node 1's file with node 2's share in it: started beside the good nodes, it must refuse.
+  const tampered = path.join(root, 'tampered');
+  cpSync(path.join(root, 'shares/node-1'), tampered, { recursive: true });
+  const file = path.join(tampered, 'oprf-share.json');
+  tamperedShare = (await readShareFile(path.join(root, 'shares/node-2/oprf-share.json'))).share;
+  const body = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...body, share: b64(tamperedShare) }), { mode: 0o600 });
+  refusedStart = runOprfNodeUntilExit({ DATA_DIR: tampered });
+
+  const common = { CORS_ORIGINS: APP_ORIGIN, GUESSES_BEFORE_DELAY: String(GUESSES) };
+  nodes = await Promise.all([
+    startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }),
+    startOprfNodeProcess({
+      ...common,
+      DATA_DIR: path.join(root, 'shares/node-2'),
+      SERVER_CLIENTS: '127.0.0.1',
+      SERVER_CLIENT_PER_MINUTE: '50',
+    }),
+    // Node 3 takes its share from OPRF_SHARE (the whole file, base64url), its DATA_DIR holding only counters.
+    startOprfNodeProcess({
+      ...common,
+      DATA_DIR: path.join(root, 'node-3-counters'),
+      OPRF_SHARE: readFileSync(path.join(root, 'shares/node-3/oprf-share.json')).toString('base64url'),
+    }),
+  ]);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(nodes.map((node) => node.stop()));
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('three OPRF node processes (2-of-3) split from a real server key', () => {
+  let publicShares: OprfPublicShare[];
+
+  it('publish public shares that interpolate to the group key, with CORS for the app origin only', async () => {
+    const replies = await Promise.all(
+      nodes.map(async (node) => (await (await fetch(`${node.url}/oprf/public-key`)).json()) as OprfNodeKeyReply),
+    );
+    expect(replies.map(({ suite, index, threshold }) => [suite, index, threshold])).toEqual([
+      [OPRF_SUITE, 1, 2],
+      [OPRF_SUITE, 2, 2],
+      [OPRF_SUITE, 3, 2],
+    ]);
+    for (const reply of replies) expect(reply.groupPublicKey).toBe(b64(single.publicKey));
+    publicShares = replies.map(({ index, publicKey }) => ({ index, publicKey: fromB64(publicKey) }));
+    checkPublicShares(single.publicKey, publicShares, 2);
+
+    const preflight = (origin: string) =>
+      fetch(`${nodes[0]!.url}/oprf`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    expect((await preflight(APP_ORIGIN)).headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('give, through real HTTP, the single-key VOPRF output from any two nodes', async () => {
+    const expected = bytesToHex(await single.evaluate('bio', 'a biometric'));
+    const round = await blindThresholdOprfInput(publicShares, 2, 'bio', 'a biometric');
+    const answers = await Promise.all(
+      nodes.map(async (node, i) => {
+        const reply = await evaluate(node, round.request);
+        expect(reply.status).toBe(200);
+        return { index: i + 1, evaluation: fromB64(((await reply.json()) as { evaluation: string }).evaluation) };
+      }),
+    );
+    for (const pair of [
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ]) {
+      const { output, rejected } = await round.finalize(pair.map((i) => answers[i]!));
+      expect(rejected).toEqual([]);
+      expect(bytesToHex(output)).toBe(expected);
+    }
+    // Node 1's answer is not node 2's: checked against K₂, it is left out and named.
+    await expect(round.finalize([answers[0]!, { index: 2, evaluation: answers[0]!.evaluation }])).rejects.toMatchObject({ rejected: [2] });
+  });
+
+  it("refuse an end user past the node's own guess budget with the server's 429, but not a configured server", async () => {
+    const { request } = await blindThresholdOprfInput(publicShares, 2, 'id', 'an ID');
+    // A malformed element is refused before it spends anything.
+    const malformed = await fetch(`${nodes[2]!.url}/oprf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ element: b64(new Uint8Array(34)) }),
+    });
+    expect(malformed.status).toBe(400);
+    // The round above spent one evaluation at node 3; the budget allows GUESSES before a wait.
+    const statuses: number[] = [];
+    let refusal: Response | undefined;
+    for (let i = 0; i < GUESSES; i++) {
+      const reply = await evaluate(nodes[2]!, request);
+      statuses.push(reply.status);
+      if (reply.status === 429) refusal = reply;
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(await refusal!.json()).toMatchObject({ error: { code: 'TOO_MANY_GUESSES' } });
+    expect(Number(refusal!.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // Node 2 counts this address as a ZeroID server: a per-minute allowance instead of a guess budget.
+    for (let i = 0; i < GUESSES + 2; i++) expect((await evaluate(nodes[1]!, request)).status).toBe(200);
+  });
+
+  it('refuses to start with a share that does not match its published place, and with a readable share file', async () => {
+    const refused = await refusedStart;
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('ZeroID OPRF node refuses to start');
+    expect(refused.output).toContain("the share does not match its recorded publicKey (node 1's Kᵢ). Replace it with node 1's file");
+    expect(refused.output).not.toContain(b64(tamperedShare));
+
+    chmodSync(path.join(root, 'shares/node-3/oprf-share.json'), 0o644);
+    await expect(readShareFile(path.join(root, 'shares/node-3/oprf-share.json'))).rejects.toThrow(/chmod 600/);
+  });
+});

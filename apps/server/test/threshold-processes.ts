@@ -1,0 +1,77 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './server-process.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const nodeEntry = path.resolve(import.meta.dirname, '../src/oprf-node/main.ts');
+const cliEntry = path.resolve(import.meta.dirname, '../src/cli/oprf.ts');
+
+/** A running OPRF node (`npm run oprf-node`), started from its sources under tsx. */
+export interface OprfNodeProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+/**
+ * Splits the key a server would use with `env` (DATA_DIR's oprf-key.json or OPRF_PRIVATE_KEY) into
+ * `shares` node directories under `out` with the CLI; returns them in index order.
+ */
+export async function splitKey(env: Record<string, string>, out: string, threshold = 2, shares = 3): Promise<string[]> {
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', cliEntry, 'split', '--threshold', String(threshold), '--shares', String(shares), '--out', out],
+    { cwd: repoRoot, env: { ...process.env, ...env } },
+  );
+  return Array.from({ length: shares }, (_, i) => path.join(out, `node-${i + 1}`));
+}
+
+/** Starts a node on `dataDir` (on `port` if given: a restarted node keeps its URL) and waits for /healthz. */
+export async function startOprfNode(dataDir: string, { port, env = {} }: { port?: number; env?: Record<string, string> } = {}) {
+  const chosen = port ?? (await freePort());
+  const output: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', nodeEntry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(chosen),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr.on('data', (chunk) => output.push(String(chunk)));
+  const url = `http://127.0.0.1:${chosen}`;
+  for (const deadline = Date.now() + 120_000; ;) {
+    if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`OPRF node not ready within 120 s:\n${output.join('')}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, port: chosen, dataDir, child, output } satisfies OprfNodeProcess;
+}
+
+/** SIGKILLs a node (a crash, not a shutdown) and waits for it to be gone. */
+export function killOprfNode(node: OprfNodeProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (node.child.exitCode !== null || node.child.signalCode !== null) return resolve();
+    node.child.once('exit', () => resolve());
+    node.child.kill('SIGKILL');
+  });
+}
