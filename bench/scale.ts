@@ -2,12 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Group } from '@semaphore-protocol/group';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
 import { startEmbeddedPostgres } from '../apps/server/test/embedded-postgres.ts';
 import { startServerProcess } from '../apps/server/test/server-process.ts';
-import { randomIdentities, seedIdentities } from './seed-identities.ts';
+import { randomIdentities, SeedTree, seedIdentities } from './seed-identities.ts';
 
 export interface ScaleRow {
   dialect: 'sqlite' | 'postgres';
@@ -96,7 +95,7 @@ export async function runScale(sizes: number[], samples = 15): Promise<ScaleRow[
     },
   ];
   try {
-    const groups = backends.map(() => new Group());
+    const groups = backends.map(() => new SeedTree());
     for (const size of sizes) {
       for (const [i, backend] of backends.entries()) {
         const group = groups[i]!;
@@ -110,7 +109,7 @@ export async function runScale(sizes: number[], samples = 15): Promise<ScaleRow[
         backend.storage = await openStorage(backend.dialect === 'postgres' ? { databaseUrl: postgres.url, dataDir } : { dataDir });
         // The measurement registered a few identities of its own: keep the seeding tree in step.
         const added = await backend.storage.identities.commitmentsFrom(group.size, Number.MAX_SAFE_INTEGER);
-        group.addMembers(added.map((c) => BigInt(c)));
+        group.add(added);
       }
     }
   } finally {

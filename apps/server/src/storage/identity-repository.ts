@@ -120,5 +120,15 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+
+    // Leaf indexes are gapless from 0: the last one plus one is a lookup at the end of the primary
+    // key, where COUNT(*) walks every row (seconds at ten million, on every start).
+    async leafCount() {
+      const row = await db
+        .selectFrom('identities')
+        .select((eb) => eb.fn.max('leaf_index').as('max'))
+        .executeTakeFirst();
+      return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+    },
   };
 }

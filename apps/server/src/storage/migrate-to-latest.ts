@@ -6,6 +6,7 @@ import * as attemptCounters from './migrations/004-attempt-counters.ts';
 import * as sessionSecrets from './migrations/005-session-secrets.ts';
 import * as forgetAddressHashes from './migrations/006-forget-address-hashes.ts';
 import * as keyFingerprints from './migrations/007-key-fingerprints.ts';
+import * as treeCheckpointPages from './migrations/012-tree-checkpoint-pages.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '005-session-secrets': sessionSecrets,
   '006-forget-address-hashes': forgetAddressHashes,
   '007-key-fingerprints': keyFingerprints,
+  '012-tree-checkpoint-pages': treeCheckpointPages,
 };
 
 /**

@@ -22,6 +22,11 @@ export interface Database {
     nodes: string;
     created_at: EpochMs;
   };
+  tree_checkpoint_pages: {
+    size: number;
+    page: number;
+    bytes: Uint8Array;
+  };
   verification_sessions: {
     id: string;
     status: string;

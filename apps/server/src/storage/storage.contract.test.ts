@@ -172,6 +172,25 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('counts leaves by the last leaf index, and keeps paged tree checkpoints: whole pages, only the newest two', async () => {
+    const { storage } = await open();
+    expect(await storage.identities.leafCount()).toBe(0);
+    await storage.identities.importBatch(range(0, 3).map(identity));
+    expect(await storage.identities.leafCount()).toBe(3);
+    const page = (size: number, n: number) => Buffer.alloc(1000 + n, size * 16 + n);
+    for (const size of [10, 20, 30]) {
+      await storage.checkpoints.savePages(size, 0, [page(size, 0), page(size, 1)]);
+      await storage.checkpoints.savePages(size, 2, [page(size, 2)]);
+      await storage.checkpoints.savePages(size, 1, [page(size, 9)]); // already there: kept as it was
+      await storage.checkpoints.save({ size, root: `root ${size}`, nodes: 'pages:v1' });
+    }
+    expect(await storage.checkpoints.latest(25)).toEqual({ size: 20, root: 'root 20', nodes: 'pages:v1' });
+    const read = await storage.checkpoints.pages(30, 1, 5);
+    expect(read.map((bytes) => Buffer.from(bytes))).toEqual([page(30, 1), page(30, 2)]);
+    expect(await storage.checkpoints.pages(10, 0, 3)).toEqual([]);
+    await storage.close();
+  });
+
   it('keeps a root history: current, recently superseded, expired, unknown and 0', async () => {
     const { storage } = await open();
     expect(await storage.roots.latest()).toBeUndefined();

@@ -25,6 +25,8 @@ export interface IdentityRepository {
   /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date. */
   commitmentsFrom(fromIndex: number, limit?: number): Promise<string[]>;
   count(): Promise<number>;
+  /** The number of leaves of the tree, MAX(leaf_index) + 1: an index lookup, where `count()` scans. */
+  leafCount(): Promise<number>;
 }
 
 export interface RootRepository {
@@ -60,13 +62,19 @@ export interface ChallengeRepository {
 export interface TreeCheckpoint {
   size: number;
   root: string;
+  /** The nodes as text (older checkpoints), or a marker that they are in pages (`savePages`). */
   nodes: string;
 }
 
 export interface CheckpointRepository {
+  /** Records a checkpoint; for a paged one, after all its pages are saved. Keeps only the newest few. */
   save(checkpoint: TreeCheckpoint): Promise<void>;
   /** The newest snapshot of at most `maxSize` leaves. */
   latest(maxSize: number): Promise<TreeCheckpoint | undefined>;
+  /** Stores pages `first`, `first + 1`, … of the checkpoint of `size` leaves; a page already there stays. */
+  savePages(size: number, first: number, pages: Uint8Array[]): Promise<void>;
+  /** Pages `first` … `first + count - 1` of the checkpoint of `size` leaves, in order (fewer if some are missing). */
+  pages(size: number, first: number, count: number): Promise<Uint8Array[]>;
 }
 
 export type SessionStatus = 'pending' | 'success' | 'failure' | 'expired';
