@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
+import { checkpointPieces, savePagedCheckpoint } from '../apps/server/src/services/tree-checkpoint-pages.ts';
+import { BucketIndex } from '../apps/server/src/services/bucket-index.ts';
+import { PackedLeanIMT } from '../apps/server/src/services/packed-lean-imt.ts';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
+import type { Storage } from '../apps/server/src/storage/types.ts';
 import { SQLite } from '../apps/server/src/storage/sqlite-driver.ts';
 import { startPersistentPostgres } from './persistent-postgres.ts';
 import { progressReporter, recordSeedTime } from './seed-progress.ts';
@@ -18,8 +23,9 @@ import { hashLevels, levelFile } from './seed-tree-levels.ts';
  * - `sqlite`: `<dir>/sqlite/zeroid.sqlite`, rows in bulk transactions;
  * - `postgres`: a persistent embedded PostgreSQL in `<dir>/postgres`, rows through multi-row INSERTs.
  * Every part derives the same rows from `<dir>/seed-key` (`seedRows`), so the parts can run at the
- * same time, each in its own (niced) process. `--part finish` (bench/seed-finish.ts) then writes
- * the root and the checkpoint. Never point it at a real registry.
+ * same time, each in its own (niced) process. `--part finish`, once all three are done, records the
+ * root and writes the paged checkpoint into both databases, as a server would have left them.
+ * Never point it at a real registry.
  */
 const { values } = parseArgs({
   options: { count: { type: 'string', default: '10000000' }, dir: { type: 'string' }, part: { type: 'string' } },
@@ -105,7 +111,50 @@ async function seedPostgres() {
   return {};
 }
 
-const parts = { tree: seedTree, sqlite: seedSqlite, postgres: seedPostgres };
+/** The tree from the level files and each leaf's bucket (sha256 of the decimal commitment, as memberBucket). */
+function treeFromLevels(): { tree: PackedLeanIMT; buckets: BucketIndex } {
+  const { tree, levels } = PackedLeanIMT.allocate(count);
+  levels.forEach((level, i) => {
+    const bytes = readFileSync(levelFile(path.join(dir, 'tree'), i));
+    if (bytes.length < level.length) throw new Error(`level ${i} of the tree is not finished: run --part tree`);
+    bytes.copy(level, 0, 0, level.length);
+  });
+  const bucketOf = new Uint16Array(count);
+  for (let i = 0; i < count; i += 1) {
+    const digest = createHash('sha256').update(tree.leaf(i)!.toString()).digest();
+    bucketOf[i] = digest.readUInt16BE(0);
+  }
+  const buckets = new BucketIndex();
+  buckets.load(bucketOf);
+  return { tree, buckets };
+}
+
+async function finishDatabase(storage: Storage, tree: PackedLeanIMT, buckets: BucketIndex) {
+  if ((await storage.identities.leafCount()) !== count) throw new Error(`the ${storage.dialect} database is not seeded to ${count}`);
+  const root = tree.root.toString();
+  await storage.roots.record(count, root);
+  if ((await storage.checkpoints.latest(count))?.size !== count) {
+    await savePagedCheckpoint(storage.checkpoints, { size: count, root, pieces: checkpointPieces(tree, buckets) });
+  }
+}
+
+async function finish() {
+  const { tree, buckets } = treeFromLevels();
+  const expected = (JSON.parse(readFileSync(path.join(dir, 'tree', 'root.json'), 'utf8')) as { root: string }).root;
+  if (tree.root.toString() !== expected) throw new Error('the level files do not end in the recorded root');
+  const sqlite = await openStorage({ dataDir: path.join(dir, 'sqlite') });
+  await finishDatabase(sqlite, tree, buckets).finally(() => sqlite.close());
+  const postgres = await startPersistentPostgres(path.join(dir, 'postgres'));
+  try {
+    const storage = await openStorage({ databaseUrl: postgres.url, dataDir: dir });
+    await finishDatabase(storage, tree, buckets).finally(() => storage.close());
+  } finally {
+    await postgres.stop();
+  }
+  return { root: expected };
+}
+
+const parts = { tree: seedTree, sqlite: seedSqlite, postgres: seedPostgres, finish };
 const part = values.part as keyof typeof parts;
 if (!(part in parts)) throw new Error(`--part must be one of ${Object.keys(parts).join(', ')}`);
 const started = performance.now();
