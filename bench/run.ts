@@ -31,11 +31,12 @@ if (suite === 'scale') {
   if (process.argv[3] === '10m') {
     const seeded = path.resolve(process.env.SCALE_DATA_DIR ?? '.tmp/scale-10m');
     const rows = await runScale([1_000], 15, seeded);
-    // The 1k rows of this run are the baseline of the 10M ones: both are kept, beside the earlier sizes.
+    // This run's 1k rows are the baseline of its seeded ones; rows of other runs stay beside them.
+    const label = process.env.SCALE_RUN_LABEL ?? 'scale 10m';
     const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { rows: ScaleRow[] }).rows : [];
-    const kept = earlier.filter((r) => r.identities > 1_000 && r.identities < 5_000_000).map((r) => ({ ...r, run: r.run ?? 'scale' }));
-    const tagged = rows.map((r) => ({ ...r, run: 'scale 10m' }));
-    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: [...tagged, ...kept] }, null, 2) + '\n');
+    const kept = earlier.map((r) => ({ ...r, run: r.run ?? 'scale' })).filter((r) => r.run !== label);
+    const tagged = rows.map((r) => ({ ...r, run: label }));
+    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: [...kept, ...tagged] }, null, 2) + '\n');
   } else {
     const rows = await runScale([1_000, 100_000, 1_000_000]);
     writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + '\n');

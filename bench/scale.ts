@@ -148,8 +148,13 @@ async function measureSeeded(dir: string, env: Record<string, string>, samples: 
       await storage.close();
     }
   };
-  rows.push(await measure({ ...env, DATA_DIR: sqliteDir }, 'sqlite', await count({ dataDir: sqliteDir }), samples));
-  console.error(JSON.stringify(rows[rows.length - 1]));
+  // SCALE_DIALECTS=sqlite measures a data set seeded (or finished) on SQLite only.
+  const dialects = (process.env.SCALE_DIALECTS ?? 'sqlite,postgres').split(',');
+  if (dialects.includes('sqlite')) {
+    rows.push(await measure({ ...env, DATA_DIR: sqliteDir }, 'sqlite', await count({ dataDir: sqliteDir }), samples));
+    console.error(JSON.stringify(rows[rows.length - 1]));
+  }
+  if (!dialects.includes('postgres')) return rows;
   const postgres = await startPersistentPostgres(path.join(dir, 'postgres'));
   try {
     const options = { databaseUrl: postgres.url, dataDir: dir };

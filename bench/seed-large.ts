@@ -24,11 +24,17 @@ import { hashLevels, levelFile } from './seed-tree-levels.ts';
  * - `postgres`: a persistent embedded PostgreSQL in `<dir>/postgres`, rows through multi-row INSERTs.
  * Every part derives the same rows from `<dir>/seed-key` (`seedRows`), so the parts can run at the
  * same time, each in its own (niced) process. `--part finish`, once all three are done, records the
- * root and writes the paged checkpoint into both databases, as a server would have left them.
+ * root and writes the paged checkpoint into both databases (or `--databases sqlite`), as a server
+ * would have left them.
  * Never point it at a real registry.
  */
 const { values } = parseArgs({
-  options: { count: { type: 'string', default: '10000000' }, dir: { type: 'string' }, part: { type: 'string' } },
+  options: {
+    count: { type: 'string', default: '10000000' },
+    dir: { type: 'string' },
+    part: { type: 'string' },
+    databases: { type: 'string', default: 'sqlite,postgres' },
+  },
 });
 const count = Number(values.count);
 if (!Number.isInteger(count) || count < 1) throw new Error('--count must be a positive integer');
@@ -142,8 +148,12 @@ async function finish() {
   const { tree, buckets } = treeFromLevels();
   const expected = (JSON.parse(readFileSync(path.join(dir, 'tree', 'root.json'), 'utf8')) as { root: string }).root;
   if (tree.root.toString() !== expected) throw new Error('the level files do not end in the recorded root');
-  const sqlite = await openStorage({ dataDir: path.join(dir, 'sqlite') });
-  await finishDatabase(sqlite, tree, buckets).finally(() => sqlite.close());
+  const databases = values.databases.split(',');
+  if (databases.includes('sqlite')) {
+    const sqlite = await openStorage({ dataDir: path.join(dir, 'sqlite') });
+    await finishDatabase(sqlite, tree, buckets).finally(() => sqlite.close());
+  }
+  if (!databases.includes('postgres')) return { root: expected, databases };
   const postgres = await startPersistentPostgres(path.join(dir, 'postgres'));
   try {
     const storage = await openStorage({ databaseUrl: postgres.url, dataDir: dir });
@@ -158,6 +168,13 @@ const parts = { tree: seedTree, sqlite: seedSqlite, postgres: seedPostgres, fini
 const part = values.part as keyof typeof parts;
 if (!(part in parts)) throw new Error(`--part must be one of ${Object.keys(parts).join(', ')}`);
 const started = performance.now();
+// A stopped seed keeps the time it ran (it resumes where it stopped).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    recordSeedTime(timesFile, part, (performance.now() - started) / 1000, { done: false });
+    process.exit(130);
+  });
+}
 let outcome: Record<string, unknown> = {};
 try {
   outcome = await parts[part]();

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { progressReporter } from './seed-progress.ts';
-import { levelFile, levelLengths } from './seed-tree-levels.ts';
+import { levelFile, levelLengths, nodesIn } from './seed-tree-levels.ts';
 
 const P = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 const R = (1n << 256n) % P;
@@ -65,13 +65,8 @@ export function buildNativeHasher(buildDir: string): string | undefined {
 export function hashLevelsNative(binary: string, dir: string, size: number): bigint {
   const lengths = levelLengths(size);
   const total = lengths.slice(1).reduce((sum, n) => sum + n, 0);
-  const nodes = (level: number) => {
-    try {
-      return Math.floor(statSync(levelFile(dir, level)).size / 32);
-    } catch {
-      return 0;
-    }
-  };
+  // nodesIn drops a half-written last node, so the hasher appends after whole nodes only.
+  const nodes = (level: number) => nodesIn(levelFile(dir, level));
   let before = 0;
   for (let level = 1; level < lengths.length; level += 1) before += nodes(level);
   const report = progressReporter('tree', total, before);

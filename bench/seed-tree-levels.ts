@@ -18,7 +18,7 @@ export function levelLengths(size: number): number[] {
 export const levelFile = (dir: string, level: number) => path.join(dir, `level-${level}.bin`);
 
 /** Nodes already in a level file, dropping a half-written last node. */
-function nodesIn(file: string): number {
+export function nodesIn(file: string): number {
   if (!existsSync(file)) return 0;
   const bytes = statSync(file).size;
   if (bytes % NODE_BYTES !== 0) truncateSync(file, bytes - (bytes % NODE_BYTES));
