@@ -25,7 +25,7 @@ const ANCHORS: Record<string, string> = {
 /** Rewrites docs/benchmarks.md (and its charts) from the newest results of every suite. */
 export function renderBenchmarks(): string {
   const latest = readJson<{ date: string; suite: string; node: string; entries: BenchEntry[] }>('latest-run.json');
-  const scale = readJson<{ date: string; rows: ScaleRow[] }>('scale-scale.json');
+  const scale = readJson<{ date: string; rows: ScaleRow[]; notes?: string[] }>('scale-scale.json');
   const sections = ['# Benchmarks', '', 'Produced by `npm run bench` on this machine (2 cores); see `bench/README.md`.', ''];
 
   if (latest) {
@@ -69,6 +69,7 @@ export function renderBenchmarks(): string {
       'identities are seeded once, resumably, by `bench/seed-large.ts` and measured by `npm run bench -- scale 10m`',
       'beside a 1k row of the same run.',
       '',
+      ...(scale.notes ?? []).flatMap((note) => [note, '']),
       '| run | storage | identities | ready (ms, spawn to /healthz) | server peak RSS (MB) | raw register (ms) | /members (ms) | raw verify (ms) |',
       '|---|---|---|---|---|---|---|---|',
       ...rows.map(
