@@ -57,7 +57,7 @@ export function renderBenchmarks(): string {
       const mine = rows.filter((r) => r.dialect === dialect && (r.run ?? 'scale') === run).sort((a, b) => a.identities - b.identities);
       const first = mine[0];
       const last = mine[mine.length - 1];
-      return first && last ? (last[key] / first[key]).toFixed(2) : '–';
+      return first && last && mine.length > 1 ? (last[key] / first[key]).toFixed(2) : '–';
     };
     const cell = (median: number, range?: [number, number]) => (range ? `${median} (${range[0]}–${range[1]})` : String(median));
     sections.push(
