@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -89,8 +89,13 @@ async function measure(env: Record<string, string>, dialect: ScaleRow['dialect']
  */
 export async function runScale(sizes: number[], samples = 15, seededDir?: string): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = [];
-  const { privateKey } = await generateOprfKeyPair();
-  const key = Buffer.from(privateKey).toString('base64url');
+  // A seeded data set remembers the OPRF key of the first server on it (decision 019): keep it beside the data.
+  const keyFile = seededDir && path.join(seededDir, 'bench-oprf-key');
+  const key =
+    keyFile && existsSync(keyFile)
+      ? readFileSync(keyFile, 'utf8').trim()
+      : Buffer.from((await generateOprfKeyPair()).privateKey).toString('base64url');
+  if (keyFile) writeFileSync(keyFile, key);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-scale-'));
   const postgres = await startEmbeddedPostgres();
   const backends: Array<{ dialect: ScaleRow['dialect']; storage: Awaited<ReturnType<typeof openStorage>>; env: Record<string, string> }> = [
