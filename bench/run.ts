@@ -1,8 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeProofs, releaseSnarkjs } from '../apps/server/test/real-proofs.ts';
 import { renderBenchmarks, resultsDir } from './render.ts';
-import { runScale } from './scale.ts';
+import { runScale, type ScaleRow } from './scale.ts';
+import { ASSUMPTIONS, extrapolate, measureInputs, simulationTable, writeSimulation } from './simulate.ts';
 import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
 import { runHttp } from './suites/http.ts';
@@ -17,6 +18,9 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - (none) or `full`: every speed benchmark beside its baseline, 5 runs each → bench/results/latest.json;
  * - `quick`: the same with shorter runs, in under 3 minutes;
  * - `scale`: 1k, 100k and 1M identities on SQLite and PostgreSQL → bench/results/scale-scale.json;
+ *   `scale 10m` measures 1k (the same-run baseline) and the ten-million data set seeded beforehand by
+ *   bench/seed-large.ts in SCALE_DATA_DIR (default .tmp/scale-10m), and adds its rows to that file;
+ * - `simulate`: small-scale measurements extrapolated to 1 billion → bench/results/simulate.json and docs/scaling.md;
  * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results;
  * - `oidc`: only browser.oidc_login_journey (Sign in with ZeroID, decision 023), replaced in place;
  * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise.
@@ -27,8 +31,27 @@ mkdirSync(resultsDir, { recursive: true });
 const started = performance.now();
 
 if (suite === 'scale') {
-  const rows = await runScale([1_000, 100_000, 1_000_000]);
-  writeFileSync(path.join(resultsDir, 'scale-scale.json'), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + '\n');
+  const file = path.join(resultsDir, 'scale-scale.json');
+  if (process.argv[3] === '10m') {
+    const seeded = path.resolve(process.env.SCALE_DATA_DIR ?? '.tmp/scale-10m');
+    const rows = await runScale([1_000], 15, seeded);
+    // This run's 1k rows are the baseline of its seeded ones; rows of other runs stay beside them.
+    const label = process.env.SCALE_RUN_LABEL ?? 'scale 10m';
+    const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { rows: ScaleRow[] }).rows : [];
+    const kept = earlier.map((r) => ({ ...r, run: r.run ?? 'scale' })).filter((r) => r.run !== label);
+    const tagged = rows.map((r) => ({ ...r, run: label }));
+    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: [...kept, ...tagged] }, null, 2) + '\n');
+  } else {
+    const rows = await runScale([1_000, 100_000, 1_000_000]);
+    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + '\n');
+  }
+} else if (suite === 'simulate') {
+  const inputs = await measureInputs();
+  const rows = extrapolate(inputs);
+  const date = new Date().toISOString();
+  writeFileSync(path.join(resultsDir, 'simulate.json'), JSON.stringify({ date, assumptions: ASSUMPTIONS, inputs, rows }, null, 2) + '\n');
+  writeSimulation(path.join(resultsDir, '..', '..', 'docs', 'scaling.md'), date, inputs, rows);
+  console.error(simulationTable(rows));
 } else if (suite === 'full' || suite === 'quick') {
   const quick = suite === 'quick';
   const runs = 5;
@@ -77,7 +100,7 @@ if (suite === 'scale') {
   const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
   writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup, oidc, threshold.`);
+  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold.`);
   process.exit(2);
 }
 

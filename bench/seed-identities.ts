@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Group } from '@semaphore-protocol/group';
 import { base58 } from '@scure/base';
+import { memberBucket } from '@zeroid/protocol';
 import type { Storage } from '../apps/server/src/storage/types.ts';
-import { encodeTree } from '../apps/server/src/services/tree-snapshot.ts';
+import { BucketIndex, INDEXED_BUCKET_CHARS } from '../apps/server/src/services/bucket-index.ts';
+import { PackedLeanIMT } from '../apps/server/src/services/packed-lean-imt.ts';
+import { checkpointPieces, savePagedCheckpoint } from '../apps/server/src/services/tree-checkpoint-pages.ts';
 
 /**
  * Random stand-ins for registered identities, for scale measurements only: each commitment is a
@@ -18,13 +20,28 @@ export function randomIdentities(count: number) {
   }));
 }
 
-/** Appends `identities` to the database and to `group`, then records the root and a checkpoint. */
-export async function seedIdentities(storage: Storage, group: Group, identities: ReturnType<typeof randomIdentities>) {
+/** The server's tree and bucket index of a seeded database, kept in step by the seeder. */
+export class SeedTree {
+  readonly tree = new PackedLeanIMT();
+  readonly buckets = new BucketIndex();
+
+  get size(): number {
+    return this.tree.size;
+  }
+
+  add(commitments: string[]): void {
+    this.tree.append(commitments.map((c) => BigInt(c)));
+    for (const c of commitments) this.buckets.push(Number.parseInt(memberBucket(c, INDEXED_BUCKET_CHARS), 16));
+  }
+}
+
+/** Appends `identities` to the database and to `seeded`, then records the root and a checkpoint. */
+export async function seedIdentities(storage: Storage, seeded: SeedTree, identities: ReturnType<typeof randomIdentities>) {
   for (let offset = 0; offset < identities.length; offset += 10_000) {
     await storage.identities.importBatch(identities.slice(offset, offset + 10_000));
   }
-  group.addMembers(identities.map((i) => BigInt(i.commitment)));
-  const root = group.root.toString();
-  await storage.roots.record(group.size, root);
-  await storage.checkpoints.save({ size: group.size, root, nodes: encodeTree(group) });
+  seeded.add(identities.map((i) => i.commitment));
+  const root = seeded.tree.root.toString();
+  await storage.roots.record(seeded.size, root);
+  await savePagedCheckpoint(storage.checkpoints, { size: seeded.size, root, pieces: checkpointPieces(seeded.tree, seeded.buckets) });
 }

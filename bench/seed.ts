@@ -1,8 +1,7 @@
-import { Group } from '@semaphore-protocol/group';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
-import { randomIdentities, seedIdentities } from './seed-identities.ts';
+import { randomIdentities, SeedTree, seedIdentities } from './seed-identities.ts';
 
 /**
  * `npm run seed -- --count 100000 [--data-dir ./data | --database-url postgres://…]`: fills a
@@ -18,11 +17,12 @@ const dataDir = path.resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './da
 
 const storage = await openStorage({ databaseUrl, dataDir });
 const existing = await storage.identities.count();
-const group = new Group((await storage.identities.commitmentsFrom(0, Number.MAX_SAFE_INTEGER)).map((c) => BigInt(c)));
+const group = new SeedTree();
+group.add(await storage.identities.commitmentsFrom(0, Number.MAX_SAFE_INTEGER));
 console.log(
   `Seeding ${count} random identities (random field elements as commitments, not derived from anyone) after ${existing} existing…`,
 );
 const started = performance.now();
 await seedIdentities(storage, group, randomIdentities(count));
-console.log(`Done: ${group.size} identities, root ${group.root}, in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+console.log(`Done: ${group.size} identities, root ${group.tree.root}, in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 await storage.close();

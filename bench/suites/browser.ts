@@ -7,8 +7,7 @@ import { chromium, type Page } from 'playwright-core';
 import { Artifacts } from '../../apps/server/src/services/artifacts.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
-import { Group } from '@semaphore-protocol/group';
-import { randomIdentities, seedIdentities } from '../seed-identities.ts';
+import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { entry, type BenchEntry } from '../stats.ts';
 import { bundleForPage } from '../browser/bundle-for-page.ts';
@@ -58,7 +57,7 @@ export async function runBrowser({ runs, members }: { runs: number; members: num
   execFileSync('npm', ['run', 'build', '--workspace', '@zeroid/web'], { cwd: root, stdio: 'inherit' });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-browser-'));
   const storage = await openStorage({ dataDir });
-  await seedIdentities(storage, new Group(), randomIdentities(members - 1));
+  await seedIdentities(storage, new SeedTree(), randomIdentities(members - 1));
   await storage.close();
   const server = await startServerProcess({ DATA_DIR: dataDir, WEB_DIST: webDist });
   assertChromium();

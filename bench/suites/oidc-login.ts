@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { Group } from '@semaphore-protocol/group';
 import { newClientMetadata } from '../../apps/server/src/services/openid/client-metadata.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { freePort, startServerProcess } from '../../apps/server/test/server-process.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { bundleForPage } from '../browser/bundle-for-page.ts';
-import { randomIdentities, seedIdentities } from '../seed-identities.ts';
+import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { entry, type BenchEntry } from '../stats.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -38,7 +37,7 @@ export async function runOidcLogin({
   const sitePort = await freePort();
   const siteUrl = `http://localhost:${sitePort}`;
   const storage = await openStorage({ dataDir });
-  await seedIdentities(storage, new Group(), randomIdentities(members - 1));
+  await seedIdentities(storage, new SeedTree(), randomIdentities(members - 1));
   const client = newClientMetadata({ id: 'bench-site', redirectUris: [`${siteUrl}/callback`], name: 'Bench site', public: true });
   await storage.oidc.addClient(client.client_id, JSON.stringify(client));
   await storage.close();

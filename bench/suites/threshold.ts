@@ -3,13 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { Group } from '@semaphore-protocol/group';
 import { loadOprfKey } from '../../apps/server/src/services/oprf-key.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { startServerProcess, type ServerProcess } from '../../apps/server/test/server-process.ts';
 import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from '../../apps/server/test/threshold-processes.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
-import { randomIdentities, seedIdentities } from '../seed-identities.ts';
+import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { entry, repeat, type BenchEntry } from '../stats.ts';
 import { bundleBareProver, verifyOnce } from './browser.ts';
 import { load } from './http.ts';
@@ -34,7 +33,7 @@ export async function runThreshold({ runs, seconds, members }: { runs: number; s
     // One key, as a single-key server would make it, with `members` identities; then split 2-of-3.
     await loadOprfKey(dataDir, undefined);
     const storage = await openStorage({ dataDir });
-    await seedIdentities(storage, new Group(), randomIdentities(members - 1));
+    await seedIdentities(storage, new SeedTree(), randomIdentities(members - 1));
     await storage.close();
     const shareDirs = await splitKey({ DATA_DIR: dataDir }, path.join(dir, 'shares'));
     nodes.push(...(await Promise.all(shareDirs.map((share) => startOprfNode(share)))));

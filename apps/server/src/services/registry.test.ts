@@ -121,31 +121,6 @@ describe('Registry', () => {
   });
 });
 
-describe('appending leaves in place', () => {
-  it('gives the same tree as Group, whatever the batch sizes', async () => {
-    const { appendLeaves } = await import('./lean-imt-nodes.ts');
-    const { Group } = await import('@semaphore-protocol/group');
-    const fc = (await import('fast-check')).default;
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }), (batches) => {
-        const group = new Group();
-        let next = 1n;
-        const all: bigint[] = [];
-        for (const size of batches) {
-          const leaves = Array.from({ length: size }, () => (next += 7919n));
-          all.push(...leaves);
-          appendLeaves(group, leaves);
-          const reference = new Group(all);
-          expect(group.root).toBe(reference.root);
-          expect(group.size).toBe(reference.size);
-          expect(group.depth).toBe(reference.depth);
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
-});
-
 describe('provingDepthFor', () => {
   it('is the LeanIMT depth of a group of that size, at least 1, growing past each power of two', () => {
     for (let size = 1; size <= 70; size++) {

@@ -1,11 +1,9 @@
-import { Group } from '@semaphore-protocol/group';
 import { memberBucket } from '@zeroid/protocol';
-import { appendLeaves, eraseLeaf, treeNodes } from './lean-imt-nodes.ts';
-import { decodeTree, encodeTree } from './tree-snapshot.ts';
+import { BucketIndex, INDEXED_BUCKET_CHARS } from './bucket-index.ts';
+import { PackedLeanIMT } from './packed-lean-imt.ts';
+import { checkpointPieces, PAGED_CHECKPOINT, readCheckpointPages, savePagedCheckpoint } from './tree-checkpoint-pages.ts';
+import { decodeTree } from './tree-snapshot.ts';
 import type { Storage } from '../storage/types.ts';
-
-/** Buckets are indexed by this many hex characters; requests may ask for fewer. */
-const INDEXED_BUCKET_CHARS = 4;
 /** The smallest expected bucket: the k of k-anonymity that `GET /members` gives. */
 export const MIN_BUCKET_MEMBERS = 64;
 
@@ -59,11 +57,12 @@ export const BACKGROUND_CATCH_UP_MS = 100;
  *
  * Hashing costs about 0.18 ms a leaf, so the first catch-up starts from the newest tree checkpoint
  * (checked against its recorded root) and hashes only the leaves added since; checkpoints are saved
- * in the background as the tree grows.
+ * in the background as the tree grows. The tree and the bucket index are packed in buffers and typed
+ * arrays, about 100 bytes a member in all (decision 025).
  */
 export class Registry {
-  private group = new Group();
-  private readonly leavesByBucket = new Map<string, number[]>();
+  private tree = new PackedLeanIMT();
+  private buckets = new BucketIndex();
   private pending: Promise<void> = Promise.resolve();
   private queued: Promise<void> | undefined;
   /** The current root, if it is not in the root history yet, and since when the tree is past the last recorded one. */
@@ -88,16 +87,16 @@ export class Registry {
   }
 
   get size(): number {
-    return this.group.size;
+    return this.tree.size;
   }
 
   /** The depth proofs against the current root are made and checked at (`provingDepthFor`). */
   get provingDepth(): number {
-    return provingDepthFor(this.group.size);
+    return provingDepthFor(this.tree.size);
   }
 
   get root(): string {
-    return this.group.size === 0 ? '0' : this.group.root.toString();
+    return this.tree.root.toString();
   }
 
   /**
@@ -139,11 +138,7 @@ export class Registry {
 
   /** The leaf at `index`, in canonical decimal. Only the tree holds the leaves (no second copy as strings). */
   commitmentAt(index: number): string | undefined {
-    return this.leaves()[index]?.toString();
-  }
-
-  private leaves(): bigint[] {
-    return treeNodes(this.group)[0] ?? [];
+    return this.tree.leaf(index)?.toString();
   }
 
   /**
@@ -153,35 +148,15 @@ export class Registry {
    * checks both agree.
    */
   merkleProof(index: number): { root: bigint; leaf: bigint; index: number; siblings: bigint[] } {
-    const nodes = treeNodes(this.group);
-    const leaf = nodes[0]?.[index];
-    if (leaf === undefined) throw new RangeError(`No leaf at index ${index}`);
-    const siblings: bigint[] = [];
-    let path = 0;
-    let position = index;
-    for (let level = 0; level < nodes.length - 1; level += 1) {
-      const isRight = position & 1;
-      const sibling = nodes[level]![isRight ? position - 1 : position + 1];
-      // A missing sibling means the parent equals this node: no hash, and no bit in the path.
-      if (sibling !== undefined) {
-        path += isRight * 2 ** siblings.length;
-        siblings.push(sibling);
-      }
-      position >>= 1;
-    }
-    return { root: this.group.root, leaf, index: path, siblings };
+    return this.tree.merkleProof(index);
   }
 
   /** Leaf indexes whose sha256(commitment) starts with `prefix` (at most INDEXED_BUCKET_CHARS long). */
   leavesInBucket(prefix: string): number[] {
-    if (prefix.length >= INDEXED_BUCKET_CHARS) {
-      return (this.leavesByBucket.get(prefix.slice(0, INDEXED_BUCKET_CHARS)) ?? []).filter(
-        (i) => memberBucket(this.commitmentAt(i)!, prefix.length) === prefix,
-      );
-    }
-    const leaves: number[] = [];
-    for (const [key, indexes] of this.leavesByBucket) if (key.startsWith(prefix)) leaves.push(...indexes);
-    return leaves.sort((a, b) => a - b);
+    // An erased leaf (0, decision 022) is in no bucket: nobody can prove it.
+    const leaves = this.buckets.leavesWithPrefix(prefix.slice(0, INDEXED_BUCKET_CHARS)).filter((i) => this.tree.leaf(i) !== 0n);
+    if (prefix.length <= INDEXED_BUCKET_CHARS) return leaves;
+    return leaves.filter((i) => memberBucket(this.commitmentAt(i)!, prefix.length) === prefix);
   }
 
   /**
@@ -206,13 +181,10 @@ export class Registry {
     const tableMovedAt = this.tableMovedAt;
     this.tableMovedAt = undefined;
     for (;;) {
-      const commitments = await this.storage.identities.commitmentsFrom(this.group.size, batchSize);
+      const commitments = await this.storage.identities.commitmentsFrom(this.tree.size, batchSize);
       if (commitments.length === 0) break;
-      const first = this.group.size;
-      appendLeaves(
-        this.group,
-        commitments.map((c) => BigInt(c)),
-      );
+      const first = this.tree.size;
+      this.tree.append(commitments.map((c) => BigInt(c)));
       this.indexFrom(first);
       this.unrecorded = { size: this.size, root: this.root, since: this.unrecorded?.since ?? tableMovedAt ?? Date.now() };
       if (commitments.length < batchSize) break;
@@ -234,17 +206,12 @@ export class Registry {
    */
   private async applyErasures(): Promise<void> {
     const erasures = await this.storage.identities.erasuresAfter(this.erasuresSeen);
-    if (erasures.length === 0) return;
-    const leaves = this.leaves();
     for (const { seq, leafIndex } of erasures) {
       this.erasuresSeen = seq;
-      const leaf = leaves[leafIndex];
+      const leaf = this.tree.leaf(leafIndex);
       if (leaf === undefined || leaf === 0n) continue;
-      const bucket = memberBucket(leaf.toString(), INDEXED_BUCKET_CHARS);
-      const indexes = this.leavesByBucket.get(bucket)?.filter((i) => i !== leafIndex) ?? [];
-      if (indexes.length > 0) this.leavesByBucket.set(bucket, indexes);
-      else this.leavesByBucket.delete(bucket);
-      eraseLeaf(this.group, leafIndex);
+      // The leaf keeps its slot in the bucket index; `leavesInBucket` leaves out 0 leaves.
+      this.tree.update(leafIndex, 0n);
       if (leafIndex < this.checkpointedSize) {
         this.checkpointedSize = 0;
         this.checkpointErased = true;
@@ -262,39 +229,60 @@ export class Registry {
   }
 
   private async loadCheckpoint(): Promise<void> {
-    const checkpoint = await this.storage.checkpoints.latest(await this.storage.identities.count());
+    const checkpoint = await this.storage.checkpoints.latest(await this.storage.identities.leafCount());
     if (!checkpoint) return;
-    const group = decodeTree(checkpoint.size, checkpoint.nodes);
+    let loaded: { tree: PackedLeanIMT; buckets?: BucketIndex };
+    try {
+      loaded =
+        checkpoint.nodes === PAGED_CHECKPOINT
+          ? await readCheckpointPages(checkpoint.size, (first, count) =>
+              this.storage.checkpoints.pages(checkpoint.size, checkpoint.root, first, count),
+            )
+          : { tree: decodeTree(checkpoint.size, checkpoint.nodes) };
+    } catch (error) {
+      this.options.onError?.(error);
+      return;
+    }
     const recorded = await this.storage.roots.rootOf(checkpoint.size);
     // A snapshot that does not reproduce its own root, or disagrees with the root history, is ignored.
     // A size may have several recorded roots once leaves are erased; the snapshot's must be one of them.
     if (
-      group.size !== checkpoint.size ||
-      group.root.toString() !== checkpoint.root ||
+      loaded.tree.size !== checkpoint.size ||
+      loaded.tree.root.toString() !== checkpoint.root ||
       (recorded !== undefined && recorded !== checkpoint.root && !(await this.storage.roots.isRecorded(checkpoint.size, checkpoint.root)))
     ) {
       return;
     }
-    this.group = group;
-    this.indexFrom(0);
+    this.tree = loaded.tree;
+    if (loaded.buckets) this.buckets = loaded.buckets;
+    else this.indexFrom(0);
     this.checkpointedSize = checkpoint.size;
   }
 
+  /**
+   * Writes the pages of the tree as it is now (`checkpointPieces` copies only its right edge, so
+   * catch-ups go on meanwhile), a few at a time, then the row that makes the checkpoint visible.
+   */
   private async saveCheckpoint(): Promise<void> {
     const size = this.size;
-    await this.storage.checkpoints.save({ size, root: this.root, nodes: encodeTree(this.group) }, this.erasuresSeen);
-    this.checkpointedSize = Math.max(this.checkpointedSize, size);
+    const tree = this.tree;
+    const updates = tree.updates;
+    const erasuresSeen = this.erasuresSeen;
+    const pieces = checkpointPieces(tree, this.buckets);
+    // A leaf replaced in place meanwhile would have changed pages already written: not recorded then.
+    const saved = await savePagedCheckpoint(
+      this.storage.checkpoints,
+      { size, root: this.root, pieces },
+      () => tree === this.tree && tree.updates === updates,
+      erasuresSeen,
+    );
+    if (saved) this.checkpointedSize = Math.max(this.checkpointedSize, size);
   }
 
-  /** Files the leaves from index `first` on under their bucket, one at a time (no array of a million strings). */
+  /** Files the leaves from index `first` on under their bucket. */
   private indexFrom(first: number) {
-    const leaves = this.leaves();
-    for (let i = first; i < leaves.length; i += 1) {
-      if (leaves[i] === 0n) continue; // erased: in no bucket
-      const bucket = memberBucket(leaves[i]!.toString(), INDEXED_BUCKET_CHARS);
-      const indexes = this.leavesByBucket.get(bucket);
-      if (indexes) indexes.push(i);
-      else this.leavesByBucket.set(bucket, [i]);
+    for (let i = first; i < this.tree.size; i += 1) {
+      this.buckets.push(Number.parseInt(memberBucket(this.commitmentAt(i)!, INDEXED_BUCKET_CHARS), 16));
     }
   }
 }

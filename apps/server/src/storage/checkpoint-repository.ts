@@ -4,27 +4,60 @@ import type { Database } from './schema.ts';
 import type { CheckpointRepository } from './types.ts';
 
 /**
- * Tree snapshots; several processes may save the same size, and only the newest few are kept.
+ * Tree snapshots; several processes may save the same size, and only the newest few are kept. A
+ * paged checkpoint's pages are written first, each batch in its own short transaction (a whole
+ * checkpoint in one would hold SQLite's write lock, and registrations, for seconds), and its row
+ * last, so a checkpoint is never seen half-written (decision 025).
  *
- * A snapshot is saved only if no leaf was erased since the tree it was taken from caught up
- * (`erasuresSeen`, decision 022): an erasure deletes every snapshot holding its leaf, and a process
- * that had not caught up yet must not write the leaf back. In PostgreSQL the erasure lock orders
- * the check against erasures in flight; SQLite's single writer does the same.
+ * A snapshot is recorded only if no leaf was erased since the tree it was taken from caught up
+ * (`erasuresSeen`, decision 022): an erasure deletes every snapshot holding its leaf, pages
+ * included, and a process that had not caught up yet must not write the leaf back. A refused
+ * snapshot's pages go in the same transaction. In PostgreSQL the erasure lock orders the check
+ * against erasures in flight; SQLite's single writer does the same. Pages keyed by a (size, root)
+ * that no row records (a save that died) are removed by the next save that reaches their size.
  */
 export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres' = 'sqlite'): CheckpointRepository {
   return {
     async save({ size, root, nodes }, erasuresSeen = 0) {
-      await db.transaction().execute(async (trx) => {
+      const recorded = await db.transaction().execute(async (trx) => {
         if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${ERASURE_LOCK})`.execute(trx);
         await sql`
           INSERT INTO tree_checkpoints (size, root, nodes, created_at)
           SELECT CAST(${size} AS INTEGER), CAST(${root} AS TEXT), CAST(${nodes} AS TEXT), CAST(${Date.now()} AS BIGINT)
           WHERE NOT EXISTS (SELECT 1 FROM leaf_erasures WHERE seq > ${erasuresSeen})
           ON CONFLICT (size) DO NOTHING`.execute(trx);
+        const row = await trx.selectFrom('tree_checkpoints').select('root').where('size', '=', size).executeTakeFirst();
+        if (row?.root === root) return true;
+        // Refused (an erasure since) or another tree of this size recorded first: these pages are orphans.
+        await trx.deleteFrom('tree_checkpoint_pages').where('size', '=', size).where('root', '=', root).execute();
+        return false;
       });
       const keep = await db.selectFrom('tree_checkpoints').select('size').orderBy('size', 'desc').limit(2).execute();
       const oldestKept = keep[keep.length - 1]?.size;
-      if (oldestKept !== undefined) await db.deleteFrom('tree_checkpoints').where('size', '<', oldestKept).execute();
+      if (oldestKept !== undefined) {
+        await db.deleteFrom('tree_checkpoints').where('size', '<', oldestKept).execute();
+        await db
+          .deleteFrom('tree_checkpoint_pages')
+          .where((eb) =>
+            eb.or([
+              eb('size', '<', oldestKept),
+              eb.and([
+                eb('size', '<=', size),
+                eb.not(
+                  eb.exists(
+                    eb
+                      .selectFrom('tree_checkpoints')
+                      .select('tree_checkpoints.size')
+                      .whereRef('tree_checkpoints.size', '=', 'tree_checkpoint_pages.size')
+                      .whereRef('tree_checkpoints.root', '=', 'tree_checkpoint_pages.root'),
+                  ),
+                ),
+              ]),
+            ]),
+          )
+          .execute();
+      }
+      return recorded;
     },
 
     async latest(maxSize) {
@@ -36,6 +69,38 @@ export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | '
         .limit(1)
         .executeTakeFirst();
       return row && { size: Number(row.size), root: row.root, nodes: row.nodes };
+    },
+
+    async savePages(size, root, first, pages) {
+      if (pages.length === 0) return;
+      await db
+        .insertInto('tree_checkpoint_pages')
+        .values(pages.map((bytes, i) => ({ size, root, page: first + i, bytes })))
+        .onConflict((oc) => oc.columns(['size', 'root', 'page']).doNothing())
+        .execute();
+    },
+
+    async pages(size, root, first, count) {
+      const rows = await db
+        .selectFrom('tree_checkpoint_pages')
+        .select(['page', 'bytes'])
+        .where('size', '=', size)
+        .where('root', '=', root)
+        .where('page', '>=', first)
+        .where('page', '<', first + count)
+        .orderBy('page')
+        .execute();
+      // A gap would shift every page after it: return only the run that starts at `first`.
+      const run: Uint8Array[] = [];
+      for (const row of rows) {
+        if (Number(row.page) !== first + run.length) break;
+        run.push(row.bytes);
+      }
+      return run;
+    },
+
+    async discardPages(size, root) {
+      await db.deleteFrom('tree_checkpoint_pages').where('size', '=', size).where('root', '=', root).execute();
     },
   };
 }

@@ -9,6 +9,7 @@ import * as keyFingerprints from './migrations/007-key-fingerprints.ts';
 import * as identityErasure from './migrations/008-identity-erasure.ts';
 // Sign in with ZeroID (decision 023).
 import * as openidProvider from './migrations/009-openid-provider.ts';
+import * as treeCheckpointPages from './migrations/012-tree-checkpoint-pages.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '008-identity-erasure': identityErasure,
   // Sign in with ZeroID (decision 023).
   '009-openid-provider': openidProvider,
+  '012-tree-checkpoint-pages': treeCheckpointPages,
 };
 
 /**

@@ -23,6 +23,12 @@ export interface Database {
     nodes: string;
     created_at: EpochMs;
   };
+  tree_checkpoint_pages: {
+    size: number;
+    root: string;
+    page: number;
+    bytes: Uint8Array;
+  };
   verification_sessions: {
     id: string;
     status: string;

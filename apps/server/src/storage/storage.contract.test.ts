@@ -172,6 +172,28 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('counts leaves by the last leaf index, and keeps paged tree checkpoints: whole pages, only the newest two', async () => {
+    const { storage } = await open();
+    expect(await storage.identities.leafCount()).toBe(0);
+    await storage.identities.importBatch(range(0, 3).map(identity));
+    expect(await storage.identities.leafCount()).toBe(3);
+    const page = (size: number, n: number) => Buffer.alloc(1000 + n, size * 16 + n);
+    for (const size of [10, 20, 30]) {
+      const root = `root ${size}`;
+      await storage.checkpoints.savePages(size, root, 0, [page(size, 0), page(size, 1)]);
+      await storage.checkpoints.savePages(size, root, 2, [page(size, 2)]);
+      await storage.checkpoints.savePages(size, root, 1, [page(size, 9)]); // already there: kept as it was
+      expect(await storage.checkpoints.save({ size, root, nodes: 'pages:v1' })).toBe(true);
+    }
+    expect(await storage.checkpoints.latest(25)).toEqual({ size: 20, root: 'root 20', nodes: 'pages:v1' });
+    const read = await storage.checkpoints.pages(30, 'root 30', 1, 5);
+    expect(read.map((bytes) => Buffer.from(bytes))).toEqual([page(30, 1), page(30, 2)]);
+    // Another tree of the same size (an erasure changes the root, not the size) never shares its pages.
+    expect(await storage.checkpoints.pages(30, 'another root', 0, 3)).toEqual([]);
+    expect(await storage.checkpoints.pages(10, 'root 10', 0, 3)).toEqual([]);
+    await storage.close();
+  });
+
   it('keeps a root history: current, recently superseded, expired, unknown and 0', async () => {
     const { storage } = await open();
     expect(await storage.roots.latest()).toBeUndefined();
@@ -205,7 +227,10 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.roots.record(1, '1000', 1_000);
     for (const n of [1, 2]) await storage.identities.register(identity(n));
     await storage.roots.record(3, 'r3', 2_000);
-    for (const size of [1, 3]) await storage.checkpoints.save({ size, root: `r${size}`, nodes: 'x' });
+    for (const size of [1, 3]) {
+      await storage.checkpoints.savePages(size, `r${size}`, 0, [Buffer.from(`pages of r${size}`)]);
+      await storage.checkpoints.save({ size, root: `r${size}`, nodes: 'pages:v1' });
+    }
 
     expect(await storage.identities.erase({ ...identity(1), idTag: identity(2).idTag })).toBe(false);
     expect(await storage.identities.erasuresAfter(0)).toEqual([]);
@@ -219,9 +244,13 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await storage.identities.isDeactivated('did:key:z6Mk2')).toBe(false);
     // Checkpoints of more than one leaf held leaf 1; a save by a tree that has not seen the erasure is refused.
     expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 1 });
-    await storage.checkpoints.save({ size: 3, root: 'stale', nodes: 'x' }, 0);
+    expect(await storage.checkpoints.pages(3, 'r3', 0, 1), 'the pages holding the erased leaf go with it').toEqual([]);
+    expect(await storage.checkpoints.pages(1, 'r1', 0, 1)).toHaveLength(1);
+    await storage.checkpoints.savePages(3, 'stale', 0, [Buffer.from('pages of a tree from before the erasure')]);
+    expect(await storage.checkpoints.save({ size: 3, root: 'stale', nodes: 'pages:v1' }, 0)).toBe(false);
     expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 1 });
-    await storage.checkpoints.save({ size: 3, root: 'r3b', nodes: 'x' }, 1);
+    expect(await storage.checkpoints.pages(3, 'stale', 0, 1), 'a refused checkpoint leaves no pages').toEqual([]);
+    expect(await storage.checkpoints.save({ size: 3, root: 'r3b', nodes: 'x' }, 1)).toBe(true);
     expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 3, root: 'r3b' });
 
     expect(await storage.identities.erase(identity(0))).toBe(true);

@@ -36,6 +36,8 @@ export interface IdentityRepository {
   /** True when `did` was erased and not registered again. */
   isDeactivated(did: string): Promise<boolean>;
   count(): Promise<number>;
+  /** The number of leaves of the tree, MAX(leaf_index) + 1: an index lookup, where `count()` scans. */
+  leafCount(): Promise<number>;
 }
 
 export interface RootRepository {
@@ -73,14 +75,29 @@ export interface ChallengeRepository {
 export interface TreeCheckpoint {
   size: number;
   root: string;
+  /** The nodes as text (older checkpoints), or a marker that they are in pages (`savePages`). */
   nodes: string;
 }
 
 export interface CheckpointRepository {
-  /** Saves unless a leaf was erased after erasure `erasuresSeen` (the tree would hold an erased leaf). */
-  save(checkpoint: TreeCheckpoint, erasuresSeen?: number): Promise<void>;
+  /**
+   * Records a checkpoint (for a paged one, after all its pages are saved) unless a leaf was erased
+   * after erasure `erasuresSeen`: the tree would hold an erased leaf (decision 022). A refused paged
+   * checkpoint's pages are deleted with it. Keeps only the newest few. True when recorded.
+   */
+  save(checkpoint: TreeCheckpoint, erasuresSeen?: number): Promise<boolean>;
   /** The newest snapshot of at most `maxSize` leaves. */
   latest(maxSize: number): Promise<TreeCheckpoint | undefined>;
+  /**
+   * Stores pages `first`, `first + 1`, … of the checkpoint of `size` leaves and this `root`; a page
+   * already there stays. Keyed by the root too: an erasure changes a tree without changing its size,
+   * and pages of two trees of one size must never mix (decision 022, decision 025).
+   */
+  savePages(size: number, root: string, first: number, pages: Uint8Array[]): Promise<void>;
+  /** Pages `first` … `first + count - 1` of that checkpoint, in order (fewer if some are missing). */
+  pages(size: number, root: string, first: number, count: number): Promise<Uint8Array[]>;
+  /** Deletes the pages of a checkpoint that will not be recorded (its tree changed while they were written). */
+  discardPages(size: number, root: string): Promise<void>;
 }
 
 export type SessionStatus = 'pending' | 'success' | 'failure' | 'expired';

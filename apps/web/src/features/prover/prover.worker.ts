@@ -32,7 +32,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         return;
       case 'sign-in-prepare':
         prepareSignIn();
-        await oprfPublicKey();
+        await oprfSetup();
         return;
       case 'sign-in':
         reply({ id: request.id, type: 'sign-in-result', proof: await signInFlow(request, progress) });
