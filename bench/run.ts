@@ -5,7 +5,7 @@ import { renderBenchmarks, resultsDir } from './render.ts';
 import { runScale } from './scale.ts';
 import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
-import { runHttp } from './suites/http.ts';
+import { runHttp, runHttpZk } from './suites/http.ts';
 import { runStartup } from './suites/startup.ts';
 import { runVerifier } from './suites/verifier.ts';
 import { createBenchVerifier } from './suites/our-verifier.ts';
@@ -15,10 +15,27 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - (none) or `full`: every speed benchmark beside its baseline, 5 runs each → bench/results/latest.json;
  * - `quick`: the same with shorter runs, in under 3 minutes;
  * - `scale`: 1k, 100k and 1M identities on SQLite and PostgreSQL → bench/results/scale-scale.json;
- * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results.
+ * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results;
+ * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise.
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
+/** Zero-knowledge verifications a run sends (each with its own proof, made beforehand). */
+const ZK_PROOFS_PER_RUN = 64;
+
+/** Replaces the entries `stale` picks, in the latest results, by `fresh` (in their place). */
+function replaceInLatest(stale: (name: string) => boolean, fresh: BenchEntry[]) {
+  const replace = (entries: BenchEntry[]) => {
+    const at = entries.findIndex((e) => stale(e.name));
+    const kept = entries.filter((e) => !stale(e.name));
+    kept.splice(at === -1 ? kept.length : at, 0, ...fresh);
+    return kept;
+  };
+  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
+  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
+  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
+  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
+}
 mkdirSync(resultsDir, { recursive: true });
 const started = performance.now();
 
@@ -32,10 +49,13 @@ if (suite === 'scale') {
   const proofs = await makeProofs(quick ? 8 : 16);
   await releaseSnarkjs();
   const verifier = await createBenchVerifier();
-  const { entries: verifierEntries, baselineRps } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
+  const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
   await verifier.close();
   console.error('http.*…');
-  const http = await runHttp({ runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : 64 }, baselineRps);
+  const http = await runHttp(
+    { runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : ZK_PROOFS_PER_RUN },
+    { snarkjsRps: baselineRps, verifierRps: oursRps },
+  );
   console.error('browser.* and web.*…');
   const browser = await runBrowser({ runs, members: 1_000 });
   // Ten server starts take about a minute and a half: too long for quick's three minutes.
@@ -50,13 +70,22 @@ if (suite === 'scale') {
 } else if (suite === 'startup') {
   const startup = await runStartup({ runs: 5 });
   console.error(JSON.stringify(startup, null, 2));
-  const replace = (entries: BenchEntry[]) => [...entries.filter((e) => !e.name.startsWith('startup.')), ...startup];
-  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
-  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
-  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
-  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
+  replaceInLatest((name) => name.startsWith('startup.'), startup);
+} else if (suite === 'verify') {
+  const runs = 5;
+  console.error('server.verify_throughput…');
+  const proofs = await makeProofs(16);
+  await releaseSnarkjs();
+  const verifier = await createBenchVerifier();
+  const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: 5 });
+  await verifier.close();
+  console.error('http.zk_verify_*…');
+  const zk = await runHttpZk({ runs, seconds: 0, proofsPerRun: ZK_PROOFS_PER_RUN }, { snarkjsRps: baselineRps, verifierRps: oursRps });
+  const fresh = [...verifierEntries, ...zk];
+  console.error(JSON.stringify(fresh, null, 2));
+  replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup.`);
+  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale, startup, verify.`);
   process.exit(2);
 }
 
