@@ -18,6 +18,8 @@ export interface HttpOptions {
 }
 
 const CONNECTIONS = 16;
+/** A server process may take minutes to be ready on a machine shared with other work: a benchmark waits. */
+const READY_TIMEOUT_MS = 300_000;
 
 interface Load {
   rps: number;
@@ -114,7 +116,7 @@ export async function runHttp(options: HttpOptions, verifier: VerifierRates): Pr
 /** http.raw_*: the raw routes, registered and verified by autocannon for `seconds` a run. */
 export async function runHttpRaw(options: HttpOptions): Promise<BenchEntry[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-http-'));
-  const server = await startServerProcess({ DATA_DIR: dataDir });
+  const server = await startServerProcess({ DATA_DIR: dataDir }, { readyTimeoutMs: READY_TIMEOUT_MS });
   const tag = Date.now().toString(36);
   const registerBody = (run: number) => (i: number) => ({ id_info: `bench ${tag} ${run} ${i}`, bio_info: `bench bio ${tag} ${run} ${i}` });
   try {
@@ -156,13 +158,14 @@ export interface VerifierRates {
 export async function runHttpZk(options: HttpOptions, { snarkjsRps, verifierRps }: VerifierRates): Promise<BenchEntry[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-zk-'));
   const artifacts = await Artifacts.load();
-  const zkServer = await startServerProcess({ DATA_DIR: dataDir });
+  const zkServer = await startServerProcess({ DATA_DIR: dataDir }, { readyTimeoutMs: READY_TIMEOUT_MS });
   try {
     const zkClient = new ZkTestClient(viaHttp(zkServer.url), artifacts);
     await zkClient.register('bench zk id', 'bench zk biometric');
+    const { identity } = await zkClient.derive('bench zk id', 'bench zk biometric');
     const zk = await repeat(options.runs, async () => {
       const proofs: unknown[] = [];
-      for (let i = 0; i < options.proofsPerRun; i++) proofs.push(await zkClient.prove('bench zk biometric'));
+      for (let i = 0; i < options.proofsPerRun; i++) proofs.push(await zkClient.proveIdentity(identity));
       return keep(
         await fixedLoad(
           zkServer.url,
