@@ -72,7 +72,8 @@ if (suite === 'scale') {
   console.error(JSON.stringify(startup, null, 2));
   replaceInLatest((name) => name.startsWith('startup.'), startup);
 } else if (suite === 'verify') {
-  const runs = 5;
+  // BENCH_RUNS and ZK_PROOFS shorten a run on a busy machine (the report must say so).
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
   console.error('server.verify_throughput…');
   const proofs = await makeProofs(16);
   await releaseSnarkjs();
@@ -80,7 +81,8 @@ if (suite === 'scale') {
   const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: 5 });
   await verifier.close();
   console.error('http.zk_verify_*…');
-  const zk = await runHttpZk({ runs, seconds: 0, proofsPerRun: ZK_PROOFS_PER_RUN }, { snarkjsRps: baselineRps, verifierRps: oursRps });
+  const proofsPerRun = Number(process.env.ZK_PROOFS ?? ZK_PROOFS_PER_RUN);
+  const zk = await runHttpZk({ runs, seconds: 0, proofsPerRun }, { snarkjsRps: baselineRps, verifierRps: oursRps });
   const fresh = [...verifierEntries, ...zk];
   console.error(JSON.stringify(fresh, null, 2));
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
