@@ -6,7 +6,7 @@ import { runScale, type ScaleRow } from './scale.ts';
 import { ASSUMPTIONS, extrapolate, measureInputs, simulationTable, writeSimulation } from './simulate.ts';
 import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
-import { runHttp } from './suites/http.ts';
+import { runHttp, runHttpZk } from './suites/http.ts';
 import { runStartup } from './suites/startup.ts';
 import { runOidcLogin } from './suites/oidc-login.ts';
 import { runThreshold } from './suites/threshold.ts';
@@ -23,10 +23,27 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - `simulate`: small-scale measurements extrapolated to 1 billion → bench/results/simulate.json and docs/scaling.md;
  * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results;
  * - `oidc`: only browser.oidc_login_journey (Sign in with ZeroID, decision 023), replaced in place;
- * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise.
+ * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise;
+ * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise.
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
+/** Zero-knowledge verifications a run sends (each with its own proof, made beforehand). */
+const ZK_PROOFS_PER_RUN = 64;
+
+/** Replaces the entries `stale` picks, in the latest results, by `fresh` (in their place). */
+function replaceInLatest(stale: (name: string) => boolean, fresh: BenchEntry[]) {
+  const replace = (entries: BenchEntry[]) => {
+    const at = entries.findIndex((e) => stale(e.name));
+    const kept = entries.filter((e) => !stale(e.name));
+    kept.splice(at === -1 ? kept.length : at, 0, ...fresh);
+    return kept;
+  };
+  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
+  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
+  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
+  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
+}
 mkdirSync(resultsDir, { recursive: true });
 const started = performance.now();
 
@@ -59,10 +76,13 @@ if (suite === 'scale') {
   const proofs = await makeProofs(quick ? 8 : 16);
   await releaseSnarkjs();
   const verifier = await createBenchVerifier();
-  const { entries: verifierEntries, baselineRps } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
+  const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
   await verifier.close();
   console.error('http.*…');
-  const http = await runHttp({ runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : 64 }, baselineRps);
+  const http = await runHttp(
+    { runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : ZK_PROOFS_PER_RUN },
+    { snarkjsRps: baselineRps, verifierRps: oursRps },
+  );
   console.error('browser.* and web.*…');
   const browser = await runBrowser({ runs, members: 1_000 });
   console.error('browser.oidc_login_journey…');
@@ -79,28 +99,36 @@ if (suite === 'scale') {
     path.join(resultsDir, 'latest-run.json'),
     JSON.stringify({ date: new Date().toISOString(), suite, node: process.version, entries }, null, 2) + '\n',
   );
-} else if (suite === 'startup' || suite === 'threshold') {
-  const fresh = suite === 'startup' ? await runStartup({ runs: 5 }) : await runThreshold({ runs: 5, seconds: 10, members: 1_000 });
-  console.error(JSON.stringify(fresh, null, 2));
-  const names = new Set(fresh.map((e) => e.name));
-  const replace = (entries: BenchEntry[]) => [
-    ...entries.filter((e) => !names.has(e.name) && !(suite === 'startup' && e.name.startsWith('startup.'))),
-    ...fresh,
-  ];
-  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
-  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
-  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
-  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
+} else if (suite === 'startup') {
+  const startup = await runStartup({ runs: 5 });
+  console.error(JSON.stringify(startup, null, 2));
+  replaceInLatest((name) => name.startsWith('startup.'), startup);
+} else if (suite === 'threshold') {
+  const threshold = await runThreshold({ runs: 5, seconds: 10, members: 1_000 });
+  console.error(JSON.stringify(threshold, null, 2));
+  const names = new Set(threshold.map((e) => e.name));
+  replaceInLatest((name) => names.has(name), threshold);
 } else if (suite === 'oidc') {
   // Sign in with ZeroID (decision 023): only browser.oidc_login_journey, replaced in place.
   const oidc = await runOidcLogin({ runs: 5, members: 1_000 });
-  const replace = (entries: BenchEntry[]) => [...entries.filter((e) => e.name !== 'browser.oidc_login_journey'), ...oidc];
-  const latest = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchEntry[];
-  writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(replace(latest), null, 2) + '\n');
-  const run = JSON.parse(readFileSync(path.join(resultsDir, 'latest-run.json'), 'utf8')) as { entries: BenchEntry[] };
-  writeFileSync(path.join(resultsDir, 'latest-run.json'), JSON.stringify({ ...run, entries: replace(run.entries) }, null, 2) + '\n');
+  replaceInLatest((name) => name === 'browser.oidc_login_journey', oidc);
+} else if (suite === 'verify') {
+  // BENCH_RUNS and ZK_PROOFS shorten a run on a busy machine (the report must say so).
+  const runs = Number(process.env.BENCH_RUNS ?? 5);
+  console.error('server.verify_throughput…');
+  const proofs = await makeProofs(16);
+  await releaseSnarkjs();
+  const verifier = await createBenchVerifier();
+  const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: 5 });
+  await verifier.close();
+  console.error('http.zk_verify_*…');
+  const proofsPerRun = Number(process.env.ZK_PROOFS ?? ZK_PROOFS_PER_RUN);
+  const zk = await runHttpZk({ runs, seconds: 0, proofsPerRun }, { snarkjsRps: baselineRps, verifierRps: oursRps });
+  const fresh = [...verifierEntries, ...zk];
+  console.error(JSON.stringify(fresh, null, 2));
+  replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold.`);
+  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify.`);
   process.exit(2);
 }
 

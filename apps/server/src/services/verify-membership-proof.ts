@@ -59,7 +59,12 @@ export async function verifyMembershipProof(
 
   await deps.registry.catchUp();
   if (proof.merkleTreeRoot === '0') return 'Failure';
-  const root = await deps.storage.roots.standing(proof.merkleTreeRoot, deps.rootWindowMs);
+  // The root the tree has just caught up to is in the root history (catchUp records it first) and
+  // has no successor: standing, as the database would say, without asking it twice.
+  const root =
+    proof.merkleTreeRoot === deps.registry.root
+      ? { size: deps.registry.size, accepted: true }
+      : await deps.storage.roots.standing(proof.merkleTreeRoot, deps.rootWindowMs);
   if (root === undefined) return 'Failure';
   if (!root.accepted) return 'Stale';
   if (proof.merkleTreeDepth !== provingDepthFor(root.size)) return 'Failure';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Bn128 } from 'ffjavascript';
+import { BASE_FIELD_MODULUS, fr, g1, g2, loadBn254, mcl, millerLoopVec, SCALAR_FIELD_MODULUS, type G1, type G2 } from './bn254.ts';
 
 /** A Groth16 verification key as snarkjs writes it (Semaphore's `semaphore-<depth>.json`). */
 export interface VerificationKey {
@@ -17,20 +17,20 @@ export interface Groth16Claim {
   proof: { pi_a: string[]; pi_b: string[][]; pi_c: string[] };
 }
 
-/** What does not depend on the proof, computed once per key. */
+/** What does not depend on the proof, decoded once per key. */
 interface PreparedKey {
-  ic: Uint8Array[];
-  negAlpha: Uint8Array;
-  betaPrepared: Uint8Array;
-  gammaPrepared: Uint8Array;
-  deltaPrepared: Uint8Array;
+  ic: G1[];
+  negAlpha: G1;
+  beta: G2;
+  gamma: G2;
+  delta: G2;
 }
 
 interface Parsed {
   claim: Groth16Claim;
-  a: Uint8Array;
-  b: Uint8Array;
-  c: Uint8Array;
+  a: G1;
+  b: G2;
+  c: G1;
   signals: bigint[];
 }
 
@@ -40,18 +40,23 @@ interface Parsed {
  *   e(A_i, B_i) = e(α, β) · e(L_i, γ) · e(C_i, δ)
  * hold (except with probability about n / 2^128 for a batch that contains a false one) if
  *   ∏ e(r_i·A_i, B_i) · e(−(Σr_i)·α, β) · e(−Σ r_i·L_i, γ) · e(−Σ r_i·C_i, δ) = 1,
- * which costs n + 3 Miller loops (per key) and one final exponentiation instead of 4n and n, and
- * Σ r_i·L_i = (Σr_i)·IC₀ + Σ_j (Σ_i r_i·x_ij)·IC_j only nPublic + 1 scalar multiplications.
- * A failed batch is split in halves until the false proofs are found, so each proof gets exactly
- * the verdict it would get alone. Soundness argument: docs/decisions/008-batched-groth16-verification.md.
+ * which costs one shared Miller loop over n + 3 pairs (per key) and one final exponentiation
+ * instead of 4n and n, Σ r_i·L_i = (Σr_i)·IC₀ + Σ_j (Σ_i r_i·x_ij)·IC_j one multi-scalar
+ * multiplication, and Σ r_i·C_i another. A failed batch is split in halves until the false proofs
+ * are found, so each proof gets exactly the verdict it would get alone. Soundness argument:
+ * docs/decisions/008-batched-groth16-verification.md; the curve arithmetic: decision 024 (mcl's
+ * WebAssembly, about twice ffjavascript's speed for a Miller loop).
  */
 export class BatchVerifier {
   private readonly prepared = new Map<number, PreparedKey>();
 
-  constructor(
-    private readonly curve: Bn128,
-    private readonly keyFor: (depth: number) => VerificationKey,
-  ) {}
+  private constructor(private readonly keyFor: (depth: number) => VerificationKey) {}
+
+  /** A verifier for this thread, once the curve's WebAssembly is loaded. */
+  static async create(keyFor: (depth: number) => VerificationKey): Promise<BatchVerifier> {
+    await loadBn254();
+    return new BatchVerifier(keyFor);
+  }
 
   verify(claims: Groth16Claim[]): boolean[] {
     const verdicts = claims.map(() => false);
@@ -78,51 +83,49 @@ export class BatchVerifier {
 
   /** Checks the combined equation for these proofs (one proof: r = 1, the plain Groth16 check). */
   private holds(proofs: Parsed[]): boolean {
-    const { curve } = this;
-    const { G1, r: order } = { G1: curve.G1, r: curve.r };
     const r = proofs.length === 1 ? [1n] : proofs.map(() => randomScalar());
-    const times = (point: Uint8Array, scalar: bigint) => (scalar === 1n ? point : G1.timesScalar(point, scalar));
-    const miller = (g1: Uint8Array, preparedG2: Uint8Array) => curve.millerLoop(curve.prepareG1(G1.toJacobian(g1)), preparedG2);
-    let product = curve.Gt.one;
-    const byDepth = new Map<number, { sumR: bigint; sums: bigint[]; c: Uint8Array | undefined }>();
+    const ps: G1[] = [];
+    const qs: G2[] = [];
+    const byDepth = new Map<number, { sumR: bigint; sums: bigint[]; cs: G1[]; rs: bigint[] }>();
 
     proofs.forEach((proof, i) => {
       const ri = r[i]!;
-      product = curve.Gt.mul(product, miller(times(proof.a, ri), curve.prepareG2(curve.G2.toJacobian(proof.b))));
-      const group = byDepth.get(proof.claim.depth) ?? { sumR: 0n, sums: proof.signals.map(() => 0n), c: undefined };
-      group.sumR = (group.sumR + ri) % order;
-      proof.signals.forEach((x, j) => (group.sums[j] = (group.sums[j]! + ri * x) % order));
-      const rc = times(proof.c, ri);
-      group.c = group.c ? G1.add(group.c, rc) : rc;
+      ps.push(ri === 1n ? proof.a : mcl.mul(proof.a, fr(ri)));
+      qs.push(proof.b);
+      const group = byDepth.get(proof.claim.depth) ?? { sumR: 0n, sums: proof.signals.map(() => 0n), cs: [], rs: [] };
+      group.sumR = (group.sumR + ri) % SCALAR_FIELD_MODULUS;
+      proof.signals.forEach((x, j) => (group.sums[j] = (group.sums[j]! + ri * x) % SCALAR_FIELD_MODULUS));
+      group.cs.push(proof.c);
+      group.rs.push(ri);
       byDepth.set(proof.claim.depth, group);
     });
 
     // Per key: e(−Σr·α, β) · e(−Σ r·L, γ) · e(−Σ r·C, δ).
     for (const [depth, group] of byDepth) {
       const key = this.key(depth);
-      let l = times(key.ic[0]!, group.sumR);
-      group.sums.forEach((s, j) => (l = G1.add(l, G1.timesScalar(key.ic[j + 1]!, s))));
-      product = curve.Gt.mul(product, miller(times(key.negAlpha, group.sumR), key.betaPrepared));
-      product = curve.Gt.mul(product, miller(G1.neg(l), key.gammaPrepared));
-      product = curve.Gt.mul(product, miller(G1.neg(group.c!), key.deltaPrepared));
+      const l = mcl.mulVec(key.ic, [group.sumR, ...group.sums].map(fr));
+      ps.push(group.sumR === 1n ? key.negAlpha : mcl.mul(key.negAlpha, fr(group.sumR)), mcl.neg(l));
+      qs.push(key.beta, key.gamma);
+      ps.push(mcl.neg(group.cs.length === 1 && group.rs[0] === 1n ? group.cs[0]! : mcl.mulVec(group.cs, group.rs.map(fr))));
+      qs.push(key.delta);
     }
-    return curve.Gt.eq(curve.finalExponentiation(product), curve.Gt.one);
+    return mcl.finalExp(millerLoopVec(ps, qs)).isOne();
   }
 
-  /** Decodes and checks one claim as snarkjs does (signals below r, points on their curves), and B in G2. */
+  /**
+   * Decodes and checks one claim: every signal below r, every coordinate below q (one encoding per
+   * point), A and C on the curve, B on the twist and in G2 (the r-torsion: the twist has a cofactor,
+   * and a point outside G2 would break the bilinearity the random combination relies on).
+   */
   private parse(claim: Groth16Claim): Parsed | undefined {
-    const { curve } = this;
     try {
       const key = this.key(claim.depth);
-      const signals = claim.publicSignals.map((s) => BigInt(s));
-      if (signals.length !== key.ic.length - 1 || signals.some((s) => s < 0n || s >= curve.r)) return undefined;
-      const a = curve.G1.fromObject(claim.proof.pi_a.map(BigInt));
-      const b = curve.G2.fromObject(claim.proof.pi_b.map((c) => c.map(BigInt)));
-      const c = curve.G1.fromObject(claim.proof.pi_c.map(BigInt));
-      if (!curve.G1.isValid(a) || !curve.G2.isValid(b) || !curve.G1.isValid(c)) return undefined;
-      // G2 has a cofactor: a point on the twist outside the r-torsion would break the pairing's
-      // bilinearity that the random combination relies on.
-      if (!curve.G2.isZero(curve.G2.timesScalar(b, curve.r))) return undefined;
+      const signals = claim.publicSignals.map(BigInt);
+      if (signals.length !== key.ic.length - 1 || signals.some((s) => s < 0n || s >= SCALAR_FIELD_MODULUS)) return undefined;
+      const a = affineG1(claim.proof.pi_a);
+      const b = affineG2(claim.proof.pi_b);
+      const c = affineG1(claim.proof.pi_c);
+      if (!a || !b || !c || !a.isValid() || !c.isValid() || !b.isValid() || !b.isValidOrder()) return undefined;
       return { claim, a, b, c, signals };
     } catch {
       return undefined;
@@ -132,20 +135,44 @@ export class BatchVerifier {
   private key(depth: number): PreparedKey {
     let key = this.prepared.get(depth);
     if (!key) {
-      const { curve } = this;
       const vk = this.keyFor(depth);
-      const g2 = (p: string[][]) => curve.G2.toJacobian(curve.G2.fromObject(p.map((c) => c.map(BigInt))));
+      const point = (p: string[]) => affineG1(p) ?? fail('verification key: bad G1 point');
+      const twist = (p: string[][]) => affineG2(p) ?? fail('verification key: bad G2 point');
       key = {
-        ic: vk.IC.map((p) => curve.G1.fromObject(p.map(BigInt))),
-        negAlpha: curve.G1.neg(curve.G1.fromObject(vk.vk_alpha_1.map(BigInt))),
-        betaPrepared: curve.prepareG2(g2(vk.vk_beta_2)),
-        gammaPrepared: curve.prepareG2(g2(vk.vk_gamma_2)),
-        deltaPrepared: curve.prepareG2(g2(vk.vk_delta_2)),
+        ic: vk.IC.map(point),
+        negAlpha: mcl.neg(point(vk.vk_alpha_1)),
+        beta: twist(vk.vk_beta_2),
+        gamma: twist(vk.vk_gamma_2),
+        delta: twist(vk.vk_delta_2),
       };
       this.prepared.set(depth, key);
     }
     return key;
   }
+}
+
+/**
+ * An affine point as snarkjs writes it, [x, y] (Semaphore's unpacking) or [x, y, 1] (a key), or
+ * undefined: any other z (the point at infinity, or a projective form) is refused rather than read
+ * in a second way.
+ */
+function affineG1(p: string[]): G1 | undefined {
+  if (!(p.length === 2 || (p.length === 3 && p[2] === '1'))) return undefined;
+  const [x, y] = p.map(BigInt) as [bigint, bigint];
+  return x < BASE_FIELD_MODULUS && y < BASE_FIELD_MODULUS && x >= 0n && y >= 0n ? g1(x, y) : undefined;
+}
+
+/** [[x0, x1], [y0, y1]] or [[x0, x1], [y0, y1], [1, 0]] (coordinates x0 + x1·u), or undefined. */
+function affineG2(p: string[][]): G2 | undefined {
+  const affine = p.length === 2 || (p.length === 3 && p[2]?.length === 2 && p[2][0] === '1' && p[2][1] === '0');
+  if (!affine || p.slice(0, 2).some((c) => c.length !== 2)) return undefined;
+  const [x0, x1, y0, y1] = p.slice(0, 2).flat().map(BigInt) as [bigint, bigint, bigint, bigint];
+  if (![x0, x1, y0, y1].every((v) => v >= 0n && v < BASE_FIELD_MODULUS)) return undefined;
+  return g2([x0, x1], [y0, y1]);
+}
+
+function fail(message: string): never {
+  throw new TypeError(message);
 }
 
 /** A uniformly random 128-bit scalar from the operating system's CSPRNG, never 0. */

@@ -1,17 +1,16 @@
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { buildBn128, type Bn128 } from 'ffjavascript';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../artifacts.ts';
 import { makeProofs, releaseSnarkjs } from '../../../test/real-proofs.ts';
 import { BatchVerifier, type VerificationKey } from './batch-verify.ts';
+import { BASE_FIELD_MODULUS, mcl, SCALAR_FIELD_MODULUS, type G2 } from './bn254.ts';
 import { createProofVerifier, type ProofVerifier } from './proof-verifier.ts';
 import { semaphoreClaim } from './semaphore-claim.ts';
 import { verificationKeyPaths } from './verification-keys.ts';
 
 let proofs: SemaphoreProof[];
-let curve: Bn128;
 let batch: BatchVerifier;
 let pool: ProofVerifier;
 
@@ -21,13 +20,11 @@ beforeAll(async () => {
   // Two depths, so a batch can mix keys.
   proofs = [...(await makeProofs(4, 2)), ...(await makeProofs(2, 3))];
   await releaseSnarkjs();
-  curve = await buildBn128(true);
-  batch = new BatchVerifier(curve, (depth) => JSON.parse(readFileSync(keyPaths[depth]!, 'utf8')) as VerificationKey);
+  batch = await BatchVerifier.create((depth) => JSON.parse(readFileSync(keyPaths[depth]!, 'utf8')) as VerificationKey);
   pool = createProofVerifier({ keyPaths, threads: 2 });
 }, 120_000);
 afterAll(async () => {
   await pool?.close();
-  await curve?.terminate();
   await releaseSnarkjs();
 });
 
@@ -37,6 +34,8 @@ const claims = (list: SemaphoreProof[]) => list.map(semaphoreClaim);
 const expectedVerdict = async (proof: SemaphoreProof) => {
   const numbers = [proof.merkleTreeRoot, proof.nullifier, proof.message, proof.scope, ...proof.points];
   if (!numbers.every((n) => /^(0|[1-9][0-9]*)$/.test(String(n)) && BigInt(n) < 2n ** 256n)) return false;
+  // A coordinate at or above q names the same point as its remainder to snarkjs; we refuse it.
+  if (proof.points.some((n) => BigInt(n) >= BASE_FIELD_MODULUS)) return false;
   return verifyProof(proof).catch(() => false);
 };
 const bump = (decimal: string) => (BigInt(decimal) + 1n).toString();
@@ -44,7 +43,10 @@ const bump = (decimal: string) => (BigInt(decimal) + 1n).toString();
 /** A proof changed in one place; `which` picks the place. */
 function mutate(proof: SemaphoreProof, which: number, other: SemaphoreProof): SemaphoreProof {
   const points = [...proof.points] as SemaphoreProof['points'];
-  switch (which % 11) {
+  switch (which % 12) {
+    case 11:
+      points[which % 8] = (BigInt(points[which % 8]!) + BASE_FIELD_MODULUS).toString();
+      return { ...proof, points };
     case 7:
       return { ...proof, merkleTreeRoot: ` ${proof.merkleTreeRoot}` };
     case 8:
@@ -91,11 +93,48 @@ describe('batched Groth16 verification', () => {
   it('refuses public signals at or above the field modulus, points off the curve and garbage', () => {
     const [proof] = proofs as [SemaphoreProof];
     const claim = semaphoreClaim(proof);
-    const r = curve.r.toString();
+    const r = SCALAR_FIELD_MODULUS.toString();
     expect(batch.verify([{ ...claim, publicSignals: [r, ...claim.publicSignals.slice(1)] }])).toEqual([false]);
     expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_a: ['1', '3', '1'] } }])).toEqual([false]);
     expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_c: ['x', 'y', '1'] } }])).toEqual([false]);
     expect(batch.verify([{ ...claim, depth: 99 }, claim])).toEqual([false, true]);
+  });
+
+  it('refuses B on the twist but outside G2, and coordinates at or above q', async () => {
+    const [proof] = proofs as [SemaphoreProof];
+    const claim = semaphoreClaim(proof);
+    // A point on the twist y² = x³ + 3/(9+u): with overwhelming probability outside the r-torsion.
+    const twistB = new mcl.Fp2();
+    twistB.setStr('3 0');
+    const nine = new mcl.Fp2();
+    nine.setStr('9 1');
+    const b = mcl.div(twistB, nine);
+    let outside: G2 | undefined;
+    for (let x0 = 1; !outside; x0++) {
+      const x = new mcl.Fp2();
+      x.setInt(x0, 1);
+      const [isSquare, y] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), b));
+      if (!isSquare) continue;
+      const point = new mcl.G2();
+      point.setX(x);
+      point.setY(y);
+      const one = new mcl.Fp2();
+      one.setInt(1, 0);
+      point.setZ(one);
+      outside = point;
+    }
+    expect(outside.isValid()).toBe(true);
+    expect(outside.isValidOrder()).toBe(false);
+    const [, x0, x1, y0, y1] = outside.getStr(10).split(' ') as [string, string, string, string, string];
+    const piB = [
+      [x0, x1],
+      [y0, y1],
+    ];
+    expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_b: piB } }, claim])).toEqual([false, true]);
+
+    const aliased = [String(BigInt(claim.proof.pi_a[0]!) + BASE_FIELD_MODULUS), claim.proof.pi_a[1]!];
+    expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_a: aliased } }, claim])).toEqual([false, true]);
+    expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_a: [...claim.proof.pi_a.slice(0, 2), '2'] } }])).toEqual([false]);
   });
 
   it('gives the verdicts of verifyProof (snarkjs) on valid and mutated proofs, and refuses non-canonical numbers', async () => {

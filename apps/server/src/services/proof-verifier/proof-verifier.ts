@@ -37,9 +37,7 @@ export function createProofVerifier({
   eager = false,
 }: ProofVerifierOptions): ProofVerifier {
   const pool = threadPool(threadEntry('verifier-worker', import.meta.url), {
-    // ffjavascript imports the `web-worker` package, which, loaded in any worker thread, takes it for
-    // one it spawned itself and imports `workerData.mod`. Give it an empty module to import.
-    workerData: { keyPaths, mod: 'data:text/javascript,', type: 'module', name: 'zeroid-proof-verifier' },
+    workerData: { keyPaths, name: 'zeroid-proof-verifier' },
     threads,
     eager,
   });
