@@ -6,6 +6,7 @@ import { erase } from '../prover/submit-erasure.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
+import { SecretTextarea } from '../../shared/secret-textarea.tsx';
 
 type Step = 'form' | 'confirm' | 'erased';
 
@@ -66,27 +67,9 @@ export function ErasePage() {
       <p>{ERASE_MESSAGES.explanation}</p>
       <form onSubmit={askToConfirm} aria-busy={pending}>
         <label htmlFor="erase-id-info">{MESSAGES.enterId}</label>
-        <textarea
-          id="erase-id-info"
-          name="id_info"
-          rows={3}
-          value={idInfo}
-          onChange={(e) => setIdInfo(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          readOnly={step === 'confirm'}
-        />
+        <SecretTextarea id="erase-id-info" name="id_info" rows={3} value={idInfo} onValue={setIdInfo} readOnly={step === 'confirm'} />
         <label htmlFor="erase-bio-info">{MESSAGES.biometricData}</label>
-        <textarea
-          id="erase-bio-info"
-          name="bio_info"
-          rows={6}
-          value={bioInfo}
-          onChange={(e) => setBioInfo(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          readOnly={step === 'confirm'}
-        />
+        <SecretTextarea id="erase-bio-info" name="bio_info" rows={6} value={bioInfo} onValue={setBioInfo} readOnly={step === 'confirm'} />
         {step === 'form' ? (
           <button type="submit" className="primary" disabled={pending}>
             {ERASE_MESSAGES.erase}

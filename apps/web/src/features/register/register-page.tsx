@@ -6,6 +6,7 @@ import { register, type RegisterOutcome } from '../prover/submit-registration.ts
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
+import { SecretTextarea } from '../../shared/secret-textarea.tsx';
 
 export function RegisterPage() {
   const [idInfo, setIdInfo] = useState('');
@@ -36,25 +37,9 @@ export function RegisterPage() {
       <h1>{MESSAGES.registration}</h1>
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
         <label htmlFor="id-info">{MESSAGES.enterId}</label>
-        <textarea
-          id="id-info"
-          name="id_info"
-          rows={3}
-          value={idInfo}
-          onChange={(e) => setIdInfo(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <SecretTextarea id="id-info" name="id_info" rows={3} value={idInfo} onValue={setIdInfo} />
         <label htmlFor="bio-info">{MESSAGES.biometricData}</label>
-        <textarea
-          id="bio-info"
-          name="bio_info"
-          rows={6}
-          value={bioInfo}
-          onChange={(e) => setBioInfo(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <SecretTextarea id="bio-info" name="bio_info" rows={6} value={bioInfo} onValue={setBioInfo} />
         <button type="submit" className="primary" disabled={pending}>
           {MESSAGES.register}
         </button>

@@ -7,6 +7,7 @@ import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
+import { SecretTextarea } from '../../shared/secret-textarea.tsx';
 
 /** The prover loads with this screen's code, not with the welcome page. */
 const prover = () => import('../prover/prover-client.ts');
@@ -71,15 +72,13 @@ export function SignInPage() {
         </p>
       ) : null}
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
-        <textarea
+        <SecretTextarea
           aria-label="Biometric Data"
           name="bio_info"
           rows={6}
           placeholder={MESSAGES.touchToVerify}
           value={bioInfo}
-          onChange={(e) => setBioInfo(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
+          onValue={setBioInfo}
         />
         <button type="submit" className="primary" disabled={pending || !details}>
           {MESSAGES.verifyUser}

@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
+import { SecretTextarea } from '../../shared/secret-textarea.tsx';
 
 export function VerifyPage() {
   const navigate = useSafeNavigate();
@@ -59,15 +60,13 @@ export function VerifyPage() {
         </>
       ) : null}
       <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
-        <textarea
+        <SecretTextarea
           aria-label="Biometric Data"
           name="bio_info"
           rows={6}
           placeholder={MESSAGES.touchToVerify}
           value={bioInfo}
-          onChange={(e) => setBioInfo(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
+          onValue={setBioInfo}
         />
         <button type="submit" className="primary" disabled={pending}>
           {MESSAGES.verifyUser}

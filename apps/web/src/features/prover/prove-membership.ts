@@ -1,0 +1,74 @@
+import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
+import { deriveProvingIdentity, memberBucket, type MembersReply } from '@zeroid/protocol';
+import type { Progress } from '../../shared/progress.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import { provingArtifacts } from './artifact-cache.ts';
+import { normaliseField } from './normalise-field.ts';
+import { oprfRound } from './oprf-round.ts';
+
+/** What a proof is bound to: its message and scope (a verification's challenge, or a site's sector). */
+export interface ProofBinding {
+  message: string;
+  scope: string;
+}
+
+/**
+ * The part every zero-knowledge flow shares (DESIGN §3):
+ * 1. the OPRF round gives the identity, while the group's parameters and the proving key load;
+ * 2. the k-anonymous bucket of the commitment (the whole group, fetched during step 1, while the
+ *    group is small); absent from it, the person is not registered: undefined, nothing more is sent;
+ * 3. a Semaphore proof bound to what `bind` gives, asked for once the input is known to be valid and
+ *    awaited only when the proof starts, so a challenge loads meanwhile. The biometric never leaves
+ *    this worker.
+ */
+export async function proveMembership(
+  rawBioInfo: string,
+  bind: () => Promise<ProofBinding>,
+  progress: (p: Progress) => void,
+): Promise<SemaphoreProof | undefined> {
+  const bioInfo = normaliseField(rawBioInfo, 'The biometric data');
+  progress({ stage: 'deriving' });
+  const binding = bind();
+  binding.catch(() => undefined); // awaited below; never an unhandled rejection
+  const paramsRequest = requestJson<MembersReply>(apiUrls.members());
+  const artifactsRequest = paramsRequest.then((p) =>
+    provingArtifacts(p.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total })),
+  );
+  artifactsRequest.catch(() => undefined);
+  // While the group is one bucket (fewer than 1,024 members), the bucket is known before the
+  // identity: fetch it alongside the OPRF round instead of after.
+  const wholeGroupRequest = paramsRequest.then((p) =>
+    p.bucketHexChars === 0 ? requestJson<MembersReply>(apiUrls.members('')) : undefined,
+  );
+  wholeGroupRequest.catch(() => undefined);
+  const [oprfBio, params] = await Promise.all([oprfRound('bio', bioInfo), paramsRequest]);
+
+  // Only what the proof needs of the identity (secret scalar, commitment), without its public key.
+  const identity = deriveProvingIdentity(oprfBio);
+  const commitment = identity.commitment.toString();
+  const bucket =
+    (await wholeGroupRequest.catch(() => undefined)) ??
+    (await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars))));
+  const member = bucket.members?.find((m) => m.commitment === commitment);
+  if (!member) return undefined;
+
+  // The tree may have grown past a power of two since the parameters came: then prove at the new depth.
+  const artifactsForDepth =
+    bucket.depth === params.depth
+      ? artifactsRequest
+      : provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
+  const [artifacts, { message, scope }] = await Promise.all([artifactsForDepth, binding]);
+  progress({ stage: 'proving' });
+  const merkleProof = {
+    root: BigInt(bucket.root),
+    leaf: identity.commitment,
+    index: member.proofIndex,
+    siblings: member.siblings.map(BigInt),
+  };
+  // snarkjs takes bytes as well as URLs; its types only say string.
+  return generateProof(identity as Parameters<typeof generateProof>[0], merkleProof, message, scope, bucket.depth, {
+    wasm: artifacts.wasm as unknown as string,
+    zkey: artifacts.zkey as unknown as string,
+  });
+}
