@@ -16,27 +16,62 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 // Node 22.6+ would load a stray .ts file by stripping its types; the compiled server must need none.
 const noTypeStripping = (process.features as { typescript?: string }).typescript === undefined ? [] : ['--no-experimental-strip-types'];
 
+/** What to start: an entry under tsx, the same compiled for bare Node, and defaults for its environment. */
+interface Program {
+  name: string;
+  entry: string;
+  compiledStart: string;
+  defaults: Record<string, string>;
+}
+
+const SERVER: Program = {
+  name: 'server',
+  entry: serverEntry,
+  compiledStart,
+  defaults: { RATE_LIMIT_PER_MINUTE: '0', WEB_DIST: '/nonexistent' },
+};
+
+export interface StartOptions {
+  readyTimeoutMs?: number;
+  /** `ready`: /healthz 200; `alive`: /livez 200, for a server whose database is not there. */
+  waitFor?: 'ready' | 'alive';
+  uid?: number;
+  /** Run the build as the npm script does, on bare Node, instead of the sources under tsx. */
+  compiled?: boolean;
+  /** A fixed port (a process restarted at the same address); a free one otherwise. */
+  port?: number;
+}
+
 /**
  * Starts `server.ts` as a real process on a free port and waits until it is ready (/healthz 200), or
  * only until it is alive (/livez 200) for tests of a server whose database is not there. `compiled`
  * starts it as `npm start` does: the build in dist/ (made first if missing or stale) on bare Node.
  */
-export async function startServerProcess(
+export function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  return startProgram(SERVER, env, options);
+}
+
+/**
+ * Starts `server.ts` expecting it to stop by itself (a start it must refuse), and waits for its exit
+ * code and everything it wrote. Killed, and reported as such, if it is still running after the timeout.
+ */
+export function runServerUntilExit(env: Record<string, string>, options: { timeoutMs?: number } = {}) {
+  return runProgramUntilExit(SERVER, env, options);
+}
+
+/** Starts `program` on a port and waits until it answers /healthz (or /livez) with 200. */
+export async function startProgram(
+  program: Program,
   env: Record<string, string>,
-  {
-    readyTimeoutMs = 60_000,
-    waitFor = 'ready',
-    uid,
-    compiled = false,
-  }: { readyTimeoutMs?: number; waitFor?: 'ready' | 'alive'; uid?: number; compiled?: boolean } = {},
+  { readyTimeoutMs = 60_000, waitFor = 'ready', uid, compiled = false, port }: StartOptions = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const chosen = port ?? (await freePort());
+  const url = `http://127.0.0.1:${chosen}`;
   const output: string[] = [];
-  const child = spawnServer({ PORT: String(port), ...env }, output, { uid, compiled });
+  const child = spawnProgram(program, { PORT: String(chosen), ...env }, output, { uid, compiled });
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output.join('')}`);
+    if (child.exitCode !== null) throw new Error(`${program.name} exited with ${child.exitCode}:\n${output.join('')}`);
     try {
       if ((await fetch(`${url}/${waitFor === 'ready' ? 'healthz' : 'livez'}`)).ok) break;
     } catch {
@@ -44,7 +79,7 @@ export async function startServerProcess(
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server not ready within ${readyTimeoutMs} ms:\n${output.join('')}`);
+      throw new Error(`${program.name} not ready within ${readyTimeoutMs} ms:\n${output.join('')}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -62,16 +97,14 @@ export async function startServerProcess(
   };
 }
 
-/**
- * Starts `server.ts` expecting it to stop by itself (a start it must refuse), and waits for its exit
- * code and everything it wrote. Killed, and reported as such, if it is still running after the timeout.
- */
-export async function runServerUntilExit(
+/** Starts `program` expecting it to stop by itself; its exit code and everything it wrote. */
+export async function runProgramUntilExit(
+  program: Program,
   env: Record<string, string>,
   { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
 ): Promise<{ code: number | null; output: string }> {
   const output: string[] = [];
-  const child = spawnServer({ PORT: String(await freePort()), ...env }, output);
+  const child = spawnProgram(program, { PORT: String(await freePort()), ...env }, output);
   const timer = setTimeout(() => {
     output.push(`\n[still running after ${timeoutMs} ms: killed]`);
     child.kill('SIGKILL');
@@ -82,26 +115,20 @@ export async function runServerUntilExit(
 }
 
 /**
- * The server with our test defaults under `env`, its output collected into `output`: the sources under
- * tsx's loader, or (`compiled`) the build as `npm start` runs it on bare Node.
+ * The program with our test defaults under `env`, its output collected into `output`: the sources
+ * under tsx's loader, or (`compiled`) the build as its npm script runs it on bare Node.
  */
-function spawnServer(
+function spawnProgram(
+  program: Program,
   env: Record<string, string>,
   output: string[],
-  { uid, compiled = false }: { uid?: number; compiled?: boolean } = {},
+  { uid, compiled = false }: { uid?: number | undefined; compiled?: boolean } = {},
 ): ChildProcess {
-  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the server in a child process, so a
-  // SIGKILL would kill only the CLI and leave the server running.
-  const child = spawn(process.execPath, compiled ? [...noTypeStripping, compiledStart] : ['--import', 'tsx', serverEntry], {
+  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the program in a child process, so a
+  // SIGKILL would kill only the CLI and leave the program running.
+  const child = spawn(process.execPath, compiled ? [...noTypeStripping, program.compiledStart] : ['--import', 'tsx', program.entry], {
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      WEB_DIST: '/nonexistent',
-      ...env,
-    },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...program.defaults, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(uid === undefined ? {} : { uid, gid: uid }),
   });

@@ -1,10 +1,10 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { startOprfNodeProcess } from './oprf-node-process.ts';
 import { freePort } from './server-process.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const nodeEntry = path.resolve(import.meta.dirname, '../src/oprf-node/main.ts');
 const cliEntry = path.resolve(import.meta.dirname, '../src/cli/oprf.ts');
 
 /** A running OPRF node (`npm run oprf-node`), started from its sources under tsx. */
@@ -30,41 +30,16 @@ export async function splitKey(env: Record<string, string>, out: string, thresho
 }
 
 /** Starts a node on `dataDir` (on `port` if given: a restarted node keeps its URL) and waits for /healthz. */
-export async function startOprfNode(dataDir: string, { port, env = {} }: { port?: number; env?: Record<string, string> } = {}) {
+export async function startOprfNode(
+  dataDir: string,
+  { port, env = {} }: { port?: number; env?: Record<string, string> } = {},
+): Promise<OprfNodeProcess> {
   const chosen = port ?? (await freePort());
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', nodeEntry], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(chosen),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr.on('data', (chunk) => output.push(String(chunk)));
-  const url = `http://127.0.0.1:${chosen}`;
-  for (const deadline = Date.now() + 120_000; ;) {
-    if (child.exitCode !== null) throw new Error(`OPRF node exited with ${child.exitCode}:\n${output.join('')}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`OPRF node not ready within 120 s:\n${output.join('')}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url, port: chosen, dataDir, child, output } satisfies OprfNodeProcess;
+  const node = await startOprfNodeProcess(
+    { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', ...env },
+    { port: chosen, readyTimeoutMs: 120_000 },
+  );
+  return { url: node.url, port: chosen, dataDir, child: node.process, output: node.output };
 }
 
 /** SIGKILLs a node (a crash, not a shutdown) and waits for it to be gone. */
