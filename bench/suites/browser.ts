@@ -10,13 +10,10 @@ import { startServerProcess } from '../../apps/server/test/server-process.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { entry, type BenchEntry } from '../stats.ts';
-import { bundleForPage } from '../browser/bundle-for-page.ts';
+import { loadBareProver } from '../browser/bare-prover-in-page.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
-
-/** Bundles bench/browser/bare-prover.ts for the page: the same libraries the web app's worker uses. */
-export const bundleBareProver = (outDir: string) => bundleForPage(path.join(import.meta.dirname, '../browser/bare-prover.ts'), outDir);
 
 /**
  * From the outcome page back to verification inside the app (the worker stays warm), then one
@@ -109,19 +106,7 @@ export async function runBrowser({ runs, members }: { runs: number; members: num
     const firstBytes = artifactBytes.reduce((a, b) => a + b, 0);
     artifactBytes.length = 0;
     // Bare generateProof in the same page, same depth, artifacts in memory.
-    const { depth } = (await (await fetch(`${server.url}/members`)).json()) as { depth: number };
-    const bundle = await bundleBareProver(mkdtempSync(path.join(tmpdir(), 'zeroid-bench-bare-')));
-    await page.route('**/__bench/bare-prover.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
-    type BareProver = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
-    const bareProver = '/__bench/bare-prover.js';
-    await page.evaluate(
-      async ([url, d, m]) => {
-        const bare = (await import(url)) as BareProver;
-        await bare.setup(d, m);
-        await bare.prove(-1); // warm up, as the journey's first run was
-      },
-      [bareProver, depth, members] as const,
-    );
+    const { depth, prove: proveBare } = await loadBareProver(page, server.url, members);
 
     // Journey and bare proof take turns, so a slower spell of this shared machine weighs on both.
     const journeys: number[] = [];
@@ -134,7 +119,7 @@ export async function runBrowser({ runs, members }: { runs: number; members: num
       driven.push(journey.driven);
       secondBytes.push(artifactBytes.reduce((a, b) => a + b, 0));
       artifactBytes.length = 0;
-      bare.push(await page.evaluate(async ([url, r]) => ((await import(url)) as BareProver).prove(r), [bareProver, run] as const));
+      bare.push(await proveBare(run));
     }
     console.error(
       `  journeys ${journeys.map((j) => j.toFixed(0)).join(', ')} ms in the page (${driven.join(', ')} ms driven by Playwright); bare generateProof ${bare.map((b) => b.toFixed(0)).join(', ')} ms (depth ${depth})`,

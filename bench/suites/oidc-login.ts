@@ -7,7 +7,7 @@ import { newClientMetadata } from '../../apps/server/src/services/openid/client-
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { freePort, startServerProcess } from '../../apps/server/test/server-process.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
-import { bundleForPage } from '../browser/bundle-for-page.ts';
+import { loadBareProver } from '../browser/bare-prover-in-page.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { entry, type BenchEntry } from '../stats.ts';
 
@@ -84,31 +84,16 @@ export async function runOidcLogin({
     };
     await signIn(); // cold: the artifacts' first download
 
-    const { depth } = (await (await fetch(`${server.url}/members`)).json()) as { depth: number };
     const barePage = await context.newPage();
     await barePage.goto(server.url);
-    const bundle = await bundleForPage(
-      path.join(import.meta.dirname, '../browser/bare-prover.ts'),
-      mkdtempSync(path.join(tmpdir(), 'zeroid-bench-bare-')),
-    );
-    await barePage.route('**/__bench/bare-prover.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
-    type BareProver = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
-    const bareProver = '/__bench/bare-prover.js';
-    await barePage.evaluate(
-      async ([url, d, m]) => {
-        const bare = (await import(url)) as BareProver;
-        await bare.setup(d, m);
-        await bare.prove(-1);
-      },
-      [bareProver, depth, members] as const,
-    );
+    const { depth, prove: proveBare } = await loadBareProver(barePage, server.url, members);
 
     // Journey and bare proof take turns, so a slower spell of this shared machine weighs on both.
     const journeys: number[] = [];
     const bare: number[] = [];
     for (let run = 0; run < runs; run++) {
       journeys.push(await signIn());
-      bare.push(await barePage.evaluate(async ([url, r]) => ((await import(url)) as BareProver).prove(r), [bareProver, run] as const));
+      bare.push(await proveBare(run));
     }
     console.error(
       `  oidc login journeys ${journeys.map((j) => j.toFixed(0)).join(', ')} ms; bare generateProof ${bare.map((b) => b.toFixed(0)).join(', ')} ms (depth ${depth})`,

@@ -10,7 +10,8 @@ import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from '../
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { entry, repeat, type BenchEntry } from '../stats.ts';
-import { bundleBareProver, verifyOnce } from './browser.ts';
+import { loadBareProver } from '../browser/bare-prover-in-page.ts';
+import { verifyOnce } from './browser.ts';
 import { load } from './http.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -81,24 +82,12 @@ export async function runThreshold({ runs, seconds, members }: { runs: number; s
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await page.getByText(/did:key:z6Mk/).waitFor({ timeout: 60_000 });
     await verifyOnce(page, bio); // cold: artifacts downloaded, node keys fetched
-    const { depth } = (await (await fetch(`${server.url}/members`)).json()) as { depth: number };
-    const bundle = await bundleBareProver(mkdtempSync(path.join(dir, 'bare-')));
-    await page.route('**/__bench/bare-prover.js', (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
-    type BareProver = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
-    const bareProver = '/__bench/bare-prover.js';
-    await page.evaluate(
-      async ([url, d, m]) => {
-        const bare = (await import(url)) as BareProver;
-        await bare.setup(d, m);
-        await bare.prove(-1);
-      },
-      [bareProver, depth, members] as const,
-    );
+    const { depth, prove: proveBare } = await loadBareProver(page, server.url, members);
     const journeys: number[] = [];
     const bare: number[] = [];
     for (let run = 0; run < runs; run++) {
       journeys.push((await verifyOnce(page, bio)).inPage);
-      bare.push(await page.evaluate(async ([url, r]) => ((await import(url)) as BareProver).prove(r), [bareProver, run] as const));
+      bare.push(await proveBare(run));
     }
     console.error(
       `  threshold journeys ${journeys.map((j) => j.toFixed(0)).join(', ')} ms; bare generateProof ${bare.map((b) => b.toFixed(0)).join(', ')} ms (depth ${depth})`,
