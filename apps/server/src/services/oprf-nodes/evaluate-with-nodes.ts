@@ -1,4 +1,6 @@
-import { blindThresholdOprfInput, OprfProofError, ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
+import { ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
+import { libsodiumReady } from '../libsodium.ts';
+import { sodiumThresholdRound } from './sodium-threshold-round.ts';
 import type { NodeFault, OprfNode } from './oprf-node-set.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
@@ -44,7 +46,8 @@ export async function evaluateWithNodes(
   for (const node of nodes) if (!node.publicKey) faults.push({ index: node.index, url: node.url, reason: 'no-public-key' });
   if (known.length < threshold) throw new OprfNodesUnavailable(faults, undefined);
 
-  const round = await blindThresholdOprfInput(
+  await libsodiumReady;
+  const round = sodiumThresholdRound(
     known.map(({ index, publicKey }) => ({ index, publicKey })),
     threshold,
     domain,
@@ -90,13 +93,13 @@ export async function evaluateWithNodes(
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { output, rejected } = await round.finalize(answers);
+        const { output, rejected } = round.finalize(answers);
         for (const index of rejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
         return { output, faults };
       } catch (error) {
         // Some answer in hand does not verify: wait for the next node rather than give up.
-        if (!(error instanceof ThresholdUnavailableError || error instanceof OprfProofError)) throw error;
-        if (error instanceof ThresholdUnavailableError) lastRejected = error.rejected;
+        if (!(error instanceof ThresholdUnavailableError)) throw error;
+        lastRejected = error.rejected;
         askNext();
       }
     }
