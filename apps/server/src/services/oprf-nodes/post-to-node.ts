@@ -1,0 +1,49 @@
+import http from 'node:http';
+import https from 'node:https';
+
+/** Connections to the nodes are kept open between rounds (Node's agents, keep-alive on). */
+const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+/** A node's answer is about 140 bytes of JSON; anything much longer is not one. */
+const MAX_REPLY_BYTES = 4096;
+
+/**
+ * POST `body` (JSON) to a node with node:http and a keep-alive agent: the raw path makes four of
+ * these per registration, and fetch (undici) cost about 2 ms of CPU each under load, several
+ * times this (decision 026). Resolves with the status and the text of the reply; rejects when the
+ * node cannot be reached, the reply is too long, or `signal` aborts.
+ */
+export function postToNode(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const agent = agents[url.protocol as keyof typeof agents];
+    if (!agent) return reject(new Error(`Unsupported protocol ${url.protocol}`));
+    const transport = url.protocol === 'https:' ? https : http;
+    const request = transport.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        signal,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let length = 0;
+        response.on('data', (chunk: Buffer) => {
+          length += chunk.length;
+          if (length > MAX_REPLY_BYTES) response.destroy(new Error('Reply too long'));
+          else chunks.push(chunk);
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+        response.on('aborted', () => reject(new Error('Reply aborted')));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
