@@ -43,7 +43,9 @@ export function postToNode(
         response.on('aborted', () => reject(new Error('Reply aborted')));
       },
     );
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      reject(Object.assign(error, { staleSocket: request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') }));
+    });
     request.end(body);
   });
 }
