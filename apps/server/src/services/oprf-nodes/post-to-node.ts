@@ -6,27 +6,38 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
 /** A node's answer is about 140 bytes of JSON; anything much longer is not one. */
 const MAX_REPLY_BYTES = 4096;
 
+type Reply = { status: number; text: string };
+
 /**
  * POST `body` (JSON) to a node with node:http and a keep-alive agent: the raw path makes four of
  * these per registration, and fetch (undici) cost about 2 ms of CPU each under load, several
  * times this (decision 026). Resolves with the status and the text of the reply; rejects when the
  * node cannot be reached, the reply is too long, or `signal` aborts.
+ *
+ * A kept-alive connection the node closed while it sat idle (a node closes them after 5 s) fails
+ * the next request sent on it; that request is sent once more, on a fresh connection rather than
+ * the pool's next idle one (which may be just as stale), as Node's documentation advises
+ * (`request.reusedSocket`).
  */
-export function postToNode(
-  url: URL,
-  body: string,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<{ status: number; text: string }> {
+export async function postToNode(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<Reply> {
+  try {
+    return await postOnce(url, body, headers, signal, true);
+  } catch (error) {
+    if (!(error as { staleSocket?: boolean }).staleSocket || signal.aborted) throw error;
+    return postOnce(url, body, headers, signal, false);
+  }
+}
+
+function postOnce(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal, pooled: boolean): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const agent = agents[url.protocol as keyof typeof agents];
-    if (!agent) return reject(new Error(`Unsupported protocol ${url.protocol}`));
+    const pool = agents[url.protocol as keyof typeof agents];
+    if (!pool) return reject(new Error(`Unsupported protocol ${url.protocol}`));
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(
       url,
       {
         method: 'POST',
-        agent,
+        agent: pooled ? pool : false,
         signal,
         headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
