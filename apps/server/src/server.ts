@@ -15,7 +15,7 @@ import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts
 import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-node-keys.ts';
-import { thresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
+import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';
@@ -54,8 +54,9 @@ async function main() {
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   const deriver = oprfNodes
-    ? thresholdDeriver(oprfNodes, {
+    ? (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
         timeoutMs: config.oprfNodeTimeoutMs,
+        threads: config.derivationThreads,
         onFaults: (faults) =>
           console.warn(
             `OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`,

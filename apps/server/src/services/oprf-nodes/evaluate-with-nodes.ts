@@ -1,4 +1,7 @@
-import { blindThresholdOprfInput, OprfProofError, ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
+import { ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
+import { libsodiumReady } from '../libsodium.ts';
+import { postToNode } from './post-to-node.ts';
+import { sodiumThresholdRound } from './sodium-threshold-round.ts';
 import type { NodeFault, OprfNode } from './oprf-node-set.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
@@ -44,15 +47,17 @@ export async function evaluateWithNodes(
   for (const node of nodes) if (!node.publicKey) faults.push({ index: node.index, url: node.url, reason: 'no-public-key' });
   if (known.length < threshold) throw new OprfNodesUnavailable(faults, undefined);
 
-  const round = await blindThresholdOprfInput(
+  await libsodiumReady;
+  const round = sodiumThresholdRound(
     known.map(({ index, publicKey }) => ({ index, publicKey })),
     threshold,
     domain,
     normalised,
   );
   const body = JSON.stringify({ element: Buffer.from(round.request).toString('base64url') });
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Not aborted once t answers verify: a request cut mid-way closes its kept-alive connection, and
+  // under load the next one paid a new TCP connection. It ends by itself, or at the timeout.
+  const signal = AbortSignal.timeout(timeoutMs);
   // Ask t nodes first (taking turns, so the load spreads) and the rest only when one of them fails
   // or is slower than the hedge delay: each extra node asked is a scalar multiplication and a proof
   // spent there, and a wasted guess on its budget.
@@ -62,13 +67,13 @@ export async function evaluateWithNodes(
   let asked = 0;
   const askNext = () => {
     const node = order[asked++];
-    if (node) pending.set(node.index, askNode(node, body, controller.signal, forwardedFor));
+    if (node) pending.set(node.index, askNode(node, body, signal, forwardedFor));
   };
   for (let i = 0; i < threshold; i++) askNext();
   let hedged: (value: Outcome) => void = () => undefined;
   const HEDGE = -1;
   pending.set(HEDGE, new Promise<Outcome>((resolve) => (hedged = resolve)));
-  const hedge = setTimeout(() => hedged({ index: HEDGE, url: '', reason: 'timeout' }), Math.min(HEDGE_MS, timeoutMs / 4));
+  const hedge = setTimeout(() => hedged({ index: HEDGE, url: '', reason: 'timeout' }), hedgeDelay(timeoutMs));
 
   const answers: Answer[] = [];
   let retryAfter: number | undefined;
@@ -90,13 +95,13 @@ export async function evaluateWithNodes(
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { output, rejected } = await round.finalize(answers);
+        const { output, rejected } = round.finalize(answers);
         for (const index of rejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
         return { output, faults };
       } catch (error) {
         // Some answer in hand does not verify: wait for the next node rather than give up.
-        if (!(error instanceof ThresholdUnavailableError || error instanceof OprfProofError)) throw error;
-        if (error instanceof ThresholdUnavailableError) lastRejected = error.rejected;
+        if (!(error instanceof ThresholdUnavailableError)) throw error;
+        lastRejected = error.rejected;
         askNext();
       }
     }
@@ -107,14 +112,23 @@ export async function evaluateWithNodes(
     if (limited > known.length - threshold) retryAfter = 60;
     throw new OprfNodesUnavailable(faults, retryAfter);
   } finally {
-    clearTimeout(timer);
     clearTimeout(hedge);
-    controller.abort();
   }
 }
 
-/** How long the first t nodes have before the others are asked too. */
+/**
+ * How long the first t nodes have before the others are asked too: 250 ms, or three times a
+ * node's usual answer time when that is longer (a server under load), never more than a quarter
+ * of the timeout. With a fixed 250 ms, a loaded server whose answers took 300 ms asked every node
+ * every time, which tripled the nodes' work and made answers slower still (decision 026).
+ */
 const HEDGE_MS = 250;
+const hedgeDelay = (timeoutMs: number) => Math.min(Math.max(HEDGE_MS, 3 * typicalAnswerMs), timeoutMs / 4);
+/** A moving average of the time a node took to answer well, in ms (this process, all nodes). */
+let typicalAnswerMs = 0;
+const noteAnswerTime = (ms: number) => {
+  typicalAnswerMs = typicalAnswerMs === 0 ? ms : 0.95 * typicalAnswerMs + 0.05 * ms;
+};
 let turn = 0;
 
 const urlOf = (nodes: readonly OprfNode[], index: number) => nodes.find((node) => node.index === index)?.url ?? '';
@@ -122,29 +136,27 @@ const urlOf = (nodes: readonly OprfNode[], index: number) => nodes.find((node) =
 /** POST /oprf to one node; every failure becomes a fault, so the race above never rejects. */
 async function askNode(node: OprfNode, body: string, signal: AbortSignal, forwardedFor: string | undefined): Promise<Outcome> {
   const fault = (reason: NodeFault['reason'], status?: number): NodeFault => ({ index: node.index, url: node.url, reason, status });
-  let response: Response;
+  let response: { status: number; text: string };
+  const started = performance.now();
   try {
-    response = await fetch(`${node.url}/oprf`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
-      },
+    response = await postToNode(
+      new URL(`${node.url}/oprf`),
       body,
+      { accept: 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
       signal,
-    });
+    );
   } catch {
     return fault(signal.aborted ? 'timeout' : 'unreachable');
   }
+  if (response.status === 429) return fault('rate-limited', 429);
+  if (response.status < 200 || response.status > 299) return fault('refused', response.status);
   try {
-    if (response.status === 429) return fault('rate-limited', 429);
-    if (!response.ok) return fault('refused', response.status);
-    const reply = (await response.json()) as { evaluation?: unknown };
+    const reply = JSON.parse(response.text) as { evaluation?: unknown };
     if (typeof reply.evaluation !== 'string' || !/^[A-Za-z0-9_-]{1,512}$/.test(reply.evaluation))
       return fault('malformed', response.status);
+    noteAnswerTime(performance.now() - started);
     return { index: node.index, evaluation: new Uint8Array(Buffer.from(reply.evaluation, 'base64url')) };
   } catch {
-    return fault(signal.aborted ? 'timeout' : 'malformed', response.status);
+    return fault('malformed', response.status);
   }
 }

@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
+import { threadEntry } from '../../thread-entry.ts';
 import type { RawDeriver } from '../raw-deriver.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from '../raw-identity.ts';
-import { evaluateWithNodes } from './evaluate-with-nodes.ts';
+import { threadPool } from '../thread-pool.ts';
+import { evaluateWithNodes, OprfNodesUnavailable } from './evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from './oprf-node-set.ts';
+import type { ThresholdOutcome, ThresholdTask } from './threshold-deriver-worker.ts';
 
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
 export interface OprfNodesState {
@@ -12,13 +16,13 @@ export interface OprfNodesState {
  * The raw path in threshold mode (decision 021): the same derivations as with the single key, but
  * each OPRF output comes from the nodes (`evaluateWithNodes`), so this process never holds a key.
  * Network waits cost the event loop nothing; the group work (blinding, t DLEQ checks, the Lagrange
- * combination) is a few milliseconds per round. A node left out is reported to `onFaults` (by index
+ * combination, on libsodium: sodium-threshold-round.ts) is about 1 ms per round. A node left out is reported to `onFaults` (by index
  * and URL only); fewer than t good answers throw OprfNodesUnavailable, which the routes turn into a
  * 503 before anything is stored.
  */
 export function thresholdDeriver(
   state: OprfNodesState,
-  { timeoutMs, onFaults }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void },
+  { timeoutMs, onFaults }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void; threads?: number },
 ): RawDeriver {
   const outputs = (client: string | undefined): OprfOutputs => ({
     async evaluate(domain, normalised) {
@@ -40,5 +44,52 @@ export function thresholdDeriver(
     commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), bioInfo),
     ready: async () => undefined,
     close: async () => undefined,
+  };
+}
+
+/**
+ * Tasks in flight on one derivation thread: each mostly waits for the nodes, and at concurrency 16
+ * with two threads eight each are in flight; more only queue at the nodes.
+ */
+const TASKS_PER_THREAD = 32;
+
+/**
+ * `thresholdDeriver` on the derivation threads (decision 026), as `workerDeriver` is for the single
+ * key: each whole raw derivation, its calls to the nodes included, runs on a worker, so the event
+ * loop keeps only HTTP and storage. Under load the round (blinding, t proof checks, the combination,
+ * Finalize) and the HTTP client's work to the nodes took most of the event loop. The node set is
+ * sent with each task, so a node that joins or a refresh takes effect at once; faults come back as
+ * data and are reported here, and fewer than t good answers throw OprfNodesUnavailable as before.
+ */
+export function workerThresholdDeriver(
+  state: OprfNodesState,
+  {
+    timeoutMs,
+    onFaults,
+    threads = availableParallelism(),
+  }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void; threads?: number },
+): RawDeriver {
+  const pool = threadPool(threadEntry('threshold-deriver-worker', import.meta.url), {
+    workerData: undefined,
+    threads,
+    eager: true,
+    concurrentTasksPerWorker: TASKS_PER_THREAD,
+  });
+  const run = async (task: ThresholdTask) => {
+    const outcome = (await pool.run(task)) as ThresholdOutcome;
+    for (const faults of outcome.faults) onFaults(faults);
+    if (!outcome.ok) throw new OprfNodesUnavailable(outcome.faults.flat(), outcome.rateLimitedFor);
+    return outcome.value;
+  };
+  return {
+    registration: async (raw, client) =>
+      (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as {
+        commitment: string;
+        did: string;
+        idTag: string;
+      },
+    commitment: async (bioInfo, client) => (await run({ kind: 'commitment', bioInfo, client, set: state.current, timeoutMs })) as string,
+    ready: async () => undefined,
+    close: () => pool.destroy(),
   };
 }

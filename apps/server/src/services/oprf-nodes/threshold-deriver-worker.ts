@@ -1,0 +1,46 @@
+import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from '../raw-identity.ts';
+import { evaluateWithNodes, OprfNodesUnavailable } from './evaluate-with-nodes.ts';
+import type { NodeFault, OprfNodeSet } from './oprf-node-set.ts';
+
+/** One raw derivation in threshold mode, with the node set as the main thread holds it now. */
+export type ThresholdTask = { set: OprfNodeSet | undefined; timeoutMs: number; client: string | undefined } & (
+  { kind: 'registration'; idInfo: string; bioInfo: string } | { kind: 'commitment'; bioInfo: string }
+);
+
+/**
+ * What crosses back to the main thread: errors lose their class on the way, so the outcome is data.
+ * `faults` has one list per evaluation that left a node out (the main thread logs each).
+ */
+export type ThresholdOutcome =
+  | { ok: true; value: { commitment: string; did: string; idTag: string } | string; faults: NodeFault[][] }
+  | { ok: false; faults: NodeFault[][]; rateLimitedFor: number | undefined };
+
+/**
+ * One worker of `workerThresholdDeriver` (decision 026): the whole threshold raw derivation, the
+ * calls to the nodes included, so neither the group work nor the HTTP client's work runs on the
+ * server's event loop. Each worker runs many tasks at once (they mostly wait for the nodes).
+ */
+export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
+  const faults: NodeFault[][] = [];
+  const outputs: OprfOutputs = {
+    async evaluate(domain, normalised) {
+      const result = await evaluateWithNodes(task.set?.nodes ?? [], domain, normalised, {
+        threshold: task.set?.threshold ?? Number.POSITIVE_INFINITY,
+        timeoutMs: task.timeoutMs,
+        forwardedFor: task.client,
+      }).catch((error: unknown) => {
+        if (error instanceof OprfNodesUnavailable && error.faults.length > 0) faults.push(error.faults);
+        throw error;
+      });
+      if (result.faults.length > 0) faults.push(result.faults);
+      return result.output;
+    },
+  };
+  try {
+    const value = task.kind === 'registration' ? await deriveFromRaw(outputs, task) : await commitmentFromRawBio(outputs, task.bioInfo);
+    return { ok: true, value, faults };
+  } catch (error) {
+    if (error instanceof OprfNodesUnavailable) return { ok: false, faults, rateLimitedFor: error.rateLimitedFor };
+    throw error;
+  }
+}
