@@ -6,13 +6,11 @@ import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './services/proof-verifier/verification-keys.ts';
 import { createMetrics, observeSessionStreams, type Metrics } from './services/metrics.ts';
-import { AccessLogAtDebug, withRedactedRequests } from './http/access-log.ts';
 import { createSessionWatcher } from './services/session-watcher.ts';
 import { createSessionStreamCaps } from './services/session-stream-caps.ts';
 import { createSessionQrImages } from './services/session-qr-images.ts';
-import { BODY_LIMIT } from './http/body-limits.ts';
+import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { frameworkErrors } from './http/framework-errors.ts';
 import { decodeUtf8Body, parseStrictJson } from './http/strict-json.ts';
 import { registerGuessLimits, type GuessLimitSettings } from './http/guess-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -51,23 +49,9 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { config } = deps;
   const https = config.publicUrl.startsWith('https:');
-  const app = Fastify({
-    logger: withRedactedRequests(options.logger ?? { level: config.logLevel }),
-    logController: new AccessLogAtDebug(),
-    // A hop count trusts that many proxies in front of us; otherwise true, false or addresses.
-    trustProxy:
-      typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
-    bodyLimit: BODY_LIMIT,
-    // Slow clients must not pin the server (DESIGN §6): Node's defaults give a client 60 s to send
-    // its headers and 300 s for the whole request, checked every 30 s.
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
-    requestTimeout: 15_000,
-    connectionTimeout: 20_000,
-    keepAliveTimeout: 5_000,
-    return503OnClosing: true,
-    frameworkErrors: frameworkErrors({ https }),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
-  });
+  const app = Fastify(
+    hardenedServerOptions({ logger: options.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy, https }),
+  );
 
   // JSON only: drop Fastify's text/plain parser and replace its JSON parser with a strict one.
   app.removeAllContentTypeParsers();

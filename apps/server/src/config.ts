@@ -138,15 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
-  const trustProxyRaw = env.TRUST_PROXY || 'false';
-  const trustProxy: Config['trustProxy'] =
-    trustProxyRaw === 'true'
-      ? true
-      : trustProxyRaw === 'false'
-        ? false
-        : /^\d+$/.test(trustProxyRaw)
-          ? Number(trustProxyRaw)
-          : trustProxyRaw;
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
 
   const metricsPortRaw = env.METRICS_PORT;
   const metricsPort = metricsPortRaw === undefined || metricsPortRaw === '' ? undefined : integer('METRICS_PORT', 0, 1, 65535);
@@ -223,4 +215,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** TRUST_PROXY as Fastify takes it: true, false (the default), a hop count, or addresses. Server and OPRF node alike. */
+export function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  const value = raw || 'false';
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }

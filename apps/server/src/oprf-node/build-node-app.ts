@@ -1,9 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
-import { AccessLogAtDebug, withRedactedRequests } from '../http/access-log.ts';
-import { BODY_LIMIT } from '../http/body-limits.ts';
+import { hardenedServerOptions } from '../http/server-options.ts';
 import { errorHandler } from '../http/error-handler.ts';
-import { frameworkErrors } from '../http/framework-errors.ts';
 import { registerGuessLimits } from '../http/guess-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { decodeUtf8Body, parseStrictJson } from '../http/strict-json.ts';
@@ -24,20 +22,9 @@ export async function buildNodeApp(
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<FastifyInstance> {
   const { config, share } = deps;
-  const app = Fastify({
-    logger: withRedactedRequests(options.logger ?? { level: config.logLevel }),
-    logController: new AccessLogAtDebug(),
-    trustProxy:
-      typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
-    bodyLimit: BODY_LIMIT,
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
-    requestTimeout: 15_000,
-    connectionTimeout: 20_000,
-    keepAliveTimeout: 5_000,
-    return503OnClosing: true,
-    frameworkErrors: frameworkErrors({ https: false }),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
-  });
+  const app = Fastify(
+    hardenedServerOptions({ logger: options.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy, https: false }),
+  );
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     try {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { ConfigError, type Config } from '../config.ts';
+import { ConfigError, parseTrustProxy, type Config } from '../config.ts';
 import { clientKey } from '../http/client-key.ts';
 
 /**
@@ -69,15 +69,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     }
   }
 
-  const trustProxyRaw = env.TRUST_PROXY || 'false';
-  const trustProxy =
-    trustProxyRaw === 'true'
-      ? true
-      : trustProxyRaw === 'false'
-        ? false
-        : /^\d+$/.test(trustProxyRaw)
-          ? Number(trustProxyRaw)
-          : trustProxyRaw;
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
 
   const ipv6ClientPrefix = integer('IPV6_CLIENT_PREFIX', 64, 16, 128);
   const serverClients = (env.SERVER_CLIENTS || '')
