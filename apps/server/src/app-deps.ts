@@ -1,3 +1,4 @@
+import type Provider from 'oidc-provider';
 import type { OprfEvaluator } from '@zeroid/protocol';
 import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
@@ -45,4 +46,6 @@ export interface AppDeps {
   streamCaps: SessionStreamCaps;
   /** Each session's QR image, drawn once. */
   qrImages: SessionQrImages;
+  /** Sign in with ZeroID (decision 023): the process's OpenID provider, rebuilt when the keys change. */
+  openidProvider: () => Promise<Provider>;
 }

@@ -9,6 +9,7 @@ import { createMetrics, observeSessionStreams, type Metrics } from './services/m
 import { createSessionWatcher } from './services/session-watcher.ts';
 import { createSessionStreamCaps } from './services/session-stream-caps.ts';
 import { createSessionQrImages } from './services/session-qr-images.ts';
+import { providerHolder } from './services/openid/provider-holder.ts';
 import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { decodeUtf8Body, parseStrictJson } from './http/strict-json.ts';
@@ -37,7 +38,7 @@ import { signInWithZeroIdRoutes } from './routes/sign-in-with-zeroid.ts';
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages'> & {
+  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages' | 'openidProvider'> & {
     /** Keys client addresses in the attempt counters (`attemptKeySecret` of the OPRF key). */
     attemptKeySecret: Uint8Array;
     metrics?: Metrics;
@@ -117,6 +118,7 @@ export async function buildApp(
       link: (session) => `${config.publicUrl}/user-verification?session=${session}`,
       maxEntries: config.qrCacheEntries,
     }),
+    openidProvider: providerHolder({ issuer: config.publicUrl, oidc: deps.storage.oidc }),
   };
   if (!deps.metrics) {
     observeSessionStreams(metrics, () => ({ streams: routeDeps.streamCaps.openStreams, watchedSessions: sessionWatcher.watchedSessions }));

@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { newClientMetadata } from './services/openid/client-metadata.ts';
+import { sectorDocumentProblem } from './services/openid/sector-document.ts';
 import { rotateSigningKeys } from './services/openid/signing-keys.ts';
 import { openStorage } from './storage/open-storage.ts';
 
 const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The database is the server's (DATA_DIR or DATABASE_URL).
   npm run oidc -- add-client --id ID --redirect-uri URI [--redirect-uri URI…] [--name NAME] [--public]
+      [--sector-identifier-uri HTTPS-URI]   (one pseudonym for every client of that URI's host; its JSON array lists the redirect URIs)
   npm run oidc -- list-client
   npm run oidc -- remove-client --id ID
   npm run oidc -- rotate-keys`;
@@ -32,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       'redirect-uri': { type: 'string', multiple: true },
       name: { type: 'string' },
       public: { type: 'boolean', default: false },
+      'sector-identifier-uri': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -55,7 +58,10 @@ async function main(argv: string[]): Promise<number> {
         if (redirectUris.length === 0) return fail('--redirect-uri is required');
         const problem = redirectUris.map(redirectUriProblem).find(Boolean);
         if (problem) return fail(problem);
-        const metadata = newClientMetadata({ id: values.id, redirectUris, name: values.name, public: values.public });
+        const sectorIdentifierUri = values['sector-identifier-uri'];
+        const sectorProblem = sectorIdentifierUri === undefined ? undefined : await sectorDocumentProblem(sectorIdentifierUri, redirectUris);
+        if (sectorProblem) return fail(sectorProblem);
+        const metadata = newClientMetadata({ id: values.id, redirectUris, name: values.name, public: values.public, sectorIdentifierUri });
         if (!(await storage.oidc.addClient(values.id, JSON.stringify(metadata)))) return fail(`A client "${values.id}" exists already`);
         console.log(JSON.stringify(metadata, null, 2));
         return 0;

@@ -34,8 +34,15 @@ export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, typ
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
 export { sessionCode } from './session-code.ts';
-export { signInScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
-export { SignInDetailsReply, SignInProofBody, SignInReply } from './sign-in-schemas.ts';
+export { signInScope, signInHostScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
+export {
+  SignInDetailsReply,
+  SignInProofBody,
+  SignInReply,
+  PhoneSignInDetailsReply,
+  PhoneSignInReply,
+  SignInSessionParams,
+} from './sign-in-schemas.ts';
 export * from './schemas.ts';
 export {
   splitOprfKey,

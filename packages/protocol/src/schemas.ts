@@ -171,7 +171,17 @@ export const CreatedSessionReply = Type.Object(
 );
 /** What a phone holding only the QR link may learn: whether the session still waits, not its outcome. */
 export const SessionOpenReply = Type.Object(
-  { session: sessionId, open: Type.Boolean(), expiresAt: Type.String({ format: 'date-time' }) },
+  {
+    session: sessionId,
+    open: Type.Boolean(),
+    expiresAt: Type.String({ format: 'date-time' }),
+    signIn: Type.Optional(
+      Type.Object(
+        { site: Type.Object({ name: Type.String(), host: Type.String() }, closed) },
+        { ...closed, description: 'Present when the session finishes a "Sign in with ZeroID" at this site (decision 029).' },
+      ),
+    ),
+  },
   closed,
 );
 export const SessionParams = Type.Object({ id: Type.String() }, closed);

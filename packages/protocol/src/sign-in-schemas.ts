@@ -29,3 +29,30 @@ export const SignInReply = Type.Object({ redirectTo: Type.String() }, closed);
 export type SignInDetailsReply = Static<typeof SignInDetailsReply>;
 export type SignInProofBody = Static<typeof SignInProofBody>;
 export type SignInReply = Static<typeof SignInReply>;
+
+/** The sign-in screen's routes for a phone session: POST /signin/:uid/sessions/:id/finish (decision 029). */
+export const SignInSessionParams = Type.Object(
+  { uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), id: Type.String({ pattern: '^[0-9a-f]{32}$' }) },
+  closed,
+);
+
+/**
+ * GET /sessions/:id/sign-in, for the phone that opened a sign-in session's QR code (decision 029):
+ * the site that asks (which the phone names), the scope of its sector, a one-time challenge, and the
+ * authorization request's interaction id, to which the proof's message binds the challenge
+ * (signInMessage(challenge, uid)), exactly as on the sign-in screen itself.
+ */
+export const PhoneSignInDetailsReply = Type.Object(
+  { ...SignInDetailsReply.properties, uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) },
+  closed,
+);
+
+/** POST /sessions/:id/sign-in: whether the phone's proof was accepted. The sign-in screen then returns to the site. */
+export const PhoneSignInReply = Type.Object(
+  { session: Type.String(), result: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) },
+  closed,
+);
+
+export type SignInSessionParams = Static<typeof SignInSessionParams>;
+export type PhoneSignInDetailsReply = Static<typeof PhoneSignInDetailsReply>;
+export type PhoneSignInReply = Static<typeof PhoneSignInReply>;

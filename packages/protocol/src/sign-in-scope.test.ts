@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SNARK_SCALAR_FIELD } from './field.ts';
-import { nullifierSubject, signInMessage, signInScope } from './sign-in-scope.ts';
+import { nullifierSubject, signInHostScope, signInMessage, signInScope } from './sign-in-scope.ts';
 
 describe('sign-in scope, message and subject', () => {
   it('derives a field element per sector, distinct across sectors and from the login message', () => {
@@ -11,6 +11,14 @@ describe('sign-in scope, message and subject', () => {
     expect(signInScope('site-b')).not.toBe(a);
     expect(signInMessage('42', 'uid-1')).not.toBe(signInMessage('42', 'uid-2'));
     expect(signInMessage('42', 'uid-1')).not.toBe(signInMessage('43', 'uid-1'));
+  });
+
+  it('gives a sector host its own scope, never the scope of a client_id spelt the same', () => {
+    const host = signInHostScope('rp.example');
+    expect(BigInt(host) < SNARK_SCALAR_FIELD).toBe(true);
+    expect(signInHostScope('rp.example')).toBe(host);
+    expect(host).not.toBe(signInScope('rp.example'));
+    expect(signInHostScope('other.example')).not.toBe(host);
   });
 
   it('encodes a nullifier as 43 base64url characters of its 32 bytes', () => {

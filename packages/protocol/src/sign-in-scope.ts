@@ -11,15 +11,24 @@ function hashToField(text: string): string {
 
 /**
  * The Semaphore scope of a "Sign in with ZeroID" proof for one site (decision 023):
- * `SHA-256("zeroid/oidc-sector/v1" || 0x00 || sector) mod r`, in canonical decimal. The sector is the
- * client's `client_id`, or, for a client registered with a `sector_identifier_uri`, that URI's host
- * (OpenID Connect Core §8.1), so several clients of one site share a pseudonym. The nullifier of a proof
- * is Poseidon(scope, secret): one person has exactly one per sector, and the nullifiers of two
- * sectors cannot be linked without the secret. The server always computes the scope from the client
- * it is signing in to, never from the request.
+ * `SHA-256("zeroid/oidc-sector/v1" || 0x00 || client_id) mod r`, in canonical decimal, for a client
+ * whose sector is its own `client_id`. The nullifier of a proof is Poseidon(scope, secret): one person
+ * has exactly one per sector, and the nullifiers of two sectors cannot be linked without the secret.
+ * The server always computes the scope from the client it is signing in to, never from the request.
  */
-export function signInScope(sector: string): string {
-  return hashToField(`zeroid/oidc-sector/v1\u0000${sector}`);
+export function signInScope(clientId: string): string {
+  return hashToField(`zeroid/oidc-sector/v1\u0000${clientId}`);
+}
+
+/**
+ * The scope for a client registered with a `sector_identifier_uri` (decision 029): the sector is that
+ * URI's host (OpenID Connect Core §8.1), so every client of one sector gets one pseudonym per person.
+ * `SHA-256("zeroid/oidc-sector-host/v1" || 0x00 || host) mod r`: its own domain tag, so a host never
+ * shares a scope with a `client_id` spelt the same (a client "bank.example" registered by someone else
+ * does not get the pseudonyms of the sector bank.example).
+ */
+export function signInHostScope(host: string): string {
+  return hashToField(`zeroid/oidc-sector-host/v1\u0000${host}`);
 }
 
 /**

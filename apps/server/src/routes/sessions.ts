@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   CreatedSessionReply,
@@ -15,7 +14,9 @@ import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { Problem } from '../http/problem.ts';
-import { newSessionSecret, sessionSecretMatches } from '../services/session-secret.ts';
+import { createSession } from '../services/create-session.ts';
+import { findSignInRequest } from '../services/openid/sign-in-request.ts';
+import { sessionSecretMatches } from '../services/session-secret.ts';
 import type { SessionState } from '../services/session-watcher.ts';
 import { reportSessionFailure } from '../services/settle-session.ts';
 
@@ -40,20 +41,16 @@ const describe = (s: SessionState) => ({ session: s.id, status: s.status, expire
  * through Server-Sent Events or by polling GET /sessions/:id. The streams only subscribe to the
  * process's session watcher, which reads the database once per interval for all of them.
  */
-export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps }: AppDeps) {
+export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps, openidProvider }: AppDeps) {
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
   const openStreams = new Set<() => void>();
   app.addHook('preClose', async () => {
     for (const close of openStreams) close();
   });
 
-  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () => {
-    const id = randomBytes(16).toString('hex');
-    const { secret, secretHash } = newSessionSecret();
-    const expiresAt = new Date(Date.now() + config.sessionTtlMs);
-    await storage.sessions.create(id, expiresAt, secretHash);
-    return { ...describe({ id, status: 'pending', expiresAt }), secret };
-  });
+  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () =>
+    createSession(storage, config.sessionTtlMs),
+  );
 
   /** The session, if the request holds its secret; otherwise a reply has been sent. */
   async function ownedSession(id: string, secret: string | undefined, reply: FastifyReply) {
@@ -75,14 +72,22 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     },
   );
 
-  // The phone's view: whether the session still waits, never its outcome.
+  // The phone's view: whether the session still waits, never its outcome; for a sign-in (decision
+  // 029), the site that asks, which the phone names before the person proves anything.
   app.get<Params>(
     '/sessions/:id/open',
     { schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
       if (!session) return reply.code(404).send(notFound);
-      return { session: session.id, open: session.status === 'pending', expiresAt: session.expiresAt.toISOString() };
+      const signIn = session.signIn === undefined ? undefined : await findSignInRequest(await openidProvider(), session.signIn);
+      return {
+        session: session.id,
+        // A sign-in whose request has expired or was answered on the screen is no longer open either.
+        open: session.status === 'pending' && (session.signIn === undefined || signIn !== undefined),
+        expiresAt: session.expiresAt.toISOString(),
+        ...(signIn ? { signIn: { site: signIn.site } } : {}),
+      };
     },
   );
 

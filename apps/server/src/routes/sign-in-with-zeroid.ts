@@ -2,22 +2,28 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import {
+  CreatedSessionReply,
   ErrorReply,
   nullifierSubject,
   parseSemaphoreProof,
+  SessionSecretHeaders,
   SignInDetailsReply,
   signInMessage,
   SignInProofBody,
   SignInReply,
-  signInScope,
+  SignInSessionParams,
+  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../services/challenges.ts';
+import { createSession } from '../services/create-session.ts';
 import { DISCOVERY_PATH, OIDC_PREFIX } from '../services/openid/create-provider.ts';
-import { providerHolder } from '../services/openid/provider-holder.ts';
+import { clientOf, sectorScope, siteOf } from '../services/openid/sign-in-request.ts';
+import { sessionSecretMatches } from '../services/session-secret.ts';
 import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
 
 const notFound = () =>
   new Problem(404, 'SIGN_IN_NOT_FOUND', 'This sign-in has expired or was already completed. Go back to the site and sign in again.');
@@ -29,13 +35,14 @@ const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern
  * - GET `/signin/:uid/details`: the site that asks, the scope of its sector and a one-time challenge;
  * - POST `/signin/:uid/proof`: a Semaphore proof for that scope and challenge, checked by every rule of
  *   /verify; on Success the login completes with `sub` = the proof's nullifier;
- * - POST `/signin/:uid/cancel`: a cancel, or a biometric that is not registered: `error=access_denied`.
+ * - POST `/signin/:uid/cancel`: a cancel, or a biometric that is not registered: `error=access_denied`;
+ * - POST `/signin/:uid/sessions` and `/signin/:uid/sessions/:id/finish`: the same sign-in proved on a
+ *   phone through a cross-device session (decision 029; the phone's calls are in sign-in-on-phone.ts).
  * Each answers where the browser goes next. The interaction cookie (path `/signin/:uid`) ties the
  * calls to the browser that started the authorization request.
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
-  const { config, storage, registry, proofVerifier, limits, metrics } = deps;
-  const provider = providerHolder({ issuer: config.publicUrl, oidc: storage.oidc });
+  const { config, storage, registry, proofVerifier, limits, metrics, openidProvider: provider } = deps;
   const issuer = new URL(config.publicUrl);
   // Every URL the provider writes (its endpoints, the redirect after a proof) is on PUBLIC_URL, the
   // issuer, whatever Host the request came with; secure cookies follow PUBLIC_URL's scheme.
@@ -73,11 +80,10 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     asIssuer(request);
     const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
     if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw notFound();
-    const clientId = interaction.params.client_id;
-    const client = typeof clientId === 'string' ? await current.Client.find(clientId) : undefined;
+    const client = await clientOf(current, interaction);
     if (!client) throw notFound();
     // The scope comes from the client the provider is signing in to, never from the request.
-    return { provider: current, interaction, client, scope: signInScope(client.clientId) };
+    return { provider: current, interaction, client, scope: sectorScope(client) };
   }
 
   async function answer(request: FastifyRequest, reply: FastifyReply, current: Provider, result: InteractionResults) {
@@ -89,18 +95,8 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
     async (request, reply) => {
       const { interaction, client, scope } = await signIn(request, reply);
-      const requested = interaction.params.redirect_uri;
-      const redirectUri = typeof requested === 'string' ? requested : (client.redirectUris?.[0] ?? '');
       const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
-      return {
-        site: {
-          name: String(client.metadata().client_name ?? client.clientId),
-          host: URL.canParse(redirectUri) ? new URL(redirectUri).host : '',
-        },
-        scope,
-        challenge,
-        expiresAt,
-      };
+      return { site: siteOf(client, interaction), scope, challenge, expiresAt };
     },
   );
 
@@ -148,4 +144,44 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
       return answer(request, reply, current, { error: 'access_denied', error_description: 'The person did not sign in.' });
     },
   );
+
+  // On a phone (decision 029). The screen opens a cross-device session tied to this authorization
+  // request and shows its QR code; the phone proves for this site's sector (sign-in-on-phone.ts).
+  app.post<{ Params: { uid: string } }>(
+    '/signin/:uid/sessions',
+    { ...guessLimited(limits), schema: { params: uidParams, response: { 200: CreatedSessionReply, 404: ErrorReply } } },
+    async (request, reply) => {
+      await signIn(request, reply);
+      return createSession(storage, config.sessionTtlMs, request.params.uid);
+    },
+  );
+
+  // When the session has completed, the screen that holds its secret (and this request's cookie)
+  // finishes the login: with the pseudonym the phone proved, or with access_denied.
+  app.post<{ Params: SignInSessionParams; Headers: Static<typeof SessionSecretHeaders> }>(
+    '/signin/:uid/sessions/:id/finish',
+    {
+      schema: {
+        params: SignInSessionParams,
+        headers: SessionSecretHeaders,
+        response: { 200: SignInReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const { provider: current } = await signIn(request, reply);
+      const session = await storage.sessions.find(request.params.id);
+      if (session?.signIn !== request.params.uid) throw notFound();
+      if (!sessionSecretMatches(session.secretHash, request.headers['session-secret'])) {
+        throw new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
+      }
+      if (session.status === 'pending') throw new Problem(409, 'SESSION_PENDING', 'The phone has not finished yet.');
+      const result: InteractionResults =
+        session.status === 'success' && session.subject !== undefined
+          ? { login: { accountId: session.subject, remember: false } }
+          : { error: 'access_denied', error_description: 'The person did not sign in on their phone.' };
+      return answer(request, reply, current, result);
+    },
+  );
+
+  signInOnPhoneRoutes(app, deps);
 }

@@ -5,17 +5,25 @@ type Verdict = 'Success' | 'Failure';
 /**
  * Completes a cross-device session with a verification's verdict, once. A Success for a session that
  * is unknown, expired or already completed becomes a Failure: the phone's proof may be valid, but
- * the screen that asked is no longer waiting for it.
+ * the screen that asked is no longer waiting for it. A phone's sign-in (decision 029) stores the
+ * pseudonym it proved with the Success, in the same conditional UPDATE.
  */
-export async function settleSession(storage: Storage, session: string | undefined, verdict: Verdict): Promise<Verdict> {
+export async function settleSession(storage: Storage, session: string | undefined, verdict: Verdict, subject?: string): Promise<Verdict> {
   if (session === undefined) return verdict;
-  const completed = await storage.sessions.complete(session, verdict === 'Success' ? 'success' : 'failure');
+  const success = verdict === 'Success';
+  const completed = await storage.sessions.complete(session, success ? 'success' : 'failure', undefined, success ? subject : undefined);
   return completed ? verdict : 'Failure';
 }
 
-/** True when no session is involved, or the session is still waiting for a verification. */
+/**
+ * True when no session is involved, or the session is still waiting for a plain verification. A
+ * session that finishes a sign-in (decision 029) is completed only by a proof for the site's sector,
+ * through POST /sessions/:id/sign-in, never by /verify.
+ */
 export async function sessionIsOpen(storage: Storage, session: string | undefined): Promise<boolean> {
-  return session === undefined || (await storage.sessions.find(session))?.status === 'pending';
+  if (session === undefined) return true;
+  const found = await storage.sessions.find(session);
+  return found?.status === 'pending' && found.signIn === undefined;
 }
 
 /**

@@ -10,6 +10,8 @@ import * as identityErasure from './migrations/008-identity-erasure.ts';
 // Sign in with ZeroID (decision 023).
 import * as openidProvider from './migrations/009-openid-provider.ts';
 import * as treeCheckpointPages from './migrations/012-tree-checkpoint-pages.ts';
+// Sign in with ZeroID on a phone (decision 029).
+import * as signInSessions from './migrations/014-sign-in-sessions.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -25,6 +27,8 @@ export const migrations: Record<string, Migration> = {
   // Sign in with ZeroID (decision 023).
   '009-openid-provider': openidProvider,
   '012-tree-checkpoint-pages': treeCheckpointPages,
+  // Sign in with ZeroID on a phone (decision 029).
+  '014-sign-in-sessions': signInSessions,
 };
 
 /**

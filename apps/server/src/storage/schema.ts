@@ -36,6 +36,10 @@ export interface Database {
     completed_at: ColumnType<number | string | null, number | null, number | null>;
     /** SHA-256 (hex) of the secret the creating screen holds; null for sessions older than migration 005. */
     secret_hash: string | null;
+    /** The sign-in (the provider's interaction id) this session finishes on a phone; null for a plain verification (migration 014). */
+    sign_in: ColumnType<string | null, string | null | undefined, never>;
+    /** The pseudonym a phone's accepted sign-in proof gave, written as the session completes. */
+    subject: ColumnType<string | null, string | null | undefined, string | null>;
   };
   attempt_counters: {
     key: string;

@@ -9,16 +9,30 @@ function toSession(row: Selectable<Database['verification_sessions']>, now: Date
   const expiresAt = new Date(Number(row.expires_at));
   const status =
     row.status === 'pending' && expiresAt.getTime() <= now.getTime() ? 'expired' : (row.status as 'pending' | 'success' | 'failure');
-  return { id: row.id, status, expiresAt, secretHash: row.secret_hash };
+  return {
+    id: row.id,
+    status,
+    expiresAt,
+    secretHash: row.secret_hash,
+    ...(row.sign_in === null ? {} : { signIn: row.sign_in }),
+    ...(row.subject === null ? {} : { subject: row.subject }),
+  };
 }
 
 /** Sessions complete once: one conditional UPDATE decides, across every process. */
 export function sessionRepository(db: Kysely<Database>): SessionRepository {
   return {
-    async create(id, expiresAt, secretHash) {
+    async create(id, expiresAt, secretHash, signIn) {
       await db
         .insertInto('verification_sessions')
-        .values({ id, status: 'pending', expires_at: expiresAt.getTime(), completed_at: null, secret_hash: secretHash })
+        .values({
+          id,
+          status: 'pending',
+          expires_at: expiresAt.getTime(),
+          completed_at: null,
+          secret_hash: secretHash,
+          sign_in: signIn ?? null,
+        })
         .execute();
     },
 
@@ -41,10 +55,10 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return completed;
     },
 
-    async complete(id, status, now = new Date()) {
+    async complete(id, status, now = new Date(), subject) {
       const result = await db
         .updateTable('verification_sessions')
-        .set({ status, completed_at: now.getTime() })
+        .set({ status, completed_at: now.getTime(), subject: subject ?? null })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .where('expires_at', '>', now.getTime())

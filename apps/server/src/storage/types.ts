@@ -108,10 +108,15 @@ export interface StoredSession {
   expiresAt: Date;
   /** SHA-256 (hex) of the creating screen's secret; null for sessions created before it existed. */
   secretHash: string | null;
+  /** For a sign-in on a phone (decision 029): the authorization request (interaction id) it finishes. */
+  signIn?: string;
+  /** For a sign-in on a phone that succeeded: the pseudonym (`sub`) the phone's proof gave. */
+  subject?: string;
 }
 
 export interface SessionRepository {
-  create(id: string, expiresAt: Date, secretHash: string): Promise<void>;
+  /** A new pending session; `signIn` ties it to one authorization request for good (decision 029). */
+  create(id: string, expiresAt: Date, secretHash: string, signIn?: string): Promise<void>;
   /** The session and its status; a pending session past its expiry reads as 'expired'. */
   find(id: string, now?: Date): Promise<StoredSession | undefined>;
   /**
@@ -119,8 +124,11 @@ export interface SessionRepository {
    * this for every session it follows, and most are still pending, so the answer is usually empty.
    */
   findCompleted(ids: readonly string[]): Promise<Map<string, 'success' | 'failure'>>;
-  /** Completes a pending, unexpired session: true for exactly one caller. */
-  complete(id: string, status: 'success' | 'failure', now?: Date): Promise<boolean>;
+  /**
+   * Completes a pending, unexpired session: true for exactly one caller. A phone's sign-in stores its
+   * `subject` in the same UPDATE, so the winner's pseudonym is the one the sign-in finishes with.
+   */
+  complete(id: string, status: 'success' | 'failure', now?: Date, subject?: string): Promise<boolean>;
   /** Deletes sessions that expired over an hour ago. */
   purgeExpired(now?: Date): Promise<number>;
 }

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 
-/** The client's metadata as oidc-provider reads it; a confidential client gets a 256-bit secret. */
-export function newClientMetadata(options: { id: string; redirectUris: string[]; name?: string | undefined; public: boolean }) {
+/**
+ * The client's metadata as oidc-provider reads it; a confidential client gets a 256-bit secret. A
+ * `sector_identifier_uri` (already checked, decision 029) makes the client's sector that URI's host.
+ */
+export function newClientMetadata(options: {
+  id: string;
+  redirectUris: string[];
+  name?: string | undefined;
+  public: boolean;
+  sectorIdentifierUri?: string | undefined;
+}) {
   return {
     client_id: options.id,
     ...(options.public
@@ -9,6 +18,7 @@ export function newClientMetadata(options: { id: string; redirectUris: string[];
       : { client_secret: randomBytes(32).toString('base64url'), token_endpoint_auth_method: 'client_secret_basic' }),
     client_name: options.name ?? options.id,
     redirect_uris: options.redirectUris,
+    ...(options.sectorIdentifierUri === undefined ? {} : { sector_identifier_uri: options.sectorIdentifierUri }),
     grant_types: ['authorization_code'],
     response_types: ['code'],
     id_token_signed_response_alg: 'ES256',

@@ -55,6 +55,9 @@ export function createProvider(options: { issuer: string; oidc: OidcRepository; 
     pkce: { required: () => true },
     // The subject is already per site (the nullifier of the site's scope): no pairwise mapping on top.
     subjectTypes: ['public'],
+    // A sector_identifier_uri is checked once, when the client is added (sector-document.ts): a
+    // process loading the client never fetches it, so a site's server being down stops no sign-in.
+    sectorIdentifierUriValidate: () => false,
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     // Nothing identifying is released, so nothing to consent to beyond the site named on the proof
     // screen: the openid scope is granted with the login.
