@@ -1,8 +1,20 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { deriveIdentity, generateOprfKeyPair, memberBucket, signInMessage, signInScope } from '@zeroid/protocol';
+import {
+  deriveIdentity,
+  generateOprfKeyPair,
+  memberBucket,
+  signInHostScope,
+  signInMessage,
+  signInScope,
+  VERIFICATION_RESULT,
+} from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
@@ -27,10 +39,12 @@ let env: Record<string, string>;
 let artifacts: Artifacts;
 let siteA: client.Configuration;
 let siteB: client.Configuration;
+/** Extra environment for the CLI: the test's own certificate authority, for sector documents over https. */
+let cliEnv: Record<string, string> = {};
 
 async function oidcCli(...args: string[]): Promise<Record<string, string>> {
   const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'apps/server/scripts/oidc.js'), ...args], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, ...cliEnv },
   });
   return JSON.parse(stdout) as Record<string, string>;
 }
@@ -69,6 +83,15 @@ const metadataOf = (config: client.Configuration) => JSON.parse(JSON.stringify(c
 /** A browser of one: the cookies the provider sets, sent back on the paths they are for. */
 class Browser {
   private readonly cookies: Array<{ name: string; value: string; path: string }> = [];
+
+  /** The Cookie header this browser sends to `url`. */
+  cookieFor(url: string): string {
+    const { pathname } = new URL(url);
+    return this.cookies
+      .filter((c) => pathname.startsWith(c.path))
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+  }
 
   async fetch(url: string, init: { method?: string; body?: object } = {}) {
     const target = new URL(url);
@@ -269,5 +292,212 @@ describe('Sign in with ZeroID', () => {
     const page = await browser.fetch(foreignRedirect.href);
     expect(page.status).toBe(400);
     expect(page.headers.get('location')).toBeNull();
+  });
+
+  it('signs in on a phone through a QR session of the sign-in screen: the phone names the site, a proof for another sector is refused, the right one gives the same sub', async () => {
+    /** The phone: no cookie, only the session id of the QR link. */
+    const phone = (session: string) => ({
+      open: async () => (await fetch(`${a.url}/sessions/${session}/open`)).json() as Promise<Record<string, unknown>>,
+      details: async () =>
+        (await fetch(`${b.url}/sessions/${session}/sign-in`)).json() as Promise<{ scope: string; challenge: string; uid: string }>,
+      send: async (proof: SemaphoreProof, challenge: string) =>
+        fetch(`${b.url}/sessions/${session}/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ proof, challenge }),
+        }),
+    });
+    /** The screen: opens the session, then finishes the login once the phone is done. */
+    const onPhone = async (login: Login) => {
+      const created = await login.browser.fetch(`${a.url}/signin/${login.uid}/sessions`, { method: 'POST' });
+      expect(created.status).toBe(200);
+      const { session, secret } = (await created.json()) as { session: string; secret: string };
+      const finish = (withSecret = secret) =>
+        fetch(`${a.url}/signin/${login.uid}/sessions/${session}/finish`, {
+          method: 'POST',
+          headers: { cookie: login.browser.cookieFor(`${a.url}/signin/${login.uid}/sessions`), 'session-secret': withSecret },
+        });
+      return { session, finish, phone: phone(session) };
+    };
+    const followBack = async (login: Login, reply: Response) => {
+      expect(reply.status).toBe(200);
+      const { redirectTo } = (await reply.json()) as { redirectTo: string };
+      const back = await login.browser.fetch(redirectTo);
+      expect(back.status).toBe(303);
+      return new URL(back.headers.get('location')!);
+    };
+
+    // A proof for site B's sector, made on the phone for site A's sign-in: refused, and A gets access_denied.
+    const foreign = await startLogin(siteA, REDIRECT_A);
+    const first = await onPhone(foreign);
+    expect(await first.phone.open()).toMatchObject({ open: true, signIn: { site: { name: 'Site A', host: 'localhost:3001' } } });
+    expect((await first.finish()).status).toBe(409);
+    const forB = await first.phone.details();
+    expect(forB.scope).toBe(signInScope('site-a'));
+    expect(forB.uid).toBe(foreign.uid);
+    const proofForB = await prove(BIO, signInScope('site-b'), signInMessage(forB.challenge, forB.uid));
+    expect(await (await first.phone.send(proofForB, forB.challenge)).json()).toEqual({ session: first.session, result: 'Failure' });
+    await expect(
+      client.authorizationCodeGrant(siteA, await followBack(foreign, await first.finish()), foreign.checks),
+    ).rejects.toMatchObject({
+      error: 'access_denied',
+    });
+
+    // The right proof: the screen finishes with the same sub as a sign-in on the screen itself.
+    const login = await startLogin(siteA, REDIRECT_A);
+    const second = await onPhone(login);
+    const details = await second.phone.details();
+    const proof = await prove(BIO, details.scope, signInMessage(details.challenge, details.uid));
+    // A plain verification cannot complete a sign-in's session.
+    const plain = await fetch(`${a.url}/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ proof, session: second.session }),
+    });
+    expect(await plain.json()).toEqual({ [VERIFICATION_RESULT]: 'Failure' });
+    expect(await (await second.phone.send(proof, details.challenge)).json()).toEqual({ session: second.session, result: 'Success' });
+    // Replayed on the phone: the session has completed and the request has its answer.
+    expect((await second.phone.send(proof, details.challenge)).status).toBe(404);
+    expect((await second.finish('not-the-secret-not-the-secret-not-the-secre')).status).toBe(403);
+    const tokens = await client.authorizationCodeGrant(siteA, await followBack(login, await second.finish()), login.checks);
+    expect(tokens.claims()!.sub).toBe(subAtA);
+    expect(Buffer.from(tokens.claims()!.sub, 'base64url').toString('hex')).toBe(BigInt(proof.nullifier).toString(16).padStart(64, '0'));
+  }, 90_000);
+
+  describe('with a sector_identifier_uri', () => {
+    const REDIRECT_C = 'http://localhost:3003/callback';
+    const REDIRECT_D = 'http://localhost:3004/callback';
+    let tls: string;
+    let sectorServer: ReturnType<typeof createServer>;
+    let sectorBase: string;
+
+    beforeAll(async () => {
+      // A real https server with a certificate of our own making, which only the CLI's process trusts.
+      tls = await mkdtemp(path.join(os.tmpdir(), 'zeroid-sector-'));
+      await promisify(execFile)('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost',
+        '-keyout',
+        path.join(tls, 'key.pem'),
+        '-out',
+        path.join(tls, 'cert.pem'),
+      ]);
+      const documents: Record<string, unknown> = {
+        '/sector.json': [REDIRECT_C, REDIRECT_D],
+        '/missing-one.json': [REDIRECT_C],
+        '/not-an-array.json': { redirect_uris: [REDIRECT_C] },
+      };
+      sectorServer = createServer(
+        { key: await readFile(path.join(tls, 'key.pem')), cert: await readFile(path.join(tls, 'cert.pem')) },
+        (request, response) => {
+          const document = documents[request.url ?? ''];
+          response.writeHead(document === undefined ? 404 : 200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(document ?? {}));
+        },
+      );
+      await new Promise<void>((resolve) => sectorServer.listen(0, '127.0.0.1', resolve));
+      sectorBase = `https://localhost:${(sectorServer.address() as AddressInfo).port}`;
+      cliEnv = { NODE_EXTRA_CA_CERTS: path.join(tls, 'cert.pem') };
+    });
+
+    afterAll(async () => {
+      cliEnv = {};
+      await new Promise((resolve) => sectorServer?.close(resolve));
+      await rm(tls, { recursive: true, force: true });
+    });
+
+    const refusal = (...args: string[]) =>
+      oidcCli(...args).then(
+        () => 'accepted',
+        (error: { stderr: string }) => error.stderr,
+      );
+
+    it('refuses a client whose sector document does not list its redirect URIs, is not a JSON array, is missing or is not https', async () => {
+      expect(
+        await refusal(
+          'add-client',
+          '--id',
+          'site-x',
+          '--redirect-uri',
+          REDIRECT_D,
+          '--sector-identifier-uri',
+          `${sectorBase}/missing-one.json`,
+        ),
+      ).toContain(`does not list "${REDIRECT_D}"`);
+      expect(
+        await refusal(
+          'add-client',
+          '--id',
+          'site-x',
+          '--redirect-uri',
+          REDIRECT_C,
+          '--sector-identifier-uri',
+          `${sectorBase}/not-an-array.json`,
+        ),
+      ).toContain('must be a JSON array');
+      expect(
+        await refusal(
+          'add-client',
+          '--id',
+          'site-x',
+          '--redirect-uri',
+          REDIRECT_C,
+          '--sector-identifier-uri',
+          `${sectorBase}/nothing.json`,
+        ),
+      ).toContain('answered 404');
+      expect(
+        await refusal(
+          'add-client',
+          '--id',
+          'site-x',
+          '--redirect-uri',
+          REDIRECT_C,
+          '--sector-identifier-uri',
+          'http://localhost:1/sector.json',
+        ),
+      ).toContain('must be https');
+      expect(JSON.stringify(await oidcCli('list-client'))).not.toContain('site-x');
+    });
+
+    it('gives two clients of one sector the same sub for the same person, and another one than the client_id sector', async () => {
+      const host = new URL(sectorBase).host;
+      const subs: string[] = [];
+      for (const [id, redirect] of [
+        ['site-c', REDIRECT_C],
+        ['site-d', REDIRECT_D],
+      ] as const) {
+        const added = await oidcCli(
+          'add-client',
+          '--id',
+          id,
+          '--redirect-uri',
+          redirect,
+          '--public',
+          '--sector-identifier-uri',
+          `${sectorBase}/sector.json`,
+        );
+        expect(added.sector_identifier_uri).toBe(`${sectorBase}/sector.json`);
+        const config = await client.discovery(new URL(a.url), id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+        client.enableNonRepudiationChecks(config);
+        const login = await startLogin(config, redirect, id === 'site-c' ? a : b);
+        expect(login.details.scope).toBe(signInHostScope(host));
+        subs.push((await client.authorizationCodeGrant(config, await provedLogin(login), login.checks)).claims()!.sub);
+      }
+      expect(subs[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(subs[1]).toBe(subs[0]);
+      expect(subs[0]).not.toBe(subAtA);
+    }, 60_000);
   });
 });

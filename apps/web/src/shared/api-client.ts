@@ -1,4 +1,4 @@
-import type { CreatedSessionReply, SessionOpenReply, SessionReply } from '@zeroid/protocol';
+import type { CreatedSessionReply, SessionOpenReply, SessionReply, SignInReply } from '@zeroid/protocol';
 import { requestBlob, requestJson } from './http.ts';
 import { apiUrls } from './paths.ts';
 
@@ -8,6 +8,16 @@ import { apiUrls } from './paths.ts';
  */
 export function createSession(): Promise<CreatedSessionReply> {
   return requestJson<CreatedSessionReply>(apiUrls.sessions(), { method: 'POST' });
+}
+
+/** Sign in with ZeroID on a phone (decision 029): a session tied to this sign-in screen's authorization request. */
+export function createSignInSession(uid: string): Promise<CreatedSessionReply> {
+  return requestJson<CreatedSessionReply>(apiUrls.signInSessions(uid), { method: 'POST' });
+}
+
+/** Once the phone has finished: where this screen goes (back to the site, with a code or access_denied). */
+export function finishSignInSession(uid: string, id: string, secret: string): Promise<SignInReply> {
+  return requestJson<SignInReply>(apiUrls.signInSessionFinish(uid, id), { method: 'POST', headers: { 'session-secret': secret } });
 }
 
 /** The outcome, for the screen holding the session's secret. */

@@ -35,4 +35,8 @@ export const apiUrls = {
   signInDetails: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/details`),
   signInProof: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/proof`),
   signInCancel: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/cancel`),
+  // On a phone (decision 029): the screen opens and finishes the session, the phone proves through it.
+  signInSessions: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/sessions`),
+  signInSessionFinish: (uid: string, id: string) => api(`/signin/${encodeURIComponent(uid)}/sessions/${encodeURIComponent(id)}/finish`),
+  phoneSignIn: (id: string) => api(`/sessions/${encodeURIComponent(id)}/sign-in`),
 } as const;

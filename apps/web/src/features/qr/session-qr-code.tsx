@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { SessionReply } from '@zeroid/protocol';
+import type { CreatedSessionReply, SessionReply } from '@zeroid/protocol';
 import { sessionCode } from '@zeroid/protocol/session-code';
 import { createSession, fetchQrCode, watchSession } from '../../shared/api-client.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -15,9 +15,16 @@ const clock = (ms: number) => {
  * A one-time verification session as a QR code (fetched from the server as binary, shown as a data
  * URL), with a countdown and the short code the phone shows too. When a phone completes it, this
  * screen moves on by itself. The session's secret stays in this effect's memory: it is what lets
- * this screen, and no other, read the outcome.
+ * this screen, and no other, read the outcome. The sign-in screen (decision 029) passes its own
+ * way to create the session and to finish once it has completed.
  */
-export function SessionQrCode() {
+export function SessionQrCode({
+  create = createSession,
+  onSettled,
+}: {
+  create?: () => Promise<CreatedSessionReply>;
+  onSettled?: (session: string, secret: string) => void;
+} = {}) {
   const navigate = useSafeNavigate();
   const [session, setSession] = useState<SessionReply>();
   const [src, setSrc] = useState<string>();
@@ -30,7 +37,7 @@ export function SessionQrCode() {
     let stopWatching: (() => void) | undefined;
     setSrc(undefined);
     setError(undefined);
-    createSession()
+    create()
       .then(async (created) => {
         const image = await fetchQrCode(created.session);
         if (!live) return;
@@ -38,6 +45,11 @@ export function SessionQrCode() {
         setSrc(image);
         stopWatching = watchSession(created.session, created.secret, (update) => {
           setSession(update);
+          if (onSettled && (update.status === 'success' || update.status === 'failure')) {
+            stopWatching?.();
+            onSettled(created.session, created.secret);
+            return;
+          }
           if (update.status === 'success') navigate(routes.authorised);
           if (update.status === 'failure') navigate(routes.invalidDid);
         });
@@ -47,7 +59,7 @@ export function SessionQrCode() {
       live = false;
       stopWatching?.();
     };
-  }, [attempt, navigate]);
+  }, [attempt, navigate, create, onSettled]);
 
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import type { SignInDetailsReply, SignInReply } from '@zeroid/protocol';
@@ -8,6 +8,7 @@ import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { SignInOnPhone } from './sign-in-on-phone.tsx';
 
 /** The prover loads with this screen's code, not with the welcome page. */
 const prover = () => import('../prover/prover-client.ts');
@@ -24,13 +25,15 @@ export function SignInPage() {
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<Progress>();
   const [error, setError] = useState<string>();
+  // Decision 029: verify on a phone instead, through a cross-device session.
+  const [onPhone, setOnPhone] = useState(false);
 
   useEffect(() => {
     void prover().then((p) => p.prepareSignIn());
     requestJson<SignInDetailsReply>(apiUrls.signInDetails(uid)).then(setDetails, (failure: Error) => setError(failure.message));
   }, [uid]);
 
-  const leave = (reply: SignInReply) => globalThis.location.assign(reply.redirectTo);
+  const leave = useCallback((reply: SignInReply) => globalThis.location.assign(reply.redirectTo), []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -88,6 +91,12 @@ export function SignInPage() {
         </button>
         {pending ? <ProgressLine progress={progress} /> : null}
       </form>
+      {details && !onPhone ? (
+        <button type="button" disabled={pending} onClick={() => setOnPhone(true)}>
+          Verify on my phone instead
+        </button>
+      ) : null}
+      {details && onPhone ? <SignInOnPhone uid={uid} onLeave={leave} onError={setError} /> : null}
       <ErrorAlert message={error} />
     </section>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { useSearchParams } from 'react-router';
 import { sessionCode } from '@zeroid/protocol/session-code';
@@ -10,6 +11,7 @@ import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { PhoneSignIn } from '../sign-in/phone-sign-in.tsx';
 
 export function VerifyPage() {
   const navigate = useSafeNavigate();
@@ -18,6 +20,8 @@ export function VerifyPage() {
   const [pending, setPending] = useState(false);
   const [progress, setProgress] = useState<Progress>();
   const [error, setError] = useState<string>();
+  // A sign-in screen's QR code (decision 029): the site that asks.
+  const [signIn, setSignIn] = useState<SessionOpenReply['signIn']>();
 
   // Start the prover's worker before the button is pressed.
   useEffect(() => warmUpProver(), []);
@@ -26,7 +30,10 @@ export function VerifyPage() {
   useEffect(() => {
     if (!session) return;
     sessionOpen(session).then(
-      (reply) => !reply.open && setError('This verification link has expired or was already used. Ask for a new QR code.'),
+      (reply) => {
+        setSignIn(reply.signIn);
+        if (!reply.open) setError('This verification link has expired or was already used. Ask for a new QR code.');
+      },
       () => setError('This verification link is not valid. Ask for a new QR code.'),
     );
   }, [session]);
@@ -46,6 +53,8 @@ export function VerifyPage() {
       setPending(false);
     }
   }
+
+  if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} />;
 
   return (
     <section className="card">

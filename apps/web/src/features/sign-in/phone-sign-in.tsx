@@ -1,0 +1,117 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { MESSAGES } from '@zeroid/protocol/messages';
+import { sessionCode } from '@zeroid/protocol/session-code';
+import type { PhoneSignInDetailsReply, PhoneSignInReply } from '@zeroid/protocol';
+import type { Progress } from '../../shared/progress.ts';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { ProgressLine } from '../../shared/progress-line.tsx';
+import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+
+const prover = () => import('../prover/prover-client.ts');
+
+type Outcome = 'signed-in' | 'not-signed-in';
+
+/**
+ * Sign in with ZeroID on a phone (decision 029): opened from the QR code of a sign-in screen. It names
+ * the site that asks before anything is proved, so a relayed code cannot sign the person in somewhere
+ * they did not mean to; the proof is for that site's sector and bound to its authorization request.
+ * The other screen then goes back to the site. A biometric that is not registered, or Cancel, fails
+ * the session: the site gets access_denied.
+ */
+export function PhoneSignIn({ session, site }: { session: string; site: { name: string; host: string } }) {
+  const [bioInfo, setBioInfo] = useState('');
+  const [pending, setPending] = useState(false);
+  const [progress, setProgress] = useState<Progress>();
+  const [error, setError] = useState<string>();
+  const [outcome, setOutcome] = useState<Outcome>();
+
+  // The worker and the proving artifacts load while the biometric is typed.
+  useEffect(() => void prover().then((p) => p.prepareSignIn()), []);
+
+  const fail = async () => {
+    await requestJson(apiUrls.sessionFailure(session), { method: 'POST' });
+    setOutcome('not-signed-in');
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setError(undefined);
+    setProgress(undefined);
+    try {
+      const details = await requestJson<PhoneSignInDetailsReply>(apiUrls.phoneSignIn(session));
+      const proof = await (
+        await prover()
+      ).signInInBrowser({ bioInfo, uid: details.uid, scope: details.scope, challenge: details.challenge }, setProgress);
+      setProgress({ stage: 'sending' });
+      if (proof === undefined) {
+        await fail();
+      } else {
+        const reply = await requestJson<PhoneSignInReply>(apiUrls.phoneSignIn(session), {
+          method: 'POST',
+          body: { proof, challenge: details.challenge },
+        });
+        setOutcome(reply.result === 'Success' ? 'signed-in' : 'not-signed-in');
+      }
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Verification failed. Please try again.');
+    }
+    setPending(false);
+  }
+
+  async function cancel() {
+    try {
+      await fail();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : 'Please go back to the other screen.');
+    }
+  }
+
+  if (outcome) {
+    return (
+      <section className="card">
+        <h1>{outcome === 'signed-in' ? 'Verified' : 'Not verified'}</h1>
+        <p className={outcome === 'signed-in' ? 'success-text' : 'notice'} role="status" data-testid="phone-sign-in-outcome">
+          {outcome === 'signed-in'
+            ? `You are signed in to ${site.name}. Continue on the other screen.`
+            : `${site.name} was told that you did not sign in.`}
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="card">
+      <h1>{MESSAGES.verificationHeading}</h1>
+      <p className="lead" data-testid="sign-in-site">
+        Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. It receives only a pseudonym for this site: not your
+        ID, not your biometric, not your DID.
+      </p>
+      <p className="session-code">
+        This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
+        verify.
+      </p>
+      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
+        <SecretTextarea
+          aria-label="Biometric Data"
+          name="bio_info"
+          rows={6}
+          placeholder={MESSAGES.touchToVerify}
+          value={bioInfo}
+          onValue={setBioInfo}
+        />
+        <button type="submit" className="primary" disabled={pending}>
+          {MESSAGES.verifyUser}
+        </button>
+        <button type="button" disabled={pending} onClick={() => void cancel()}>
+          Cancel
+        </button>
+        {pending ? <ProgressLine progress={progress} /> : null}
+      </form>
+      <ErrorAlert message={error} />
+    </section>
+  );
+}
