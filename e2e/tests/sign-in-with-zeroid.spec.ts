@@ -5,16 +5,25 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { registerThroughUi } from './journeys.ts';
+import { decodeQrDataUrl } from './qr.ts';
 
 /**
  * Sign in with ZeroID (decision 023) in Chromium: the example site (examples/relying-party, on
  * openid-client) sends the person to ZeroID's sign-in screen, which names the site; the proof is made
  * in the page's prover and the site shows "Signed in as <pseudonym>": the same one on every visit;
- * an unregistered biometric comes back as access_denied.
+ * an unregistered biometric comes back as access_denied. Then the same on a phone (decision 029): the
+ * sign-in screen shows a QR code, the phone names the site and proves, and the screen goes back to the
+ * site with the same pseudonym.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let site: ChildProcess;
 let siteUrl: string;
+/** The pseudonym the person got at the example site on the sign-in screen itself. */
+let pseudonym: string;
+const BIO = 'sign in e2e: right index finger';
+
+// The phone's journey expects the pseudonym of the first one.
+test.describe.configure({ mode: 'serial' });
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -68,7 +77,7 @@ test.afterAll(() => {
 test('a person signs in at a site with a proof, gets the same pseudonym twice, and an unregistered biometric is denied', async ({
   page,
 }) => {
-  await registerThroughUi(page, 'SIGN-IN-E2E-1', 'sign in e2e: right index finger');
+  await registerThroughUi(page, 'SIGN-IN-E2E-1', BIO);
 
   const signIn = async (bio: string) => {
     await page.goto(siteUrl);
@@ -80,12 +89,63 @@ test('a person signs in at a site with a proof, gets the same pseudonym twice, a
     await page.waitForURL(`${siteUrl}/callback?**`);
   };
 
-  await signIn('sign in e2e: right index finger');
+  await signIn(BIO);
   const first = await page.locator('#signed-in').textContent();
   expect(first).toMatch(/^Signed in as [A-Za-z0-9_-]{43}$/);
-  await signIn('sign in e2e: right index finger');
+  pseudonym = first!;
+  await signIn(BIO);
   await expect(page.locator('#signed-in')).toHaveText(first!);
 
   await signIn('sign in e2e: nobody registered this');
   await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
+});
+
+test('on a phone: the sign-in screen shows a QR code, the phone names the site and proves, and the screen goes back to the site with the same pseudonym; a cancel or an unregistered biometric on the phone is access_denied', async ({
+  page,
+  browser,
+}) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const mobile = await phone.newPage();
+  const host = new URL(siteUrl).host;
+
+  /** The site's "Sign in", then "on my phone": the phone opens the QR code and sees the site and the screen's code. */
+  const startOnPhone = async () => {
+    await page.goto(siteUrl);
+    await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+    await expect(page).toHaveURL(new RegExp(`^${baseURL}/signin/[A-Za-z0-9_-]+$`));
+    await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
+    const img = page.locator('img.qr');
+    await expect(img).toBeVisible();
+    const link = decodeQrDataUrl((await img.getAttribute('src'))!);
+    expect(link).toMatch(new RegExp(`^${baseURL}/user-verification\\?session=[0-9a-f]{32}$`));
+    const code = await page.locator('.session-code strong').textContent();
+    await mobile.goto(link!);
+    await expect(mobile.getByTestId('sign-in-site')).toContainText(`Sign in to The Example Site (${host}) on the other screen`);
+    await expect(mobile.locator('.session-code strong')).toHaveText(code!);
+  };
+  const proveOnPhone = async (bio: string) => {
+    await mobile.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+    await mobile.getByRole('button', { name: 'Verify User', exact: true }).click();
+  };
+
+  await startOnPhone();
+  await proveOnPhone(BIO);
+  await expect(mobile.getByTestId('phone-sign-in-outcome')).toHaveText(
+    'You are signed in to The Example Site. Continue on the other screen.',
+  );
+  await page.waitForURL(`${siteUrl}/callback?**`);
+  await expect(page.locator('#signed-in')).toHaveText(pseudonym);
+
+  await startOnPhone();
+  await mobile.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(mobile.getByTestId('phone-sign-in-outcome')).toHaveText('The Example Site was told that you did not sign in.');
+  await page.waitForURL(`${siteUrl}/callback?**`);
+  await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
+
+  await startOnPhone();
+  await proveOnPhone('sign in e2e: nobody registered this on a phone');
+  await expect(mobile.getByTestId('phone-sign-in-outcome')).toHaveText('The Example Site was told that you did not sign in.');
+  await page.waitForURL(`${siteUrl}/callback?**`);
+  await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
+  await phone.close();
 });

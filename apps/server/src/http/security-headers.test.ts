@@ -96,6 +96,14 @@ const probes = (): Record<string, Probe[]> => ({
   'get /signin/{uid}/details': [{ method: 'GET', url: '/signin/nope/details' }],
   'post /signin/{uid}/proof': [json('/signin/nope/proof', {})],
   'post /signin/{uid}/cancel': [{ method: 'POST', url: '/signin/nope/cancel' }],
+  // On a phone (decision 029): the screen's calls need its cookie, the phone's a sign-in session.
+  'post /signin/{uid}/sessions': [{ method: 'POST', url: '/signin/nope/sessions' }],
+  'post /signin/{uid}/sessions/{id}/finish': [{ method: 'POST', url: `/signin/nope/sessions/${'0'.repeat(32)}/finish` }],
+  'get /sessions/{id}/sign-in': [
+    { method: 'GET', url: `/sessions/${sessionId}/sign-in` },
+    { method: 'GET', url: '/sessions/nope/sign-in' },
+  ],
+  'post /sessions/{id}/sign-in': [json(`/sessions/${sessionId}/sign-in`, {})],
   unmatched: [{ method: 'GET', url: '/no/such/path' }],
   // Refused before routing (Fastify's frameworkErrors), where no hook runs.
   'malformed URL': [

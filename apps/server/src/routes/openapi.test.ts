@@ -41,6 +41,11 @@ const API_ROUTES = [
   ['get', '/signin/{uid}/details'],
   ['post', '/signin/{uid}/proof'],
   ['post', '/signin/{uid}/cancel'],
+  // On a phone (decision 029).
+  ['post', '/signin/{uid}/sessions'],
+  ['post', '/signin/{uid}/sessions/{id}/finish'],
+  ['get', '/sessions/{id}/sign-in'],
+  ['post', '/sessions/{id}/sign-in'],
 ] as const;
 
 /** Registered on purpose with `hide: true`: not JSON API routes (the reference itself, Prometheus text, an SSE stream). */

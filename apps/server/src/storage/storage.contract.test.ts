@@ -315,6 +315,16 @@ describe.each(backends)('storage contract on $name', (backend) => {
       ]),
     );
     expect((await storage.sessions.find(ids[3]!, now))?.status).toBe('expired');
+    // A sign-in's session (decision 029) keeps its authorization request, and the winner's pseudonym.
+    const signIn = 'f'.repeat(32);
+    await storage.sessions.create(signIn, new Date(now.getTime() + 60_000), 'hash-sign-in', 'interaction-1');
+    const won = await Promise.all(['sub-a', 'sub-b'].map((sub) => storage.sessions.complete(signIn, 'success', now, sub)));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    expect(await storage.sessions.find(signIn, now)).toMatchObject({
+      status: 'success',
+      signIn: 'interaction-1',
+      subject: won[0] ? 'sub-a' : 'sub-b',
+    });
     await storage.close();
   });
 
