@@ -38,7 +38,10 @@ import { signInWithZeroIdRoutes } from './routes/sign-in-with-zeroid.ts';
  * and tests call `inject()`. Routes are thin: validate, call a service, reply.
  */
 export async function buildApp(
-  deps: Omit<AppDeps, 'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages' | 'openidProvider'> & {
+  deps: Omit<
+    AppDeps,
+    'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages' | 'openidProvider'
+  > & {
     /** Keys client addresses in the attempt counters (`attemptKeySecret` of the OPRF key). */
     attemptKeySecret: Uint8Array;
     metrics?: Metrics;

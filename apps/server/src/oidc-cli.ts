@@ -59,7 +59,8 @@ async function main(argv: string[]): Promise<number> {
         const problem = redirectUris.map(redirectUriProblem).find(Boolean);
         if (problem) return fail(problem);
         const sectorIdentifierUri = values['sector-identifier-uri'];
-        const sectorProblem = sectorIdentifierUri === undefined ? undefined : await sectorDocumentProblem(sectorIdentifierUri, redirectUris);
+        const sectorProblem =
+          sectorIdentifierUri === undefined ? undefined : await sectorDocumentProblem(sectorIdentifierUri, redirectUris);
         if (sectorProblem) return fail(sectorProblem);
         const metadata = newClientMetadata({ id: values.id, redirectUris, name: values.name, public: values.public, sectorIdentifierUri });
         if (!(await storage.oidc.addClient(values.id, JSON.stringify(metadata)))) return fail(`A client "${values.id}" exists already`);

@@ -87,8 +87,8 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
       <p className="lead" data-testid="sign-in-site">
-        Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. It receives only a pseudonym for this site: not your
-        ID, not your biometric, not your DID.
+        Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. It receives only a pseudonym for this site: not your ID,
+        not your biometric, not your DID.
       </p>
       <p className="session-code">
         This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
