@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
+import { expectNoViolations } from './axe.ts';
 import { holdPosts, registerThroughUi } from './journeys.ts';
 
-/** axe-core on every screen and state: zero violations of WCAG 2.x A and AA. */
-async function expectNoViolations(page: Page, state: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  expect(
-    results.violations.map((v) => `${state}: ${v.id} (${v.nodes.length}) ${v.help}`),
-    `axe violations on ${state}`,
-  ).toEqual([]);
-}
+// axe-core on every screen and state: zero violations of WCAG 2.x A and AA.
 
 test('every screen, empty, is free of accessibility violations', async ({ page }) => {
   for (const [path, ready] of [

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
+import { expectNoViolations } from './axe.ts';
 import { registerThroughUi } from './journeys.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
@@ -129,10 +130,13 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site a
   };
 
   await startOnPhone();
+  await expectNoViolations(page, 'sign-in screen with its QR code');
+  await expectNoViolations(mobile, 'sign-in on the phone');
   await proveOnPhone(BIO);
   await expect(mobile.getByTestId('phone-sign-in-outcome')).toHaveText(
     'You are signed in to The Example Site. Continue on the other screen.',
   );
+  await expectNoViolations(mobile, 'sign-in on the phone, done');
   await page.waitForURL(`${siteUrl}/callback?**`);
   await expect(page.locator('#signed-in')).toHaveText(pseudonym);
 
