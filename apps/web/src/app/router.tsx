@@ -32,7 +32,14 @@ export const router = createBrowserRouter([
       // Decision 022: not in the specification; reached from the welcome screen's footer link.
       { path: 'erase', lazy: async () => ({ Component: (await import('../features/erase/erase-page.tsx')).ErasePage }) },
       // Sign in with ZeroID (decision 023): the authorization request's verification screen.
-      { path: 'signin/:uid', lazy: async () => ({ Component: (await import('../features/sign-in/sign-in-page.tsx')).SignInPage }) },
+      // Its prover worker starts while the screen's code loads, not after it renders (decision 028).
+      {
+        path: 'signin/:uid',
+        lazy: async () => {
+          void import('../features/prover/prover-client.ts').then((p) => p.prepareSignIn());
+          return { Component: (await import('../features/sign-in/sign-in-page.tsx')).SignInPage };
+        },
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },
