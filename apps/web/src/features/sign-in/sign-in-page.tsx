@@ -8,6 +8,7 @@ import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { signInDetails } from './sign-in-details.ts';
 
 /** The prover loads with this screen's code, not with the welcome page. */
 const prover = () => import('../prover/prover-client.ts');
@@ -27,7 +28,7 @@ export function SignInPage() {
 
   useEffect(() => {
     void prover().then((p) => p.prepareSignIn());
-    requestJson<SignInDetailsReply>(apiUrls.signInDetails(uid)).then(setDetails, (failure: Error) => setError(failure.message));
+    signInDetails(uid).then(setDetails, (failure: Error) => setError(failure.message));
   }, [uid]);
 
   const leave = (reply: SignInReply) => globalThis.location.assign(reply.redirectTo);
