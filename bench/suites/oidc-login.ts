@@ -138,7 +138,10 @@ export async function runOidcLogin({
       bare.push(await proveBare(run));
     }
     const ms = (samples: number[]) => samples.map((x) => x.toFixed(0)).join(', ');
-    console.error(`  oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; bare generateProof ${ms(bare)} ms (depth ${depth})`);
+    console.error(
+      `  oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
+        `journey/bare turn by turn ${journeys.map((j, i) => (j / bare[i]!).toFixed(2)).join(', ')}`,
+    );
     const baseline = `bare \`generateProof\` at depth ${depth} in another tab, artifacts in memory`;
     return [
       entry(
