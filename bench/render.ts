@@ -20,7 +20,9 @@ const ANCHORS: Record<string, string> = {
   'http.raw_verify_rps': '~100/s; goal ≥ 300/s',
   'http.raw_verify_p99_ms': 'goal < 100 ms',
   'web.welcome_js_gzip_kb': 'goal ≤ 150 KB',
-  'browser.oidc_login_journey': 'Sign in with ZeroID, click to signed-in page (issue 15); goal ≤ 1.5× bare generateProof',
+  'browser.oidc_login_journey':
+    'Sign in with ZeroID, click to signed-in page, returning browser (issue 15); goal ≤ 1.5× bare generateProof',
+  'browser.oidc_login_journey_cold': 'the same journey with empty browser caches (decision 028); no goal, shown beside it',
   'browser.verify_journey_threshold': '2-of-3 nodes (issue 14); goal ≤ 1.25× bare generateProof',
   'http.raw_register_rps_threshold': '2-of-3 nodes (issue 14); goal ≥ 0.5× single-key',
   'startup.ready_ms': 'spawn to /healthz 200, empty SQLite; compiled on plain Node vs the tsx CLI (decision 018)',

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,9 +13,10 @@ import { decodeQrDataUrl } from './qr.ts';
  * Sign in with ZeroID (decision 023) in Chromium: the example site (examples/relying-party, on
  * openid-client) sends the person to ZeroID's sign-in screen, which names the site; the proof is made
  * in the page's prover and the site shows "Signed in as <pseudonym>": the same one on every visit;
- * an unregistered biometric comes back as access_denied. Then the same on a phone (decision 029): the
- * sign-in screen shows a QR code, the phone names the site and proves, and the screen goes back to the
- * site with the same pseudonym.
+ * an unregistered biometric comes back as access_denied; with response_mode=form_post the code is
+ * posted to the site's callback (decision 028). Then the same on a phone (decision 029): the sign-in
+ * screen shows a QR code, the phone names the site and proves, and the screen goes back to the site
+ * with the same pseudonym.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let site: ChildProcess;
@@ -99,6 +101,48 @@ test('a person signs in at a site with a proof, gets the same pseudonym twice, a
 
   await signIn('sign in e2e: nobody registered this');
   await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
+
+  // response_mode=form_post (decision 028): the provider's page posts the code to the site's callback.
+  // Chromium enforces our CSP's form-action, so the post arrives only if that page may post there.
+  const callback = `${siteUrl}/callback`;
+  const verifier = randomBytes(32).toString('base64url');
+  const state = randomBytes(16).toString('base64url');
+  const authorize = new URL(`${baseURL}/oidc/auth`);
+  authorize.search = new URLSearchParams({
+    client_id: 'e2e-site',
+    redirect_uri: callback,
+    response_type: 'code',
+    response_mode: 'form_post',
+    scope: 'openid',
+    state,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  let posted: { method: string; form: URLSearchParams } | undefined;
+  await page.route(callback, async (route) => {
+    posted = { method: route.request().method(), form: new URLSearchParams(route.request().postData() ?? '') };
+    await route.fulfill({ contentType: 'text/html', body: '<p id="form-posted">Posted</p>' });
+  });
+  await page.goto(authorize.href);
+  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill('sign in e2e: right index finger');
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await expect(page.locator('#form-posted')).toHaveText('Posted');
+  expect(posted?.method).toBe('POST');
+  expect(posted?.form.get('state')).toBe(state);
+  const token = await fetch(`${baseURL}/oidc/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: posted?.form.get('code') ?? '',
+      redirect_uri: callback,
+      client_id: 'e2e-site',
+      code_verifier: verifier,
+    }),
+  });
+  expect(token.status).toBe(200);
+  const { id_token: idToken } = (await token.json()) as { id_token: string };
+  const claims = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as { sub: string };
+  expect(`Signed in as ${claims.sub}`).toBe(first);
 });
 
 test('on a phone: the sign-in screen shows a QR code, the phone names the site and proves, and the screen goes back to the site with the same pseudonym; a cancel or an unregistered biometric on the phone is access_denied', async ({

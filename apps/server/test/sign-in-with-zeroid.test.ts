@@ -247,6 +247,43 @@ describe('Sign in with ZeroID', () => {
     expect(tokens.claims()!.sub).not.toBe(subAtA);
   }, 60_000);
 
+  it('delivers the code by response_mode=form_post to the registered redirect URI, whose origin alone the page may post to', async () => {
+    const login = await startLogin(siteA, REDIRECT_A, b, { response_mode: 'form_post' });
+    const proof = await prove(BIO, login.details.scope, signInMessage(login.details.challenge, login.uid));
+    const reply = await login.browser.fetch(`${b.url}/signin/${login.uid}/proof`, {
+      method: 'POST',
+      body: { proof, challenge: login.details.challenge },
+    });
+    const { redirectTo } = (await reply.json()) as { redirectTo: string };
+    const page = await login.browser.fetch(redirectTo.replace(a.url, b.url));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const policy = page.headers.get('content-security-policy') ?? '';
+    // The browser may post this form to the site's origin, and nowhere else; its inline script is allowed by hash.
+    expect(
+      policy
+        .split(';')
+        .find((directive) => directive.trim().startsWith('form-action'))
+        ?.trim(),
+    ).toBe("form-action 'self' http://localhost:3001");
+    expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*'/);
+    const html = await page.text();
+    expect(/<form method="post" action="([^"]+)">/.exec(html)?.[1]).toBe(REDIRECT_A);
+    const fields = Object.fromEntries(
+      [...html.matchAll(/<input type="hidden" name="([a-z_]+)" value="([^"]*)"\/>/g)].map((m): [string, string] => [m[1]!, m[2]!]),
+    );
+    expect(Object.keys(fields).sort()).toEqual(['code', 'iss', 'state']);
+    expect(fields.iss).toBe(a.url);
+    // What the site receives: a POST to its callback, which openid-client reads and exchanges.
+    const callback = new Request(REDIRECT_A, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields),
+    });
+    const tokens = await client.authorizationCodeGrant(siteA, callback, login.checks);
+    expect(tokens.claims()!.sub).toBe(subAtA);
+  }, 60_000);
+
   it('sends access_denied back for an unregistered biometric (a cancel), a proof for another site, and a replayed proof or challenge', async () => {
     // A biometric with no registration is not in the group: the screen cancels.
     const cancelled = await startLogin(siteA, REDIRECT_A);

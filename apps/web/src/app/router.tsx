@@ -1,6 +1,7 @@
 import { createBrowserRouter } from 'react-router';
 import { WelcomePage } from '../features/welcome/welcome-page.tsx';
 import { NotFoundPage, RouteErrorPage } from '../features/not-found/not-found-page.tsx';
+import { startSignIn } from '../features/sign-in/sign-in-details.ts';
 import { Layout } from './layout.tsx';
 import { PageLoading } from './page-loading.tsx';
 
@@ -32,7 +33,15 @@ export const router = createBrowserRouter([
       // Decision 022: not in the specification; reached from the welcome screen's footer link.
       { path: 'erase', lazy: async () => ({ Component: (await import('../features/erase/erase-page.tsx')).ErasePage }) },
       // Sign in with ZeroID (decision 023): the authorization request's verification screen.
-      { path: 'signin/:uid', lazy: async () => ({ Component: (await import('../features/sign-in/sign-in-page.tsx')).SignInPage }) },
+      // Its details and prover worker start while the screen's code loads, not after it renders (decision 028).
+      {
+        path: 'signin/:uid',
+        loader: ({ params }) => {
+          startSignIn(params.uid ?? '');
+          return null;
+        },
+        lazy: async () => ({ Component: (await import('../features/sign-in/sign-in-page.tsx')).SignInPage }),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

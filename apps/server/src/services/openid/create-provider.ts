@@ -1,5 +1,6 @@
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { OidcRepository } from '../../storage/types.ts';
+import { allowFormPostToRedirectUri } from './form-post-csp.ts';
 import { storageAdapter } from './storage-adapter.ts';
 import type { SigningJwk } from './signing-keys.ts';
 
@@ -113,6 +114,7 @@ export function createProvider(options: { issuer: string; oidc: OidcRepository; 
     },
   };
   const provider = new Provider(options.issuer, configuration);
+  provider.use(allowFormPostToRedirectUri);
   return provider;
 }
 

@@ -56,8 +56,15 @@ export function verifyInBrowser(
   return call<VerifyReply>({ type: 'verify', ...input }, onProgress);
 }
 
-/** Sign in with ZeroID: starts the worker and loads the group's parameters and proving artifacts ahead. */
+let signInPrepared = false;
+
+/**
+ * Sign in with ZeroID: starts the worker and loads the group's parameters, the proving artifacts and
+ * the curve ahead, once per page (the router asks while the screen's code loads, the screen again).
+ */
 export function prepareSignIn(): void {
+  if (signInPrepared) return;
+  signInPrepared = true;
   proverWorker().postMessage({ id: 0, type: 'sign-in-prepare' } satisfies ProverRequest);
 }
 
