@@ -8,11 +8,8 @@ import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { SecretTextarea } from '../../shared/secret-textarea.tsx';
-<<<<<<< HEAD
 import { SignInOnPhone } from './sign-in-on-phone.tsx';
-=======
 import { signInDetails } from './sign-in-details.ts';
->>>>>>> h/oidc2
 
 /** The prover loads with this screen's code, not with the welcome page. */
 const prover = () => import('../prover/prover-client.ts');
