@@ -55,10 +55,12 @@ if (suite === 'scale') {
     const rows = await runScale([1_000], 15, seeded);
     // This run's 1k rows are the baseline of its seeded ones; rows of other runs stay beside them.
     const label = process.env.SCALE_RUN_LABEL ?? 'scale 10m';
-    const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { rows: ScaleRow[] }).rows : [];
-    const kept = earlier.map((r) => ({ ...r, run: r.run ?? 'scale' })).filter((r) => r.run !== label);
+    const earlier = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { rows: ScaleRow[]; notes?: string[] }) : { rows: [] };
+    const kept = earlier.rows.map((r) => ({ ...r, run: r.run ?? 'scale' })).filter((r) => r.run !== label);
     const tagged = rows.map((r) => ({ ...r, run: label }));
-    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: [...kept, ...tagged] }, null, 2) + '\n');
+    // The notes describe the kept rows of earlier runs (how they were seeded): they stay with them.
+    const notes = earlier.notes && { notes: earlier.notes };
+    writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows: [...kept, ...tagged], ...notes }, null, 2) + '\n');
   } else {
     const rows = await runScale([1_000, 100_000, 1_000_000]);
     writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + '\n');

@@ -9,10 +9,10 @@ import { BucketIndex } from '../apps/server/src/services/bucket-index.ts';
 import { PackedLeanIMT } from '../apps/server/src/services/packed-lean-imt.ts';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
 import type { Storage } from '../apps/server/src/storage/types.ts';
-import { SQLite } from '../apps/server/src/storage/sqlite-driver.ts';
 import { startPersistentPostgres } from './persistent-postgres.ts';
 import { progressReporter, recordSeedTime } from './seed-progress.ts';
 import { seedCommitmentBytes, seedRows } from './seed-rows.ts';
+import { seedSqlite } from './seed-sqlite.ts';
 import { buildNativeHasher, hashLevelsNative } from './seed-native-tree.ts';
 import { hashLevels, levelFile } from './seed-tree-levels.ts';
 
@@ -20,7 +20,7 @@ import { hashLevels, levelFile } from './seed-tree-levels.ts';
  * `tsx bench/seed-large.ts --count 10000000 --dir .tmp/scale-10m --part sqlite|postgres|tree`:
  * fills one part of a large scale data set, resumably (run it again after a kill and it continues):
  * - `tree`: the LeanIMT's levels as files of 32-byte nodes (hashed once, shared by both databases);
- * - `sqlite`: `<dir>/sqlite/zeroid.sqlite`, rows in bulk transactions;
+ * - `sqlite`: `<dir>/sqlite/zeroid.sqlite`: rows staged, indexes sorted, then copied in (seed-sqlite.ts);
  * - `postgres`: a persistent embedded PostgreSQL in `<dir>/postgres`, rows through multi-row INSERTs.
  * Every part derives the same rows from `<dir>/seed-key` (`seedRows`), so the parts can run at the
  * same time, each in its own (niced) process. `--part finish`, once all three are done, records the
@@ -70,25 +70,8 @@ async function seedTree() {
   return { root: root.toString() };
 }
 
-async function seedSqlite() {
-  const dataDir = path.join(dir, 'sqlite');
-  await (await openStorage({ dataDir })).close();
-  const db = new SQLite(path.join(dataDir, 'zeroid.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
-  db.pragma('cache_size = -1000000');
-  const have = Number((db.prepare('SELECT COALESCE(MAX(leaf_index), -1) + 1 AS n FROM identities').get() as { n: number }).n);
-  const insert = db.prepare('INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at) VALUES (?, ?, ?, ?, ?)');
-  const insertAll = db.transaction((rows: ReturnType<typeof seedRows>) => {
-    for (const row of rows) insert.run(row.leafIndex, row.commitment.toString(), row.idTag, row.did, CREATED_AT);
-  });
-  const report = progressReporter('sqlite', count, have);
-  for (let start = have; start < count; start += BATCH) {
-    insertAll(seedRows(key, start, Math.min(BATCH, count - start)));
-    report(Math.min(start + BATCH, count));
-  }
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+async function seedSqliteDir() {
+  await seedSqlite(path.join(dir, 'sqlite'), key, count, CREATED_AT);
   return {};
 }
 
@@ -164,7 +147,7 @@ async function finish() {
   return { root: expected };
 }
 
-const parts = { tree: seedTree, sqlite: seedSqlite, postgres: seedPostgres, finish };
+const parts = { tree: seedTree, sqlite: seedSqliteDir, postgres: seedPostgres, finish };
 const part = values.part as keyof typeof parts;
 if (!(part in parts)) throw new Error(`--part must be one of ${Object.keys(parts).join(', ')}`);
 const started = performance.now();
