@@ -83,7 +83,8 @@ class ThresholdZkClient extends ZkTestClient {
     const set = await fetchNodeKeys(published.nodes, published.threshold, 3000);
     if (!set || Buffer.from(set.groupPublicKey).toString('base64url') !== published.publicKey)
       throw new Error('the nodes do not fit the published group key');
-    return (await evaluateWithNodes(set.nodes, domain, normaliseInput(raw), { threshold: set.threshold, timeoutMs: 3000 })).output;
+    const tasks = [{ domain, normalised: normaliseInput(raw) }];
+    return (await evaluateWithNodes(set.nodes, tasks, { threshold: set.threshold, timeoutMs: 3000 })).outputs[0]!;
   }
 }
 
