@@ -13,6 +13,8 @@ import {
 } from '@zeroid/protocol';
 import { runOprfCli } from '../src/cli/oprf-cli.ts';
 import { loadOprfKey } from '../src/services/oprf-key.ts';
+import { libsodiumReady } from '../src/services/libsodium.ts';
+import { sodiumThresholdRound } from '../src/services/oprf-nodes/sodium-threshold-round.ts';
 import { readShareFile } from '../src/services/oprf-share-store.ts';
 import { runOprfNodeUntilExit, startOprfNodeProcess } from './oprf-node-process.ts';
 import type { ServerProcess } from './server-process.ts';
@@ -32,6 +34,12 @@ const evaluate = (node: ServerProcess, request: Uint8Array) =>
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ element: b64(request) }),
+  });
+const evaluateBatch = (node: ServerProcess, request: Uint8Array) =>
+  fetch(`${node.url}/oprf/batch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ request: b64(request) }),
   });
 
 // A 2-of-3 set from the server's real key file (under tsx: compiled-server.test.ts owns dist/ and
@@ -122,6 +130,30 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
     await expect(round.finalize([answers[0]!, { index: 2, evaluation: answers[0]!.evaluation }])).rejects.toMatchObject({ rejected: [2] });
   });
 
+  it("evaluate a registration's two elements in one POST /oprf/batch with one proof: the single-key outputs (decision 027)", async () => {
+    await libsodiumReady;
+    const tasks = [
+      { domain: 'bio', normalised: 'a biometric' },
+      { domain: 'id', normalised: 'an id' },
+    ] as const;
+    const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await single.evaluate(domain, normalised))));
+    const round = sodiumThresholdRound(publicShares, 2, tasks);
+    const answers = await Promise.all(
+      nodes.slice(0, 2).map(async (node, i) => {
+        const reply = await evaluateBatch(node, round.request);
+        expect(reply.status).toBe(200);
+        return { index: i + 1, evaluation: fromB64(((await reply.json()) as { evaluation: string }).evaluation) };
+      }),
+    );
+    const { outputs, rejected } = round.finalize(answers);
+    expect(rejected).toEqual([]);
+    expect(outputs.map(bytesToHex)).toEqual(expected);
+    // Three elements, or a batch on the single-element route, are refused (400) before anything is spent.
+    const three = Uint8Array.from([0, 3, ...round.request.subarray(2), ...round.request.subarray(2, 34)]);
+    expect((await evaluateBatch(nodes[0]!, three)).status).toBe(400);
+    expect((await evaluate(nodes[0]!, round.request)).status).toBe(400);
+  });
+
   it("refuse an end user past the node's own guess budget with the server's 429, but not a configured server", async () => {
     const { request } = await blindThresholdOprfInput(publicShares, 2, 'id', 'an ID');
     // A malformed element is refused before it spends anything.
@@ -131,15 +163,22 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
       body: JSON.stringify({ element: b64(new Uint8Array(34)) }),
     });
     expect(malformed.status).toBe(400);
-    // The round above spent one evaluation at node 3; the budget allows GUESSES before a wait.
+    // The round above spent one evaluation at node 3; the budget allows GUESSES before a wait, and
+    // each element of a batch is one guess: 1 + 2 (a batch) + 1, then refused.
+    await libsodiumReady;
+    const batch = sodiumThresholdRound(publicShares, 2, [
+      { domain: 'bio', normalised: 'x' },
+      { domain: 'id', normalised: 'y' },
+    ]).request;
+    expect((await evaluateBatch(nodes[2]!, batch)).status).toBe(200);
     const statuses: number[] = [];
     let refusal: Response | undefined;
-    for (let i = 0; i < GUESSES; i++) {
+    for (let i = 0; i < GUESSES - 2; i++) {
       const reply = await evaluate(nodes[2]!, request);
       statuses.push(reply.status);
       if (reply.status === 429) refusal = reply;
     }
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(statuses).toEqual([200, 429]);
     expect(await refusal!.json()).toMatchObject({ error: { code: 'TOO_MANY_GUESSES' } });
     expect(Number(refusal!.headers.get('retry-after'))).toBeGreaterThan(0);
 

@@ -6,8 +6,10 @@ import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type Op
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { checkKeyFingerprint } from '../src/services/check-key-fingerprint.ts';
+import { libsodiumReady } from '../src/services/libsodium.ts';
 import { evaluateWithNodes } from '../src/services/oprf-nodes/evaluate-with-nodes.ts';
 import { fetchNodeKeys } from '../src/services/oprf-nodes/fetch-node-keys.ts';
+import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../src/services/sodium-voprf.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
@@ -36,7 +38,10 @@ let liar: Server | undefined;
  * DLEQ proof for that key, so only a client that checks each proof against Kᵢ notices.
  */
 async function startLiar(port: number, publicKeyReply: string): Promise<Server> {
-  const wrong = new OprfEvaluator((await generateOprfKeyPair()).privateKey);
+  const wrongKey = (await generateOprfKeyPair()).privateKey;
+  const wrong = new OprfEvaluator(wrongKey);
+  const published = new Uint8Array(Buffer.from((JSON.parse(publicKeyReply) as { publicKey: string }).publicKey, 'base64url'));
+  await libsodiumReady;
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += String(chunk)));
@@ -44,6 +49,14 @@ async function startLiar(port: number, publicKeyReply: string): Promise<Server> 
       void (async () => {
         response.setHeader('content-type', 'application/json');
         if (request.method === 'GET' && request.url === '/oprf/public-key') return response.end(publicKeyReply);
+        if (request.url === '/oprf/batch') {
+          // The raw path's batch (decision 027): a wrong key's evaluations, one batch proof against Kᵢ.
+          const { request: batch } = JSON.parse(body) as { request: string };
+          const elements = sodiumBlindedElements(new Uint8Array(Buffer.from(batch, 'base64url')), 2)!;
+          return response.end(
+            JSON.stringify({ evaluation: Buffer.from(sodiumBlindEvaluateBatch(wrongKey, published, elements)).toString('base64url') }),
+          );
+        }
         const { element } = JSON.parse(body) as { element: string };
         const evaluation = await wrong.blindEvaluate(new Uint8Array(Buffer.from(element, 'base64url')));
         response.end(JSON.stringify({ evaluation: Buffer.from(evaluation).toString('base64url') }));
@@ -83,7 +96,8 @@ class ThresholdZkClient extends ZkTestClient {
     const set = await fetchNodeKeys(published.nodes, published.threshold, 3000);
     if (!set || Buffer.from(set.groupPublicKey).toString('base64url') !== published.publicKey)
       throw new Error('the nodes do not fit the published group key');
-    return (await evaluateWithNodes(set.nodes, domain, normaliseInput(raw), { threshold: set.threshold, timeoutMs: 3000 })).output;
+    const tasks = [{ domain, normalised: normaliseInput(raw) }];
+    return (await evaluateWithNodes(set.nodes, tasks, { threshold: set.threshold, timeoutMs: 3000 })).outputs[0]!;
   }
 }
 
@@ -172,7 +186,12 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
     for (let i = 0; i < 3; i++) {
       expect(await postJson(server, '/verify', { bio_info: 'raw biometric two' })).toEqual({ 'Verification Result': 'Success' });
       expect(await postJson(server, '/verify', { bio_info: 'not registered' })).toEqual({ 'Verification Result': 'Failure' });
+      // Raw registrations go to the nodes as one batch of two (bio and ID): the liar's batch is left out too.
+      expect(await postJson(server, '/register', { id_info: `ID-PG-L${i}`, bio_info: `raw biometric L${i}` })).toMatchObject({
+        'DID already generated': false,
+      });
     }
+    expect(await postJson(server, '/verify', { bio_info: 'raw biometric L2' })).toEqual({ 'Verification Result': 'Success' });
 
     // Node 2 dies too: one honest node and a liar are fewer than t. 503 with a code, never a verdict.
     await killOprfNode(nodes[1]!);

@@ -55,4 +55,4 @@ export {
   type OprfPublicShare,
 } from './threshold-oprf.ts';
 export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
-export { OprfNodeKeyReply } from './oprf-node-schemas.ts';
+export { OPRF_BATCH_MAX, OprfBatchRequest, OprfNodeKeyReply } from './oprf-node-schemas.ts';

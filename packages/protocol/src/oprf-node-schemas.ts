@@ -16,3 +16,23 @@ export const OprfNodeKeyReply = Type.Object(
   { additionalProperties: false },
 );
 export type OprfNodeKeyReply = Static<typeof OprfNodeKeyReply>;
+
+/** The most elements a node evaluates in one POST /oprf/batch: a registration's biometric and ID. */
+export const OPRF_BATCH_MAX = 2;
+
+/**
+ * POST /oprf/batch on an OPRF node (decision 027): a serialized EvaluationRequest of one or two
+ * blinded elements, answered (as POST /oprf, `OprfReply`) by one serialized Evaluation with ONE
+ * RFC 9497 DLEQ proof for the whole batch. The server's raw path sends a registration's two
+ * elements this way: one request and one proof per node instead of two. Each element is one guess.
+ */
+export const OprfBatchRequest = Type.Object(
+  {
+    request: Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,128}$',
+      description: 'base64url of a serialized EvaluationRequest with one or two elements',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type OprfBatchRequest = Static<typeof OprfBatchRequest>;

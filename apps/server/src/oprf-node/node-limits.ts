@@ -46,19 +46,25 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
       return { config: { rateLimit: { max, timeWindow: WINDOW_MS } } };
     },
 
-    /** Admits one evaluation for the request's client, or throws AttemptRefused (a 429). */
-    async admit(request: FastifyRequest): Promise<void> {
+    /**
+     * Admits `elements` evaluations (a batch's elements, decision 027) for the request's client, or
+     * throws AttemptRefused (a 429) and counts none of them.
+     */
+    async admit(request: FastifyRequest, elements = 1): Promise<void> {
       if (!on) return;
       const client = keyOf(request);
       if (!servers.has(client)) {
-        await limits.admit(client, OPRF_EVALUATION);
+        await limits.admit(client, { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements });
         return;
       }
       const now = Date.now();
       const windowStart = now - (now % WINDOW_MS);
       const key = `server-client:${limits.clientId(client)}`;
-      if ((await attempts.countInWindow(key, windowStart, now)) > config.serverClientPerMinute) {
-        await attempts.uncountInWindow(key, windowStart);
+      let counted = 0;
+      while (counted < elements) {
+        counted++;
+        if ((await attempts.countInWindow(key, windowStart, now)) <= config.serverClientPerMinute) continue;
+        for (let i = 0; i < counted; i++) await attempts.uncountInWindow(key, windowStart);
         throw new AttemptRefused('RATE_LIMITED', Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
       }
       // No guess cost: only the global budget, which every client shares.

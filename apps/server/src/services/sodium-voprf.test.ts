@@ -5,7 +5,18 @@ import voprfVectors from '@zeroid/protocol/vectors/rfc9497-ristretto255-sha512-v
 import { CryptoNoble } from '@cloudflare/voprf-ts/crypto-noble';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { libsodiumReady } from './libsodium.ts';
-import { sodiumBlind, sodiumBlindEvaluate, sodiumCombine, sodiumFinalize, sodiumVerifiedEvaluation } from './sodium-voprf.ts';
+import {
+  sodiumBlind,
+  sodiumBlindedElements,
+  sodiumBlindEvaluate,
+  sodiumBlindEvaluateBatch,
+  sodiumCombine,
+  sodiumFinalize,
+  sodiumFinalizeUnblinded,
+  sodiumUnblinder,
+  sodiumVerifiedEvaluation,
+  sodiumVerifiedEvaluations,
+} from './sodium-voprf.ts';
 import sodium from 'libsodium-wrappers-sumo';
 
 const randomKey = () => sodium.crypto_core_ristretto255_scalar_random();
@@ -82,5 +93,85 @@ describe('RFC 9497 VOPRF on libsodium', () => {
       const combined = sodiumCombine(pair.map(partial));
       expect(bytesToHex(sodiumFinalize(input, blind, combined))).toBe(bytesToHex(voprfEvaluate(k, input)));
     }
+  });
+
+  it('gives the RFC 9497 batch vector byte for byte: two elements, one proof (decision 027)', () => {
+    const privateKey = hexToBytes(voprfVectors.skSm);
+    const publicKey = hexToBytes(voprfVectors.pkSm);
+    const batches = voprfVectors.vectors.filter((v) => v.batch === 2);
+    expect(batches.length).toBeGreaterThan(0);
+    for (const vector of batches) {
+      const blinded = vector.blindedElement.map(hexToBytes);
+      const evaluation = sodiumBlindEvaluateBatch(privateKey, publicKey, blinded, hexToBytes(vector.proofRandomScalar));
+      expect(bytesToHex(evaluation)).toBe(`0002${vector.evaluationElement.join('')}01${vector.proof}`);
+      const evaluated = sodiumVerifiedEvaluations(publicKey, blinded, evaluation)!;
+      expect(evaluated.map(bytesToHex)).toEqual(vector.evaluationElement);
+      evaluated.forEach((element, i) =>
+        expect(bytesToHex(sodiumFinalize(hexToBytes(vector.input[i]!), hexToBytes(vector.blind[i]!), element))).toBe(vector.output[i]),
+      );
+      // Verified as a batch only: in the other order, or one element alone, the proof fails.
+      expect(sodiumVerifiedEvaluations(publicKey, [blinded[1]!, blinded[0]!], evaluation)).toBeUndefined();
+      expect(sodiumVerifiedEvaluations(publicKey, blinded.slice(0, 1), evaluation)).toBeUndefined();
+    }
+  });
+
+  it("makes batch proofs voprf-ts's client accepts, accepts voprf-ts's, and refuses a batch with one element tampered", async () => {
+    const privateKey = randomKey();
+    const publicKey = oprfPublicKey(privateKey);
+    const inputs = ['bio batch', 'id batch'].map((text) => new TextEncoder().encode(text));
+    const client = new VOPRFClient(OPRF_SUITE, publicKey, CryptoNoble);
+    const [finalizeData, request] = await client.blind(inputs);
+    const serializedRequest = request.serialize();
+    const blinded = sodiumBlindedElements(serializedRequest, 2)!;
+    expect(blinded).toHaveLength(2);
+    const ours = sodiumBlindEvaluateBatch(privateKey, publicKey, blinded);
+    const outputs = await client.finalize(finalizeData, Evaluation.deserialize(OPRF_SUITE, ours, CryptoNoble));
+    expect(outputs.map(bytesToHex)).toEqual(inputs.map((input) => bytesToHex(voprfEvaluate(privateKey, input))));
+
+    const theirs = (await new VOPRFServer(OPRF_SUITE, privateKey, CryptoNoble).blindEvaluate(request)).serialize();
+    expect(sodiumVerifiedEvaluations(publicKey, blinded, theirs)).toHaveLength(2);
+    for (const evaluation of [ours, theirs]) {
+      // The second element replaced by another key's evaluation of it, the proof left as it was.
+      const tampered = evaluation.slice();
+      tampered.set(sodium.crypto_scalarmult_ristretto255(randomKey(), blinded[1]!), 2 + 32);
+      expect(sodiumVerifiedEvaluations(publicKey, blinded, tampered)).toBeUndefined();
+      await expect(client.finalize(finalizeData, Evaluation.deserialize(OPRF_SUITE, tampered, CryptoNoble))).rejects.toThrow();
+      expect(sodiumVerifiedEvaluations(oprfPublicKey(randomKey()), blinded, evaluation)).toBeUndefined();
+    }
+    // A batch proof made with another key against the published one: refused here and by voprf-ts.
+    const forged = sodiumBlindEvaluateBatch(randomKey(), publicKey, blinded);
+    expect(sodiumVerifiedEvaluations(publicKey, blinded, forged)).toBeUndefined();
+    await expect(client.finalize(finalizeData, Evaluation.deserialize(OPRF_SUITE, forged, CryptoNoble))).rejects.toThrow();
+  });
+
+  it('reads 1 to max canonical, non-identity elements from an EvaluationRequest and nothing else', () => {
+    const point = () => sodium.crypto_core_ristretto255_random();
+    const request = (...elements: Uint8Array[]) => Uint8Array.from([0, elements.length, ...elements.flatMap((e) => [...e])]);
+    const [a, b] = [point(), point()];
+    expect(sodiumBlindedElements(request(a), 1)!.map(bytesToHex)).toEqual([bytesToHex(a)]);
+    expect(sodiumBlindedElements(request(a, b), 2)!.map(bytesToHex)).toEqual([bytesToHex(a), bytesToHex(b)]);
+    expect(sodiumBlindedElements(request(a, b), 1)).toBeUndefined(); // more than max
+    expect(sodiumBlindedElements(request(a, b, point()), 2)).toBeUndefined();
+    expect(sodiumBlindedElements(request(), 2)).toBeUndefined(); // none
+    expect(sodiumBlindedElements(request(a).subarray(0, 33), 1)).toBeUndefined(); // short
+    expect(sodiumBlindedElements(Uint8Array.from([0, 1, ...a, 0]), 1)).toBeUndefined(); // long
+    expect(sodiumBlindedElements(Uint8Array.from([1, 1, ...a]), 2)).toBeUndefined(); // count 257
+    expect(sodiumBlindedElements(request(a, new Uint8Array(32)), 2)).toBeUndefined(); // the identity
+    expect(sodiumBlindedElements(request(new Uint8Array(32).fill(0xff)), 1)).toBeUndefined(); // not canonical
+    const notOnCurve = a.slice();
+    notOnCurve[0]! ^= 1; // a negative (odd) field element: never a canonical encoding
+    expect(sodiumBlindedElements(request(notOnCurve), 1)).toBeUndefined();
+  });
+
+  it('unblinds inside the Lagrange combination: the same output as combining, then Finalize', () => {
+    const k = randomKey();
+    const a = randomKey();
+    const share = (x: number) =>
+      sodium.crypto_core_ristretto255_scalar_add(k, sodium.crypto_core_ristretto255_scalar_mul(a, Uint8Array.of(x, ...new Uint8Array(31))));
+    const input = new TextEncoder().encode('scaled combine');
+    const { blind, blinded } = sodiumBlind(input);
+    const partials = [2, 3].map((x) => ({ index: x, element: sodium.crypto_scalarmult_ristretto255(share(x), blinded) }));
+    const output = sodiumFinalizeUnblinded(input, sodiumCombine(partials, sodiumUnblinder(blind)));
+    expect(bytesToHex(output)).toBe(bytesToHex(voprfEvaluate(k, input)));
   });
 });

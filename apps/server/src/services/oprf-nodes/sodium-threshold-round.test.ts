@@ -3,7 +3,7 @@ import { OprfEvaluator, oprfPublicShare, splitOprfKey, ThresholdUnavailableError
 import sodium from 'libsodium-wrappers-sumo';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { libsodiumReady } from '../libsodium.ts';
-import { sodiumBlindEvaluate } from '../sodium-voprf.ts';
+import { sodiumBlindEvaluate, sodiumBlindEvaluateBatch } from '../sodium-voprf.ts';
 import { sodiumThresholdRound } from './sodium-threshold-round.ts';
 
 describe('the threshold round on libsodium', () => {
@@ -21,7 +21,7 @@ describe('the threshold round on libsodium', () => {
       [2, 3],
       [3, 1],
     ]) {
-      const round = sodiumThresholdRound(publicShares, 2, 'bio', 'iris text');
+      const round = sodiumThresholdRound(publicShares, 2, [{ domain: 'bio', normalised: 'iris text' }]);
       // One node answers with voprf-ts (as before decision 026), the other with libsodium: both verify.
       const [first, second] = pair.map((index) => shares[index - 1]!);
       const answers = [
@@ -32,13 +32,55 @@ describe('the threshold round on libsodium', () => {
         },
       ];
       const lying = { index: 3, evaluation: sodiumBlindEvaluate(liar, publicShares[2]!.publicKey, round.request.subarray(2)) };
-      expect(bytesToHex(round.finalize(answers).output)).toBe(expected);
+      expect(round.finalize(answers).outputs.map(bytesToHex)).toEqual([expected]);
       if (!pair.includes(3)) {
-        const { output, rejected } = round.finalize([lying, ...answers]);
-        expect(bytesToHex(output)).toBe(expected);
+        const { outputs, rejected } = round.finalize([lying, ...answers]);
+        expect(outputs.map(bytesToHex)).toEqual([expected]);
         expect(rejected).toEqual([3]);
         expect(() => round.finalize([lying, answers[0]!, { ...answers[0]! }])).toThrow(ThresholdUnavailableError);
       }
     }
+  });
+
+  it("evaluates a registration's two inputs in one batch per node (decision 027): the single-key outputs, a lying node left out", async () => {
+    const privateKey = sodium.crypto_core_ristretto255_scalar_random();
+    const key = new OprfEvaluator(privateKey);
+    const shares = splitOprfKey(privateKey, 2, 3);
+    const publicShares = shares.map(oprfPublicShare);
+    const tasks = [
+      { domain: 'bio', normalised: 'iris text' },
+      { domain: 'id', normalised: 'id 42' },
+    ] as const;
+    const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await key.evaluate(domain, normalised))));
+    const round = sodiumThresholdRound(publicShares, 2, tasks);
+    expect(round.request.length).toBe(2 + 2 * 32);
+    expect([...round.request.subarray(0, 2)]).toEqual([0, 2]);
+    const elements = [round.request.slice(2, 34), round.request.slice(34)];
+    const answer = (index: number, k = shares[index - 1]!.share) => ({
+      index,
+      evaluation: sodiumBlindEvaluateBatch(k, publicShares[index - 1]!.publicKey, elements),
+    });
+    // The bio and ID outputs, in order, from every pair.
+    for (const pair of [
+      [1, 2],
+      [2, 3],
+      [3, 1],
+    ])
+      expect(round.finalize(pair.map((index) => answer(index))).outputs.map(bytesToHex)).toEqual(expected);
+
+    // A node that evaluates one of the two elements with another key, proof made over the batch: refused.
+    const halfLie = answer(3);
+    const wrongSecond = sodium.crypto_scalarmult_ristretto255(sodium.crypto_core_ristretto255_scalar_random(), elements[1]!);
+    halfLie.evaluation.set(wrongSecond, 2 + 32);
+    const { outputs, rejected } = round.finalize([halfLie, answer(1), answer(2)]);
+    expect(outputs.map(bytesToHex)).toEqual(expected);
+    expect(rejected).toEqual([3]);
+    // A single-element answer to a batch, or the two elements swapped, is not an answer either.
+    const single = { index: 3, evaluation: sodiumBlindEvaluate(shares[2]!.share, publicShares[2]!.publicKey, elements[0]!) };
+    const swapped = {
+      index: 3,
+      evaluation: sodiumBlindEvaluateBatch(shares[2]!.share, publicShares[2]!.publicKey, [elements[1]!, elements[0]!]),
+    };
+    for (const wrong of [single, swapped]) expect(() => round.finalize([wrong, answer(1)])).toThrow(ThresholdUnavailableError);
   });
 });

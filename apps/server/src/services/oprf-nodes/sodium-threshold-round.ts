@@ -1,38 +1,54 @@
 import { oprfInput, ThresholdUnavailableError, type OprfDomain, type OprfPublicShare } from '@zeroid/protocol';
-import { sodiumBlind, sodiumCombine, sodiumFinalize, sodiumVerifiedEvaluation } from '../sodium-voprf.ts';
+import { sodiumBlind, sodiumCombine, sodiumFinalizeUnblinded, sodiumUnblinder, sodiumVerifiedEvaluations } from '../sodium-voprf.ts';
+
+/** One value to evaluate: its OPRF domain and its normalised text. */
+export type OprfTask = { domain: OprfDomain; normalised: string };
 
 /**
  * `blindThresholdOprfInput` (packages/protocol, which the browser runs) on libsodium, for the
- * server's raw path in threshold mode (decision 026): the same request bytes, the same checks of
- * each node's DLEQ proof against its Kᵢ, the same Lagrange combination and RFC 9497 Finalize, so the
- * same outputs, in about 1 ms per round instead of about 30 ms of noble on the event loop. Call it
- * after `libsodiumReady`.
+ * server's raw path in threshold mode (decision 026), for a batch of inputs at once (decision 027:
+ * a registration's biometric and ID go to each node in one request, with one DLEQ proof for both):
+ * the same checks of each node's proof against its Kᵢ, the same Lagrange combination and RFC 9497
+ * Finalize, so the same outputs. Call it after `libsodiumReady`.
  *
  * `finalize` checks every answer it is given; `rejected` lists the indices whose answers failed
- * (malformed, a proof that does not verify against that node's Kᵢ, an unknown or repeated index).
+ * (malformed, a proof that does not verify against that node's Kᵢ for the whole batch, an unknown or
+ * repeated index).
  * @throws ThresholdUnavailableError from `finalize` when fewer than `threshold` answers verify.
  */
-export function sodiumThresholdRound(publicShares: readonly OprfPublicShare[], threshold: number, domain: OprfDomain, normalised: string) {
+export function sodiumThresholdRound(publicShares: readonly OprfPublicShare[], threshold: number, tasks: readonly OprfTask[]) {
   if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError('The threshold is a positive integer');
+  if (tasks.length < 1 || tasks.length > 0xffff) throw new RangeError('A round evaluates 1 to 65535 inputs');
   const keys = new Map(publicShares.map(({ index, publicKey }) => [index, publicKey]));
-  const input = oprfInput(domain, normalised);
-  const { blind, blinded } = sodiumBlind(input);
+  const inputs = tasks.map(({ domain, normalised }) => oprfInput(domain, normalised));
+  const blinds = inputs.map(sodiumBlind);
+  const blinded = blinds.map((b) => b.blinded);
   return {
-    /** The serialized EvaluationRequest: a count of 1, then the blinded element. */
-    request: Uint8Array.from([0, 1, ...blinded]),
-    finalize(answers: readonly { index: number; evaluation: Uint8Array }[]): { output: Uint8Array; rejected: number[] } {
+    /** The serialized EvaluationRequest: a 2-byte count, then the blinded elements in the tasks' order. */
+    request: Uint8Array.from([tasks.length >> 8, tasks.length & 0xff, ...blinded.flatMap((element) => [...element])]),
+    finalize(answers: readonly { index: number; evaluation: Uint8Array }[]): { outputs: Uint8Array[]; rejected: number[] } {
       const rejected: number[] = [];
-      const good: { index: number; element: Uint8Array }[] = [];
+      const good: { index: number; elements: Uint8Array[] }[] = [];
       const answered = new Set<number>();
       for (const { index, evaluation } of answers) {
         const publicKey = keys.get(index);
-        const element = publicKey && !answered.has(index) ? sodiumVerifiedEvaluation(publicKey, blinded, evaluation) : undefined;
-        if (element) good.push({ index, element });
+        const elements = publicKey && !answered.has(index) ? sodiumVerifiedEvaluations(publicKey, blinded, evaluation) : undefined;
+        if (elements) good.push({ index, elements });
         else rejected.push(index);
         answered.add(index);
       }
       if (good.length < threshold) throw new ThresholdUnavailableError(threshold, good.length, rejected);
-      return { output: sodiumFinalize(input, blind, sodiumCombine(good.slice(0, threshold))), rejected };
+      const chosen = good.slice(0, threshold);
+      const outputs = inputs.map((input, i) =>
+        sodiumFinalizeUnblinded(
+          input,
+          sodiumCombine(
+            chosen.map(({ index, elements }) => ({ index, element: elements[i]! })),
+            sodiumUnblinder(blinds[i]!.blind),
+          ),
+        ),
+      );
+      return { outputs, rejected };
     },
   };
 }

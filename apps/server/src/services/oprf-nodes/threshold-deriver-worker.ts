@@ -1,6 +1,7 @@
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from '../raw-identity.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from './evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from './oprf-node-set.ts';
+import type { OprfTask } from './sodium-threshold-round.ts';
 
 /** One raw derivation in threshold mode, with the node set as the main thread holds it now. */
 export type ThresholdTask = { set: OprfNodeSet | undefined; timeoutMs: number; client: string | undefined } & (
@@ -22,20 +23,19 @@ export type ThresholdOutcome =
  */
 export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
   const faults: NodeFault[][] = [];
-  const outputs: OprfOutputs = {
-    async evaluate(domain, normalised) {
-      const result = await evaluateWithNodes(task.set?.nodes ?? [], domain, normalised, {
-        threshold: task.set?.threshold ?? Number.POSITIVE_INFINITY,
-        timeoutMs: task.timeoutMs,
-        forwardedFor: task.client,
-      }).catch((error: unknown) => {
-        if (error instanceof OprfNodesUnavailable && error.faults.length > 0) faults.push(error.faults);
-        throw error;
-      });
-      if (result.faults.length > 0) faults.push(result.faults);
-      return result.output;
-    },
+  const evaluateMany = async (tasks: readonly OprfTask[]) => {
+    const result = await evaluateWithNodes(task.set?.nodes ?? [], tasks, {
+      threshold: task.set?.threshold ?? Number.POSITIVE_INFINITY,
+      timeoutMs: task.timeoutMs,
+      forwardedFor: task.client,
+    }).catch((error: unknown) => {
+      if (error instanceof OprfNodesUnavailable && error.faults.length > 0) faults.push(error.faults);
+      throw error;
+    });
+    if (result.faults.length > 0) faults.push(result.faults);
+    return result.outputs;
   };
+  const outputs: OprfOutputs = { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
   try {
     const value = task.kind === 'registration' ? await deriveFromRaw(outputs, task) : await commitmentFromRawBio(outputs, task.bioInfo);
     return { ok: true, value, faults };

@@ -5,6 +5,7 @@ import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from '../raw-id
 import { threadPool } from '../thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from './evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from './oprf-node-set.ts';
+import type { OprfTask } from './sodium-threshold-round.ts';
 import type { ThresholdOutcome, ThresholdTask } from './threshold-deriver-worker.ts';
 
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
@@ -24,10 +25,10 @@ export function thresholdDeriver(
   state: OprfNodesState,
   { timeoutMs, onFaults }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void; threads?: number },
 ): RawDeriver {
-  const outputs = (client: string | undefined): OprfOutputs => ({
-    async evaluate(domain, normalised) {
+  const outputs = (client: string | undefined): OprfOutputs => {
+    const evaluateMany = async (tasks: readonly OprfTask[]) => {
       const set = state.current;
-      const { output, faults } = await evaluateWithNodes(set?.nodes ?? [], domain, normalised, {
+      const { outputs: values, faults } = await evaluateWithNodes(set?.nodes ?? [], tasks, {
         threshold: set?.threshold ?? Number.POSITIVE_INFINITY,
         timeoutMs,
         forwardedFor: client,
@@ -36,9 +37,10 @@ export function thresholdDeriver(
         throw error;
       });
       if (faults.length > 0) onFaults(faults);
-      return output;
-    },
-  });
+      return values;
+    };
+    return { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
+  };
   return {
     registration: (raw, client) => deriveFromRaw(outputs(client), raw),
     commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), bioInfo),
