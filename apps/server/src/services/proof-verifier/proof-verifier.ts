@@ -36,7 +36,7 @@ export function createProofVerifier({
   keyPaths,
   threads = availableParallelism(),
   maxBatch = 32,
-  minBatch = 4,
+  minBatch = 8,
   eager = false,
 }: ProofVerifierOptions): ProofVerifier {
   const pool = threadPool(threadEntry('verifier-worker', import.meta.url), {
@@ -51,7 +51,7 @@ export function createProofVerifier({
   const pump = () => {
     while (queue.length > 0 && inFlight < threads) {
       // A batch pays a fixed cost (three pairs of the key and a final exponentiation: about three
-      // proofs' worth), so while another batch runs, a free worker waits for a few proofs rather than
+      // proofs' worth), so while another batch runs, a free worker waits for 8 proofs rather than
       // taking one or two; the running batch's end pumps again. Decision 030.
       if (inFlight > 0 && queue.length < minBatch) break;
       const size = Math.min(maxBatch, Math.ceil(queue.length / (threads - inFlight)));
