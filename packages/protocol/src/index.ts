@@ -29,7 +29,7 @@ export {
 export { signErasure, verifyErasure, erasureIdTag, type ZkEraseFields } from './erasure-signatures.ts';
 export { isSemaphorePublicKey, isDegenerateCommitment, SMALL_ORDER_POINTS } from './semaphore-public-key.ts';
 export { semaphoreHash } from './semaphore-hash.ts';
-export { isZeroSecretProof } from './zero-secret-proof.ts';
+export { isZeroSecretProof, ZERO_SECRET_COMMITMENT } from './zero-secret-proof.ts';
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';

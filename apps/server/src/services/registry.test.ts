@@ -148,6 +148,13 @@ describe('provingDepthFor', () => {
     expect(running.leavesInBucket('')).not.toContain(3);
     expect(running.leavesInBucket('')).not.toContain(41);
     expect(running.leavesInBucket('')).toHaveLength(40);
+    // What the zero-secret shortcut asks (decision 030): an erased leaf is no longer held.
+    expect([running.holds('10002'), running.holds('10003'), running.holds('10041'), running.holds('99999')]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
     // The erasure deleted the checkpoint that held leaf 3; the catch-up saved a new one.
     await running.flush();
     expect(await storage.checkpoints.latest(42)).toMatchObject({ size: 42, root: expected });

@@ -136,6 +136,11 @@ export class Registry {
     this.backgroundTimer.unref();
   }
 
+  /** Whether the current tree holds this commitment as a leaf (an erased one it no longer holds): one bucket of the index. */
+  holds(commitment: string): boolean {
+    return this.leavesInBucket(memberBucket(commitment, INDEXED_BUCKET_CHARS)).some((i) => this.commitmentAt(i) === commitment);
+  }
+
   /** The leaf at `index`, in canonical decimal. Only the tree holds the leaves (no second copy as strings). */
   commitmentAt(index: number): string | undefined {
     return this.tree.leaf(index)?.toString();

@@ -1,4 +1,4 @@
-import { isZeroSecretProof, sessionMessage, type WireSemaphoreProof } from '@zeroid/protocol';
+import { isZeroSecretProof, sessionMessage, ZERO_SECRET_COMMITMENT, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
 import { provingDepthFor, type Registry } from './registry.ts';
@@ -26,9 +26,13 @@ export interface ProofBinding {
  * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400,
  *    by `parseSemaphoreProof`, which the caller runs before it admits the attempt);
  * 2. binding: the scope is the challenge, and the message is the challenge (or binds it to a session);
- * 3. not made with the secret 0, whose key is the identity point (anyone can prove for its leaf);
- * 4. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any),
+ * 3. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any),
  *    and still in its window, else 'Stale';
+ * 4. not made with the secret 0, whose key is the identity point (anyone can prove for its leaf). A
+ *    proof with the secret 0 proves the leaf poseidon2(0, 1), so against the current root, whose tree
+ *    we hold, it is only possible if that tree holds that leaf: an index lookup instead of the
+ *    Poseidon hash of `isZeroSecretProof`, which cost as much as a fifth of a pairing check (decision
+ *    030). Against any other root, and whenever the leaf is there, the nullifier is checked;
  * 5. depth: the depth of the tree that root is the root of, which is the current depth or, for a root
  *    from before the group passed a power of two, a smaller one (we serve artifacts for every depth);
  * 6. the challenge is consumed atomically, so a replay, however re-encoded, fails here;
@@ -55,16 +59,16 @@ export async function verifyMembershipProof(
     challenge: proof.scope,
   };
   if (proof.scope !== expected.scope || proof.message !== expected.message) return 'Failure';
-  if (isZeroSecretProof(proof)) return 'Failure';
 
   await deps.registry.catchUp();
   if (proof.merkleTreeRoot === '0') return 'Failure';
+  const current = proof.merkleTreeRoot === deps.registry.root;
+  if ((!current || deps.registry.holds(ZERO_SECRET_COMMITMENT)) && isZeroSecretProof(proof)) return 'Failure';
   // The root the tree has just caught up to is in the root history (catchUp records it first) and
   // has no successor: standing, as the database would say, without asking it twice.
-  const root =
-    proof.merkleTreeRoot === deps.registry.root
-      ? { size: deps.registry.size, accepted: true }
-      : await deps.storage.roots.standing(proof.merkleTreeRoot, deps.rootWindowMs);
+  const root = current
+    ? { size: deps.registry.size, accepted: true }
+    : await deps.storage.roots.standing(proof.merkleTreeRoot, deps.rootWindowMs);
   if (root === undefined) return 'Failure';
   if (!root.accepted) return 'Stale';
   if (proof.merkleTreeDepth !== provingDepthFor(root.size)) return 'Failure';

@@ -57,9 +57,23 @@ export function g2(x: [bigint, bigint], y: [bigint, bigint]): G2 {
 /** The values of mcl's objects live in JavaScript arrays, copied into the WebAssembly stack per call. */
 const words = (value: G1 | G2 | GT) => (value as unknown as { a_: Uint32Array }).a_;
 
-/** mcl's C function `mclBn_millerLoopVec(GT *e, const G1 *x, const G2 *y, size_t n)`, exported by its WebAssembly. */
-const wasmExports = () =>
-  (mclInternals as unknown as { mod: { _mclBn_millerLoopVec(e: number, p: number, q: number, n: number): void } }).mod;
+/** The C functions of mcl's WebAssembly that mcl-wasm does not wrap, or that we call on its stack without copies. */
+interface WasmExports {
+  HEAP8: Int8Array;
+  /** `mclBn_millerLoopVec(GT *e, const G1 *x, const G2 *y, size_t n)` */
+  _mclBn_millerLoopVec(e: number, p: number, q: number, n: number): void;
+  _mclBnFp_neg(y: number, x: number): void;
+  _mclBnFp2_mul(z: number, x: number, y: number): void;
+  _mclBnG2_add(z: number, x: number, y: number): void;
+  _mclBnG2_dbl(y: number, x: number): void;
+  _mclBnG2_isEqual(x: number, y: number): number;
+}
+
+/** mcl's WebAssembly: its stack (allocations last until `stackRestore`) and its exported C functions. */
+export function mclWasm() {
+  return { internals: mclInternals, mod: (mclInternals as unknown as { mod: WasmExports }).mod };
+}
+const wasmExports = () => mclWasm().mod;
 
 /** Pairs one Miller loop handles at once: bounds what goes on the WebAssembly stack (about 430 bytes a pair). */
 const MILLER_CHUNK = 16;

@@ -21,6 +21,8 @@ export interface ProofVerifierOptions {
   threads?: number;
   /** Most proofs in one batch. */
   maxBatch?: number;
+  /** Fewest proofs a batch starts with while another batch is running (with none running, any number). */
+  minBatch?: number;
   /** Start every worker now rather than at the first proof (a server does; a test app need not). */
   eager?: boolean;
 }
@@ -34,6 +36,7 @@ export function createProofVerifier({
   keyPaths,
   threads = availableParallelism(),
   maxBatch = 32,
+  minBatch = 8,
   eager = false,
 }: ProofVerifierOptions): ProofVerifier {
   const pool = threadPool(threadEntry('verifier-worker', import.meta.url), {
@@ -47,6 +50,10 @@ export function createProofVerifier({
 
   const pump = () => {
     while (queue.length > 0 && inFlight < threads) {
+      // A batch pays a fixed cost (three pairs of the key and a final exponentiation: about three
+      // proofs' worth), so while another batch runs, a free worker waits for 8 proofs rather than
+      // taking one or two; the running batch's end pumps again. Decision 030.
+      if (inFlight > 0 && queue.length < minBatch) break;
       const size = Math.min(maxBatch, Math.ceil(queue.length / (threads - inFlight)));
       const batch = queue.splice(0, size);
       inFlight++;
