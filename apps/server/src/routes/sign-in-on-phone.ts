@@ -6,17 +6,16 @@ import {
   PhoneSignInDetailsReply,
   PhoneSignInReply,
   SessionParams,
-  signInMessage,
   SignInProofBody,
   type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../services/challenges.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
 import { settleSession } from '../services/settle-session.ts';
-import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+import { checkSignInProof } from './check-sign-in-proof.ts';
 
 type Params = { Params: Static<typeof SessionParams> };
 const notOpen = () =>
@@ -34,7 +33,7 @@ const notOpen = () =>
  * A cancel or an unregistered biometric is `POST /sessions/:id/failure`, as for any session.
  */
 export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
-  const { config, storage, registry, proofVerifier, limits, metrics, openidProvider } = deps;
+  const { config, storage, limits, metrics, openidProvider } = deps;
 
   /** The pending session's authorization request, still waiting for its proof. */
   async function openSignIn(id: string) {
@@ -64,26 +63,9 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { uid, scope } = await openSignIn(request.params.id);
-      const admission = await admitGuess(request, limits, PROOF_VERIFICATION);
       // The same binding as on the screen: the scope of the site's sector, the challenge bound to
       // this authorization request, both from the server's records, never from the phone.
-      const binding = { scope, message: signInMessage(request.body.challenge, uid), challenge: request.body.challenge };
-      const verdict = await verifyMembershipProof(
-        {
-          storage,
-          registry,
-          verifier: proofVerifier,
-          rootWindowMs: config.rootWindowMs,
-          observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
-        },
-        proof,
-        undefined,
-        binding,
-      ).catch(async (error: unknown) => {
-        await admission.releaseVerification();
-        throw error;
-      });
-      if (verdict !== 'Failure') await admission.releaseVerification();
+      const verdict = await checkSignInProof(request, deps, proof, { scope, uid, challenge: request.body.challenge });
       if (verdict === 'Stale') {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');

@@ -8,21 +8,20 @@ import {
   parseSemaphoreProof,
   SessionSecretHeaders,
   SignInDetailsReply,
-  signInMessage,
   SignInProofBody,
   SignInReply,
   SignInSessionParams,
   type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../services/challenges.ts';
 import { createSession } from '../services/create-session.ts';
 import { DISCOVERY_PATH, OIDC_PREFIX } from '../services/openid/create-provider.ts';
 import { clientOf, sectorScope, siteOf } from '../services/openid/sign-in-request.ts';
 import { sessionSecretMatches } from '../services/session-secret.ts';
-import { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+import { checkSignInProof } from './check-sign-in-proof.ts';
 import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
 
 const notFound = () =>
@@ -42,7 +41,7 @@ const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern
  * calls to the browser that started the authorization request.
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
-  const { config, storage, registry, proofVerifier, limits, metrics, openidProvider: provider } = deps;
+  const { config, storage, limits, metrics, openidProvider: provider } = deps;
   const issuer = new URL(config.publicUrl);
   // Every URL the provider writes (its endpoints, the redirect after a proof) is on PUBLIC_URL, the
   // issuer, whatever Host the request came with; secure cookies follow PUBLIC_URL's scheme.
@@ -106,24 +105,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
-      const admission = await admitGuess(request, limits, PROOF_VERIFICATION);
-      const binding = { scope, message: signInMessage(request.body.challenge, request.params.uid), challenge: request.body.challenge };
-      const verdict = await verifyMembershipProof(
-        {
-          storage,
-          registry,
-          verifier: proofVerifier,
-          rootWindowMs: config.rootWindowMs,
-          observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
-        },
-        proof,
-        undefined,
-        binding,
-      ).catch(async (error: unknown) => {
-        await admission.releaseVerification();
-        throw error;
-      });
-      if (verdict !== 'Failure') await admission.releaseVerification();
+      const verdict = await checkSignInProof(request, deps, proof, { scope, uid: request.params.uid, challenge: request.body.challenge });
       metrics.verifications.inc({ mode: 'zk', result: verdict === 'Success' ? 'Success' : 'Failure' });
       if (verdict === 'Stale') {
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');

@@ -9,6 +9,7 @@ import {
   type WireSemaphoreProof,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { membershipCheckDeps } from './membership-check-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { admitGuess, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
@@ -27,7 +28,8 @@ type Claim = { proof: WireSemaphoreProof; bioInfo?: never } | { bioInfo: string;
  * failure, given back on Success), then evaluated: a malformed request spends no attempt, and no
  * number of concurrent requests gets more evaluations than the throttle allows.
  */
-export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, storage, registry, config, limits, metrics }: AppDeps) {
+export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
+  const { deriver, storage, limits, metrics } = deps;
   app.post<{ Body: Body }>(
     '/verify',
     {
@@ -56,17 +58,7 @@ export function verifyRoute(app: FastifyInstance, { deriver, proofVerifier, stor
   async function verdictFor(claim: Claim, session: string | undefined, client: string): Promise<ProofVerdict> {
     if (!(await sessionIsOpen(storage, session))) return 'Failure';
     if (claim.proof) {
-      const verdict = await verifyMembershipProof(
-        {
-          storage,
-          registry,
-          verifier: proofVerifier,
-          rootWindowMs: config.rootWindowMs,
-          observePairing: (seconds) => metrics.proofVerificationSeconds.observe(seconds),
-        },
-        claim.proof,
-        session,
-      );
+      const verdict = await verifyMembershipProof(membershipCheckDeps(deps), claim.proof, session);
       if (verdict === 'Stale') {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         return verdict;

@@ -6,8 +6,7 @@ import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
-import { ProgressLine } from '../../shared/progress-line.tsx';
-import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { BiometricForm } from '../../shared/biometric-form.tsx';
 
 const prover = () => import('../prover/prover-client.ts');
 
@@ -94,23 +93,17 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
         This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
         verify.
       </p>
-      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
-        <SecretTextarea
-          aria-label="Biometric Data"
-          name="bio_info"
-          rows={6}
-          placeholder={MESSAGES.touchToVerify}
-          value={bioInfo}
-          onValue={setBioInfo}
-        />
-        <button type="submit" className="primary" disabled={pending}>
-          {MESSAGES.verifyUser}
-        </button>
+      <BiometricForm
+        bioInfo={bioInfo}
+        onBioInfo={setBioInfo}
+        onSubmit={(event) => void submit(event)}
+        pending={pending}
+        progress={progress}
+      >
         <button type="button" disabled={pending} onClick={() => void cancel()}>
           Cancel
         </button>
-        {pending ? <ProgressLine progress={progress} /> : null}
-      </form>
+      </BiometricForm>
       <ErrorAlert message={error} />
     </section>
   );

@@ -6,8 +6,7 @@ import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
-import { ProgressLine } from '../../shared/progress-line.tsx';
-import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { BiometricForm } from '../../shared/biometric-form.tsx';
 import { SignInOnPhone } from './sign-in-on-phone.tsx';
 import { signInDetails } from './sign-in-details.ts';
 
@@ -75,23 +74,18 @@ export function SignInPage() {
           not your biometric, not your DID.
         </p>
       ) : null}
-      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
-        <SecretTextarea
-          aria-label="Biometric Data"
-          name="bio_info"
-          rows={6}
-          placeholder={MESSAGES.touchToVerify}
-          value={bioInfo}
-          onValue={setBioInfo}
-        />
-        <button type="submit" className="primary" disabled={pending || !details}>
-          {MESSAGES.verifyUser}
-        </button>
+      <BiometricForm
+        bioInfo={bioInfo}
+        onBioInfo={setBioInfo}
+        onSubmit={(event) => void submit(event)}
+        pending={pending}
+        progress={progress}
+        notReady={!details}
+      >
         <button type="button" disabled={pending || !details} onClick={() => void cancel()}>
           Cancel
         </button>
-        {pending ? <ProgressLine progress={progress} /> : null}
-      </form>
+      </BiometricForm>
       {details && !onPhone ? (
         <button type="button" disabled={pending} onClick={() => setOnPhone(true)}>
           Verify on my phone instead

@@ -7,10 +7,9 @@ import { sessionOpen } from '../../shared/api-client.ts';
 import type { Progress } from '../../shared/progress.ts';
 import { verify, warmUpProver } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
-import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
-import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { BiometricForm } from '../../shared/biometric-form.tsx';
 import { PhoneSignIn } from '../sign-in/phone-sign-in.tsx';
 
 export function VerifyPage() {
@@ -68,20 +67,13 @@ export function VerifyPage() {
           </p>
         </>
       ) : null}
-      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
-        <SecretTextarea
-          aria-label="Biometric Data"
-          name="bio_info"
-          rows={6}
-          placeholder={MESSAGES.touchToVerify}
-          value={bioInfo}
-          onValue={setBioInfo}
-        />
-        <button type="submit" className="primary" disabled={pending}>
-          {MESSAGES.verifyUser}
-        </button>
-        {pending ? <ProgressLine progress={progress} /> : null}
-      </form>
+      <BiometricForm
+        bioInfo={bioInfo}
+        onBioInfo={setBioInfo}
+        onSubmit={(event) => void submit(event)}
+        pending={pending}
+        progress={progress}
+      />
       <ErrorAlert message={error} />
     </section>
   );
