@@ -12,7 +12,7 @@ import { createSessionQrImages } from './services/session-qr-images.ts';
 import { providerHolder } from './services/openid/provider-holder.ts';
 import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';
-import { decodeUtf8Body, parseStrictJson } from './http/strict-json.ts';
+import { acceptStrictJsonOnly } from './http/strict-json.ts';
 import { registerGuessLimits, type GuessLimitSettings } from './http/guess-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
@@ -57,15 +57,7 @@ export async function buildApp(
     hardenedServerOptions({ logger: options.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy, https }),
   );
 
-  // JSON only: drop Fastify's text/plain parser and replace its JSON parser with a strict one.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    try {
-      done(null, parseStrictJson(decodeUtf8Body(body as Buffer)));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  acceptStrictJsonOnly(app);
 
   app.setErrorHandler(errorHandler);
   await securityHeaders(app, { https, oprfNodes: config.oprfNodes });

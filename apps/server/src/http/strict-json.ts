@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { badRequest } from './problem.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -85,4 +86,19 @@ function nextNonSpace(text: string, from: number): string | undefined {
   let i = from;
   while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
   return text[i];
+}
+
+/**
+ * JSON only, parsed strictly: drops Fastify's text/plain parser and replaces its JSON parser with
+ * `decodeUtf8Body` and `parseStrictJson`. Used by the server and by an OPRF node.
+ */
+export function acceptStrictJsonOnly(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    try {
+      done(null, parseStrictJson(decodeUtf8Body(body as Buffer)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
 }

@@ -4,7 +4,7 @@ import { hardenedServerOptions } from '../http/server-options.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { registerGuessLimits } from '../http/guess-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
-import { decodeUtf8Body, parseStrictJson } from '../http/strict-json.ts';
+import { acceptStrictJsonOnly } from '../http/strict-json.ts';
 import { attemptKeySecret } from '../services/attempt-key-secret.ts';
 import type { OprfShareFile } from '../services/oprf-share-file.ts';
 import type { AttemptRepository } from '../storage/types.ts';
@@ -25,14 +25,7 @@ export async function buildNodeApp(
   const app = Fastify(
     hardenedServerOptions({ logger: options.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy, https: false }),
   );
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
-    try {
-      done(null, parseStrictJson(decodeUtf8Body(body as Buffer)));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  acceptStrictJsonOnly(app);
   app.setErrorHandler(errorHandler);
   await securityHeaders(app, { https: false });
   // The browser calls nodes from the app's origin: exactly the configured origins, nothing else.

@@ -9,6 +9,7 @@ import {
   ProtocolInputError,
   type Static,
 } from '@zeroid/protocol';
+import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../services/libsodium.ts';
 import type { OprfShareFile } from '../services/oprf-share-file.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../services/sodium-voprf.ts';
@@ -80,11 +81,7 @@ export function nodeRoutes(
       await ping();
       return { status: 'ready', index: share.index };
     } catch (error) {
-      request.log.warn({ err: { name: (error as Error).name, code: (error as { code?: string }).code } }, 'not ready');
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .send({ error: { code: 'NOT_READY', message: 'Storage is not reachable yet.' } });
+      return replyNotReady(request, reply, error);
     }
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
+import { replyNotReady } from '../http/reply-not-ready.ts';
 
 /**
  * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not
@@ -34,11 +35,7 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
       await registry.catchUp();
       return { status: 'ready', members: registry.size, root: registry.root };
     } catch (error) {
-      request.log.warn({ err: { name: (error as Error).name, code: (error as { code?: string }).code } }, 'not ready');
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .send({ error: { code: 'NOT_READY', message: 'Storage is not reachable yet.' } });
+      return replyNotReady(request, reply, error);
     }
   });
 }
