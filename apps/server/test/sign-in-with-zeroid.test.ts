@@ -454,57 +454,18 @@ describe('Sign in with ZeroID', () => {
       await rm(tls, { recursive: true, force: true });
     });
 
-    const refusal = (...args: string[]) =>
-      oidcCli(...args).then(
+    /** What `add-client --id site-x` says when given this redirect URI and sector document ('accepted' if it was). */
+    const refusal = (redirectUri: string, sectorIdentifierUri: string) =>
+      oidcCli('add-client', '--id', 'site-x', '--redirect-uri', redirectUri, '--sector-identifier-uri', sectorIdentifierUri).then(
         () => 'accepted',
         (error: { stderr: string }) => error.stderr,
       );
 
     it('refuses a client whose sector document does not list its redirect URIs, is not a JSON array, is missing or is not https', async () => {
-      expect(
-        await refusal(
-          'add-client',
-          '--id',
-          'site-x',
-          '--redirect-uri',
-          REDIRECT_D,
-          '--sector-identifier-uri',
-          `${sectorBase}/missing-one.json`,
-        ),
-      ).toContain(`does not list "${REDIRECT_D}"`);
-      expect(
-        await refusal(
-          'add-client',
-          '--id',
-          'site-x',
-          '--redirect-uri',
-          REDIRECT_C,
-          '--sector-identifier-uri',
-          `${sectorBase}/not-an-array.json`,
-        ),
-      ).toContain('must be a JSON array');
-      expect(
-        await refusal(
-          'add-client',
-          '--id',
-          'site-x',
-          '--redirect-uri',
-          REDIRECT_C,
-          '--sector-identifier-uri',
-          `${sectorBase}/nothing.json`,
-        ),
-      ).toContain('answered 404');
-      expect(
-        await refusal(
-          'add-client',
-          '--id',
-          'site-x',
-          '--redirect-uri',
-          REDIRECT_C,
-          '--sector-identifier-uri',
-          'http://localhost:1/sector.json',
-        ),
-      ).toContain('must be https');
+      expect(await refusal(REDIRECT_D, `${sectorBase}/missing-one.json`)).toContain(`does not list "${REDIRECT_D}"`);
+      expect(await refusal(REDIRECT_C, `${sectorBase}/not-an-array.json`)).toContain('must be a JSON array');
+      expect(await refusal(REDIRECT_C, `${sectorBase}/nothing.json`)).toContain('answered 404');
+      expect(await refusal(REDIRECT_C, 'http://localhost:1/sector.json')).toContain('must be https');
       expect(JSON.stringify(await oidcCli('list-client'))).not.toContain('site-x');
     });
 
