@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
 import { checkKeyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
 import { createMetrics } from './services/metrics.ts';
-import { libsodiumReady, sodiumRistrettoMultiply } from './services/libsodium.ts';
+import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
 import { fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-node-keys.ts';
@@ -116,7 +116,10 @@ async function main() {
         await registry.catchUp();
         releaseStartupGarbage();
         await warmedUp;
-        app.log.info({ members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl }, 'ZeroID is ready');
+        app.log.info(
+          { members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl, group: ristretto255Backend },
+          'ZeroID is ready',
+        );
         return;
       } catch (error) {
         // Another key's database cannot become ready by waiting: stop, and say what to fix.

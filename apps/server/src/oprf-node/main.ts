@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError } from '../config.ts';
+import { ristretto255Backend } from '../services/libsodium.ts';
 import { loadNodeShare } from '../services/oprf-share-store.ts';
 import { ShareFileError } from '../services/oprf-share-file.ts';
 import { openStorage } from '../storage/open-storage.ts';
@@ -50,7 +51,10 @@ async function main() {
   process.on('SIGINT', () => void shutdown());
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ index: share.index, threshold: share.threshold, count: share.count }, 'ZeroID OPRF node is ready');
+  app.log.info(
+    { index: share.index, threshold: share.threshold, count: share.count, group: ristretto255Backend },
+    'ZeroID OPRF node is ready',
+  );
 }
 
 function refuse(message: string): never {

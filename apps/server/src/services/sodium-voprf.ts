@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import sodium from 'libsodium-wrappers-sumo';
+import { ristretto255 } from './libsodium.ts';
 
 /**
  * RFC 9497 VOPRF (ristretto255-SHA512) on libsodium's group operations, for the hot paths that run
@@ -61,9 +62,8 @@ function compositeWeights(publicKey: Uint8Array, blinded: readonly Uint8Array[],
 
 /** Σ weightᵢ·pointᵢ (libsodium has no multi-scalar multiplication: one scalar multiplication per term). */
 function linearCombination(weights: readonly Uint8Array[], points: readonly Uint8Array[]): Uint8Array {
-  let sum = sodium.crypto_scalarmult_ristretto255(weights[0]!, points[0]!);
-  for (let i = 1; i < points.length; i++)
-    sum = sodium.crypto_core_ristretto255_add(sum, sodium.crypto_scalarmult_ristretto255(weights[i]!, points[i]!));
+  let sum = ristretto255.scalarmult(weights[0]!, points[0]!);
+  for (let i = 1; i < points.length; i++) sum = ristretto255.add(sum, ristretto255.scalarmult(weights[i]!, points[i]!));
   return sum;
 }
 
@@ -99,13 +99,13 @@ export function sodiumBlindEvaluateBatch(
   blinded: readonly Uint8Array[],
   proofScalar?: Uint8Array,
 ): Uint8Array {
-  const evaluated = blinded.map((element) => sodium.crypto_scalarmult_ristretto255(privateKey, element));
+  const evaluated = blinded.map((element) => ristretto255.scalarmult(privateKey, element));
   // ComputeCompositesFast: Z = k·M, as the prover knows k.
   const m = linearCombination(compositeWeights(publicKey, blinded, evaluated), blinded);
-  const z = sodium.crypto_scalarmult_ristretto255(privateKey, m);
+  const z = ristretto255.scalarmult(privateKey, m);
   const r = proofScalar ?? randomScalar();
-  const t2 = sodium.crypto_scalarmult_ristretto255_base(r);
-  const t3 = sodium.crypto_scalarmult_ristretto255(r, m);
+  const t2 = ristretto255.scalarmultBase(r);
+  const t3 = ristretto255.scalarmult(r, m);
   const c = challenge(publicKey, m, z, t2, t3);
   const s = sodium.crypto_core_ristretto255_scalar_sub(r, sodium.crypto_core_ristretto255_scalar_mul(c, privateKey));
   if (!proofScalar) r.fill(0);
@@ -117,7 +117,7 @@ const isCanonicalScalar = (scalar: Uint8Array) =>
 
 /** A canonical ristretto255 encoding of anything but the identity (whose encoding is 32 zero bytes). */
 const isUsableElement = (element: Uint8Array) =>
-  element.length === ELEMENT_BYTES && element.some((byte) => byte !== 0) && sodium.crypto_core_ristretto255_is_valid_point(element);
+  element.length === ELEMENT_BYTES && element.some((byte) => byte !== 0) && ristretto255.isValidPoint(element);
 
 /**
  * The blinded elements of a serialized EvaluationRequest (a 2-byte big-endian count, then the
@@ -166,24 +166,13 @@ export function sodiumVerifiedEvaluations(
   const evaluated = Array.from({ length: count }, (_, i) => serialized.slice(2 + i * ELEMENT_BYTES, 2 + (i + 1) * ELEMENT_BYTES));
   const c = serialized.slice(modeAt + 1, modeAt + 33);
   const s = serialized.slice(modeAt + 33, modeAt + 65);
-  if (
-    !evaluated.every((element) => sodium.crypto_core_ristretto255_is_valid_point(element)) ||
-    !isCanonicalScalar(c) ||
-    !isCanonicalScalar(s)
-  )
-    return undefined;
+  if (!evaluated.every((element) => ristretto255.isValidPoint(element)) || !isCanonicalScalar(c) || !isCanonicalScalar(s)) return undefined;
   try {
     const weights = compositeWeights(publicKey, blinded, evaluated);
     const m = linearCombination(weights, blinded);
     const z = linearCombination(weights, evaluated);
-    const t2 = sodium.crypto_core_ristretto255_add(
-      sodium.crypto_scalarmult_ristretto255_base(s),
-      sodium.crypto_scalarmult_ristretto255(c, publicKey),
-    );
-    const t3 = sodium.crypto_core_ristretto255_add(
-      sodium.crypto_scalarmult_ristretto255(s, m),
-      sodium.crypto_scalarmult_ristretto255(c, z),
-    );
+    const t2 = ristretto255.add(ristretto255.scalarmultBase(s), ristretto255.scalarmult(c, publicKey));
+    const t3 = ristretto255.add(ristretto255.scalarmult(s, m), ristretto255.scalarmult(c, z));
     return sodium.compare(challenge(publicKey, m, z, t2, t3), c) === 0 ? evaluated : undefined;
   } catch {
     // libsodium refuses an identity product: no honest proof leads there.
@@ -193,17 +182,14 @@ export function sodiumVerifiedEvaluations(
 
 /** Blind (RFC 9497 §3.3.1): the blind r and the blinded element r·H(input). */
 export function sodiumBlind(input: Uint8Array): { blind: Uint8Array; blinded: Uint8Array } {
-  const element = sodium.crypto_core_ristretto255_from_hash(expandMessage64(input, HASH_TO_GROUP_DST));
+  const element = ristretto255.fromHash(expandMessage64(input, HASH_TO_GROUP_DST));
   const blind = randomScalar();
-  return { blind, blinded: sodium.crypto_scalarmult_ristretto255(blind, element) };
+  return { blind, blinded: ristretto255.scalarmult(blind, element) };
 }
 
 /** Finalize (RFC 9497 §3.3.2): H(input, r⁻¹·evaluated, "Finalize"). */
 export function sodiumFinalize(input: Uint8Array, blind: Uint8Array, evaluated: Uint8Array): Uint8Array {
-  return sodiumFinalizeUnblinded(
-    input,
-    sodium.crypto_scalarmult_ristretto255(sodium.crypto_core_ristretto255_scalar_invert(blind), evaluated),
-  );
+  return sodiumFinalizeUnblinded(input, ristretto255.scalarmult(sodium.crypto_core_ristretto255_scalar_invert(blind), evaluated));
 }
 
 /** Finalize's hash of an element already unblinded (r⁻¹·evaluated): `sodiumCombine` with `scale` r⁻¹ gives one. */
@@ -240,8 +226,8 @@ export function sodiumCombine(answers: readonly { index: number; element: Uint8A
     }
     let lambda = sodium.crypto_core_ristretto255_scalar_mul(numerator, sodium.crypto_core_ristretto255_scalar_invert(denominator));
     if (scale) lambda = sodium.crypto_core_ristretto255_scalar_mul(lambda, scale);
-    const term = sodium.crypto_scalarmult_ristretto255(lambda, element);
-    sum = sum ? sodium.crypto_core_ristretto255_add(sum, term) : term;
+    const term = ristretto255.scalarmult(lambda, element);
+    sum = sum ? ristretto255.add(sum, term) : term;
   }
   if (!sum) throw new RangeError('No answers to combine');
   return sum;
