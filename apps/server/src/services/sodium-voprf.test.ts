@@ -85,9 +85,12 @@ describe('RFC 9497 VOPRF on libsodium', () => {
     const input = new TextEncoder().encode('combine');
     const { blind, blinded } = sodiumBlind(input);
     const partial = (x: number) => ({ index: x, element: sodium.crypto_scalarmult_ristretto255(share(x), blinded) });
+    // Each pair twice: the second time its Lagrange coefficients come from the cache.
     for (const pair of [
       [1, 2],
       [1, 3],
+      [3, 2],
+      [1, 2],
       [3, 2],
     ]) {
       const combined = sodiumCombine(pair.map(partial));
