@@ -5,6 +5,8 @@
 #include <sodium.h>
 #include <string.h>
 
+_Static_assert(crypto_core_ristretto255_BYTES == 32 && crypto_core_ristretto255_SCALARBYTES == 32, "32-byte elements and scalars");
+
 #define CHECK(call)                                                            \
   do {                                                                         \
     if ((call) != napi_ok) return NULL;                                        \
@@ -44,20 +46,35 @@ static napi_value new_bytes(napi_env env, const unsigned char *source, size_t le
   napi_value argv[n];                                                          \
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL))
 
-// scalarmult(scalar: 32 bytes, element: 32 bytes): scalar·element; throws for an invalid element or
-// an identity result (crypto_scalarmult_ristretto255).
-static napi_value scalarmult(napi_env env, napi_callback_info info) {
+// A libsodium operation on two 32-byte arguments with a 32-byte result, returning 0 on success.
+typedef int (*binary_op)(unsigned char *out, const unsigned char *a, const unsigned char *b);
+
+// op(argv[0], argv[1]) as a new Uint8Array; a TypeError for arguments of the wrong kind or size, an
+// Error with `refused` where libsodium returns an error.
+static napi_value binary(napi_env env, napi_callback_info info, binary_op op, const char *first, const char *second,
+                         const char *refused) {
   ARGS(2);
-  const unsigned char *n = bytes_arg(env, argv, argc, 0, crypto_core_ristretto255_SCALARBYTES, "scalar: 32 bytes");
-  if (!n) return NULL;
-  const unsigned char *p = bytes_arg(env, argv, argc, 1, crypto_core_ristretto255_BYTES, "element: 32 bytes");
-  if (!p) return NULL;
-  unsigned char q[crypto_core_ristretto255_BYTES];
-  if (crypto_scalarmult_ristretto255(q, n, p) != 0) {
-    napi_throw_error(env, NULL, "invalid point or result");
+  const unsigned char *a = bytes_arg(env, argv, argc, 0, 32, first);
+  if (!a) return NULL;
+  const unsigned char *b = bytes_arg(env, argv, argc, 1, 32, second);
+  if (!b) return NULL;
+  unsigned char out[32];
+  if (op(out, a, b) != 0) {
+    napi_throw_error(env, NULL, refused);
     return NULL;
   }
-  return new_bytes(env, q, sizeof q);
+  return new_bytes(env, out, sizeof out);
+}
+
+// scalarmult(scalar, element: 32 bytes each): scalar·element; throws for an invalid element or an
+// identity result (crypto_scalarmult_ristretto255).
+static napi_value scalarmult(napi_env env, napi_callback_info info) {
+  return binary(env, info, crypto_scalarmult_ristretto255, "scalar: 32 bytes", "element: 32 bytes", "invalid point or result");
+}
+
+// add(p, q: 32 bytes each): p + q; throws for an invalid element (crypto_core_ristretto255_add).
+static napi_value add(napi_env env, napi_callback_info info) {
+  return binary(env, info, crypto_core_ristretto255_add, "element: 32 bytes", "element: 32 bytes", "invalid point");
 }
 
 // scalarmultBase(scalar: 32 bytes): scalar·G; throws for a zero result.
@@ -81,21 +98,6 @@ static napi_value from_hash(napi_env env, napi_callback_info info) {
   unsigned char p[crypto_core_ristretto255_BYTES];
   crypto_core_ristretto255_from_hash(p, h);
   return new_bytes(env, p, sizeof p);
-}
-
-// add(p, q: 32 bytes each): p + q; throws for an invalid element.
-static napi_value add(napi_env env, napi_callback_info info) {
-  ARGS(2);
-  const unsigned char *p = bytes_arg(env, argv, argc, 0, crypto_core_ristretto255_BYTES, "element: 32 bytes");
-  if (!p) return NULL;
-  const unsigned char *q = bytes_arg(env, argv, argc, 1, crypto_core_ristretto255_BYTES, "element: 32 bytes");
-  if (!q) return NULL;
-  unsigned char r[crypto_core_ristretto255_BYTES];
-  if (crypto_core_ristretto255_add(r, p, q) != 0) {
-    napi_throw_error(env, NULL, "invalid point");
-    return NULL;
-  }
-  return new_bytes(env, r, sizeof r);
 }
 
 // isValidPoint(element: 32 bytes): whether it is the canonical encoding of an element
