@@ -87,6 +87,33 @@ describe('session secrets', () => {
     expect((await fetch(`${url}/sessions/${'0'.repeat(32)}/open`)).status).toBe(404);
   });
 
+  it('sends the event stream with the headers every other reply has: security (DESIGN §6) and CORS', async () => {
+    // A screen served from another allowed origin (CORS_ORIGINS) must be able to read the stream.
+    const cross = await startTestApp({ env: { CORS_ORIGINS: 'https://screen.example' } });
+    try {
+      const crossUrl = await cross.app.listen({ port: 0, host: '127.0.0.1' });
+      const { session, secret } = (await (await fetch(`${crossUrl}/sessions`, { method: 'POST' })).json()) as {
+        session: string;
+        secret: string;
+      };
+      const controller = new AbortController();
+      const response = await fetch(`${crossUrl}/sessions/${session}/events?secret=${secret}`, {
+        headers: { origin: 'https://screen.example' },
+        signal: controller.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://screen.example');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      controller.abort();
+    } finally {
+      await cross.destroy();
+    }
+  });
+
   it('keeps the stream secret out of the logs', async () => {
     const { session } = await create();
     const wrong = 'C'.repeat(43);

@@ -12,6 +12,7 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
+import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { Problem } from '../http/problem.ts';
 import { createSession } from '../services/create-session.ts';
@@ -123,8 +124,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
       }
       if (!session) return release();
 
-      reply.hijack();
-      const out = reply.raw;
+      const out = hijackWithHeaders(reply);
       out.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-store',

@@ -15,6 +15,7 @@ import {
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
+import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../services/challenges.ts';
 import { createSession } from '../services/create-session.ts';
@@ -57,9 +58,8 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     const current = await provider();
     let callback = callbacks.get(current);
     if (!callback) callbacks.set(current, (callback = current.callback()));
-    reply.hijack();
+    hijackWithHeaders(reply);
     asIssuer(request);
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
     // Its own replies say how long they may be kept (discovery, JWKS); everything else is never cached.
     reply.raw.setHeader('cache-control', 'no-store');
     await callback(request.raw, reply.raw);
