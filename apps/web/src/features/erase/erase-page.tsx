@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ERASE_MESSAGES, MESSAGES } from '@zeroid/protocol/messages';
-import type { Progress } from '../../shared/progress.ts';
 import { erase } from '../prover/submit-erasure.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
 import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { usePendingCall } from '../../shared/use-pending-call.ts';
 
 type Step = 'form' | 'confirm' | 'erased';
 
@@ -18,9 +18,7 @@ export function ErasePage() {
   const [idInfo, setIdInfo] = useState('');
   const [bioInfo, setBioInfo] = useState('');
   const [step, setStep] = useState<Step>('form');
-  const [pending, setPending] = useState(false);
-  const [progress, setProgress] = useState<Progress>();
-  const [error, setError] = useState<string>();
+  const { pending, progress, error, setError, run } = usePendingCall();
 
   function askToConfirm(event: FormEvent) {
     event.preventDefault();
@@ -29,24 +27,14 @@ export function ErasePage() {
   }
 
   async function confirm() {
-    if (pending) return;
-    setPending(true);
-    setProgress(undefined);
-    try {
-      if (await erase({ idInfo, bioInfo }, setProgress)) {
-        setIdInfo('');
-        setBioInfo('');
-        setStep('erased');
-      } else {
-        setError(ERASE_MESSAGES.failed);
-        setStep('form');
-      }
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Deletion failed. Please try again.');
-      setStep('form');
-    } finally {
-      setPending(false);
-    }
+    const done = await run(async (onProgress) => {
+      // Not erased (the biometric or the ID did not match): the same screen, with this message.
+      if (!(await erase({ idInfo, bioInfo }, onProgress))) throw new Error(ERASE_MESSAGES.failed);
+    }, 'Deletion failed. Please try again.');
+    if (!done) return setStep('form');
+    setIdInfo('');
+    setBioInfo('');
+    setStep('erased');
   }
 
   if (step === 'erased') {

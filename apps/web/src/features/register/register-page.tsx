@@ -1,35 +1,25 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import type { Progress } from '../../shared/progress.ts';
 import { register, type RegisterOutcome } from '../prover/submit-registration.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
 import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { usePendingCall } from '../../shared/use-pending-call.ts';
 
 export function RegisterPage() {
   const [idInfo, setIdInfo] = useState('');
   const [bioInfo, setBioInfo] = useState('');
-  const [pending, setPending] = useState(false);
-  const [progress, setProgress] = useState<Progress>();
-  const [error, setError] = useState<string>();
+  const { pending, progress, error, run } = usePendingCall();
   const [outcome, setOutcome] = useState<RegisterOutcome>();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (pending) return;
-    setPending(true);
-    setError(undefined);
-    setOutcome(undefined);
-    setProgress(undefined);
-    try {
-      setOutcome(await register({ idInfo, bioInfo }, setProgress));
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Registration failed. Please try again.');
-    } finally {
-      setPending(false);
-    }
+    await run(async (onProgress) => {
+      setOutcome(undefined);
+      setOutcome(await register({ idInfo, bioInfo }, onProgress));
+    }, 'Registration failed. Please try again.');
   }
 
   return (

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { sessionCode } from '@zeroid/protocol/session-code';
 import type { PhoneSignInDetailsReply, PhoneSignInReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/progress.ts';
+import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -21,9 +21,7 @@ type Outcome = 'signed-in' | 'not-signed-in';
  */
 export function PhoneSignIn({ session, site }: { session: string; site: { name: string; host: string } }) {
   const [bioInfo, setBioInfo] = useState('');
-  const [pending, setPending] = useState(false);
-  const [progress, setProgress] = useState<Progress>();
-  const [error, setError] = useState<string>();
+  const { pending, progress, error, setError, run } = usePendingCall();
   const [outcome, setOutcome] = useState<Outcome>();
 
   // The worker and the proving artifacts load while the biometric is typed.
@@ -36,29 +34,19 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (pending) return;
-    setPending(true);
-    setError(undefined);
-    setProgress(undefined);
-    try {
+    await run(async (onProgress) => {
       const details = await requestJson<PhoneSignInDetailsReply>(apiUrls.phoneSignIn(session));
       const proof = await (
         await prover()
-      ).signInInBrowser({ bioInfo, uid: details.uid, scope: details.scope, challenge: details.challenge }, setProgress);
-      setProgress({ stage: 'sending' });
-      if (proof === undefined) {
-        await fail();
-      } else {
-        const reply = await requestJson<PhoneSignInReply>(apiUrls.phoneSignIn(session), {
-          method: 'POST',
-          body: { proof, challenge: details.challenge },
-        });
-        setOutcome(reply.result === 'Success' ? 'signed-in' : 'not-signed-in');
-      }
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Verification failed. Please try again.');
-    }
-    setPending(false);
+      ).signInInBrowser({ bioInfo, uid: details.uid, scope: details.scope, challenge: details.challenge }, onProgress);
+      onProgress({ stage: 'sending' });
+      if (proof === undefined) return fail();
+      const reply = await requestJson<PhoneSignInReply>(apiUrls.phoneSignIn(session), {
+        method: 'POST',
+        body: { proof, challenge: details.challenge },
+      });
+      setOutcome(reply.result === 'Success' ? 'signed-in' : 'not-signed-in');
+    }, 'Verification failed. Please try again.');
   }
 
   async function cancel() {

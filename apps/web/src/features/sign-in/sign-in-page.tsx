@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import type { SignInDetailsReply, SignInReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/progress.ts';
+import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -22,9 +22,7 @@ export function SignInPage() {
   const uid = useParams().uid ?? '';
   const [details, setDetails] = useState<SignInDetailsReply>();
   const [bioInfo, setBioInfo] = useState('');
-  const [pending, setPending] = useState(false);
-  const [progress, setProgress] = useState<Progress>();
-  const [error, setError] = useState<string>();
+  const { pending, progress, error, setError, run } = usePendingCall();
   // Decision 029: verify on a phone instead, through a cross-device session.
   const [onPhone, setOnPhone] = useState(false);
 
@@ -37,24 +35,23 @@ export function SignInPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (pending || !details) return;
-    setPending(true);
-    setError(undefined);
-    setProgress(undefined);
-    try {
-      const proof = await (
-        await prover()
-      ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge: details.challenge }, setProgress);
-      setProgress({ stage: 'sending' });
-      leave(
-        proof === undefined
-          ? await requestJson<SignInReply>(apiUrls.signInCancel(uid), { method: 'POST' })
-          : await requestJson<SignInReply>(apiUrls.signInProof(uid), { method: 'POST', body: { proof, challenge: details.challenge } }),
-      );
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Verification failed. Please try again.');
-      setPending(false);
-    }
+    if (!details) return;
+    // On success the page goes back to the site: it stays pending on the way out.
+    await run(
+      async (onProgress) => {
+        const proof = await (
+          await prover()
+        ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge: details.challenge }, onProgress);
+        onProgress({ stage: 'sending' });
+        leave(
+          proof === undefined
+            ? await requestJson<SignInReply>(apiUrls.signInCancel(uid), { method: 'POST' })
+            : await requestJson<SignInReply>(apiUrls.signInProof(uid), { method: 'POST', body: { proof, challenge: details.challenge } }),
+        );
+      },
+      'Verification failed. Please try again.',
+      { leaving: true },
+    );
   }
 
   async function cancel() {

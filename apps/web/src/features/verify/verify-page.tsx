@@ -4,21 +4,19 @@ import { MESSAGES } from '@zeroid/protocol/messages';
 import { useSearchParams } from 'react-router';
 import { sessionCode } from '@zeroid/protocol/session-code';
 import { sessionOpen } from '../../shared/api-client.ts';
-import type { Progress } from '../../shared/progress.ts';
 import { verify, warmUpProver } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 import { BiometricForm } from '../../shared/biometric-form.tsx';
+import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { PhoneSignIn } from '../sign-in/phone-sign-in.tsx';
 
 export function VerifyPage() {
   const navigate = useSafeNavigate();
   const session = useSearchParams()[0].get('session') ?? undefined;
   const [bioInfo, setBioInfo] = useState('');
-  const [pending, setPending] = useState(false);
-  const [progress, setProgress] = useState<Progress>();
-  const [error, setError] = useState<string>();
+  const { pending, progress, error, setError, run } = usePendingCall();
   // A sign-in screen's QR code (decision 029): the site that asks.
   const [signIn, setSignIn] = useState<SessionOpenReply['signIn']>();
 
@@ -39,18 +37,8 @@ export function VerifyPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (pending) return;
-    setPending(true);
-    setError(undefined);
-    setProgress(undefined);
-    try {
-      const result = await verify({ bioInfo, session }, setProgress);
-      setPending(false);
-      navigate(result === 'Success' ? routes.authorised : routes.invalidDid);
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : 'Verification failed. Please try again.');
-      setPending(false);
-    }
+    const done = await run((onProgress) => verify({ bioInfo, session }, onProgress), 'Verification failed. Please try again.');
+    if (done) navigate(done.value === 'Success' ? routes.authorised : routes.invalidDid);
   }
 
   if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} />;
