@@ -1,12 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { expectNoViolations } from './axe.ts';
 import { registerThroughUi } from './journeys.ts';
+import { freePort, startProcess, stopProcess } from './processes.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
 /**
@@ -28,14 +28,6 @@ const BIO = 'sign in e2e: right index finger';
 // The phone's journey expects the pseudonym of the first one.
 test.describe.configure({ mode: 'serial' });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 test.beforeAll(async () => {
   const port = await freePort();
   siteUrl = `http://localhost:${port}`;
@@ -55,26 +47,16 @@ test.beforeAll(async () => {
     ],
     { cwd: repoRoot, env },
   );
-  site = spawn(process.execPath, ['examples/relying-party/server.js'], {
-    cwd: repoRoot,
-    env: { ...process.env, ZEROID_URL: baseURL, CLIENT_ID: 'e2e-site', PORT: String(port) },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(siteUrl).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the example site did not start');
+  site = await startProcess(
+    ['examples/relying-party/server.js'],
+    { ZEROID_URL: baseURL, CLIENT_ID: 'e2e-site', PORT: String(port) },
+    siteUrl,
+    10_000,
+  );
 });
 
-test.afterAll(() => {
-  site?.kill();
+test.afterAll(async () => {
+  if (site) await stopProcess(site);
 });
 
 test('a person signs in at a site with a proof, gets the same pseudonym twice, and an unregistered biometric is denied', async ({

@@ -1,12 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { registerThroughUi, verifyThroughUi } from './journeys.ts';
+import { freePort, startProcess as startEntry, stopProcess } from './processes.ts';
 
 /**
  * Threshold mode in Chromium (decision 021): a key split 2-of-3, three real OPRF node processes, and
@@ -22,50 +22,18 @@ const serverUrl = `http://127.0.0.1:${Number(process.env.E2E_THRESHOLD_PORT ?? 1
 test.use({ baseURL: serverUrl });
 const nodes: { url: string; child: ChildProcess }[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
-}
-
-/** Starts a TypeScript entry under tsx and waits until `url` + /healthz answers 200. */
+/** A TypeScript entry under tsx on `port` (a free one if none), ready once its /healthz answers 200. */
 async function startProcess(entry: string, env: Record<string, string>, port?: number): Promise<{ url: string; child: ChildProcess }> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const output: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: repoRoot,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = await startEntry(
+    ['--import', 'tsx', entry],
+    { HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    `${url}/healthz`,
+  );
   children.push(child);
-  child.stdout.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr.on('data', (chunk) => output.push(String(chunk)));
-  for (const deadline = Date.now() + 90_000; ;) {
-    if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}:\n${output.join('')}`);
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, child };
-    if (Date.now() > deadline) throw new Error(`${entry} not ready:\n${output.join('')}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  return { url, child };
 }
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 
 test.beforeAll(async () => {
   // A fresh key (a ristretto255 scalar below 2^252, so below the group order), split 2-of-3 by the CLI.
@@ -99,7 +67,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await Promise.all(children.map(stop));
+  await Promise.all(children.map(stopProcess));
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -109,7 +77,7 @@ test('threshold mode: register and verify through 2 of 3 nodes, then a clear mes
   const warnings: string[] = [];
   page.on('worker', (worker) => worker.on('console', (message) => warnings.push(message.text())));
 
-  await stop(nodes[1]!.child);
+  await stopProcess(nodes[1]!.child);
   const did = await registerThroughUi(page, `ID-THRESHOLD-${tag}`, bio);
   expect(did).toMatch(/^did:key:z6Mk/);
   await verifyThroughUi(page, bio);
@@ -119,7 +87,7 @@ test('threshold mode: register and verify through 2 of 3 nodes, then a clear mes
   const csp = (await page.request.get('/')).headers()['content-security-policy'];
   expect(csp).toContain(`connect-src 'self' ${nodes.map((node) => node.url).join(' ')};`);
 
-  await stop(nodes[2]!.child);
+  await stopProcess(nodes[2]!.child);
   await verifyThroughUi(page, bio);
   await expect(page.getByRole('alert')).toContainText('Too few of the OPRF nodes answered correctly');
   await expect(page.getByPlaceholder('Touch to verify!', { exact: true })).toHaveValue(bio);
