@@ -20,13 +20,7 @@ export const libsodiumReady: Promise<void> = sodium.ready;
 export const sodiumRistrettoMultiply: RistrettoMultiply = (uniformBytes, privateKey) =>
   ristretto255.scalarmult(privateKey, ristretto255.fromHash(uniformBytes));
 
-/**
- * The ristretto255 operations that cost: on the system's libsodium through the optional addon
- * `@zeroid/sodium-ristretto` when `npm ci` could build it (libsodium's headers installed), else on
- * libsodium's WebAssembly. The same library, so the same bytes and the same refusals (an invalid
- * element, an identity product); the native scalar multiplication is about 2.5 times faster
- * (decision 031). Scalar arithmetic, which is cheap, stays on the WebAssembly.
- */
+/** The ristretto255 operations that cost, on libsodium-wrappers' WebAssembly. */
 export const wasmRistretto255 = {
   scalarmult: (scalar: Uint8Array, element: Uint8Array) => sodium.crypto_scalarmult_ristretto255(scalar, element),
   scalarmultBase: (scalar: Uint8Array) => sodium.crypto_scalarmult_ristretto255_base(scalar),
@@ -34,6 +28,14 @@ export const wasmRistretto255 = {
   add: (p: Uint8Array, q: Uint8Array) => sodium.crypto_core_ristretto255_add(p, q),
   isValidPoint: (element: Uint8Array) => sodium.crypto_core_ristretto255_is_valid_point(element),
 };
+
+/**
+ * The same operations on the system's libsodium through the optional addon `@zeroid/sodium-ristretto`
+ * when `npm ci` could build it (libsodium's headers installed), else on the WebAssembly. The same
+ * library, so the same bytes and the same refusals (an invalid element, an identity product); the
+ * native scalar multiplication is about 2.5 times faster (decision 031). Scalar arithmetic, which is
+ * cheap, stays on the WebAssembly.
+ */
 export const ristretto255: typeof wasmRistretto255 = native ?? wasmRistretto255;
 
 /** Which libsodium does the group work, for the start-up log. */

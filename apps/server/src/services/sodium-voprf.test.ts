@@ -21,6 +21,16 @@ import sodium from 'libsodium-wrappers-sumo';
 
 const randomKey = () => sodium.crypto_core_ristretto255_scalar_random();
 
+/** A random key k and its shares f(x) = k + a·x (any two determine k); `partial` is one node's answer to a blinded element. */
+function twoOfThree() {
+  const k = randomKey();
+  const a = randomKey();
+  const share = (x: number) =>
+    sodium.crypto_core_ristretto255_scalar_add(k, sodium.crypto_core_ristretto255_scalar_mul(a, Uint8Array.of(x, ...new Uint8Array(31))));
+  const partial = (x: number, blinded: Uint8Array) => ({ index: x, element: sodium.crypto_scalarmult_ristretto255(share(x), blinded) });
+  return { k, partial };
+}
+
 describe('RFC 9497 VOPRF on libsodium', () => {
   beforeAll(() => libsodiumReady);
 
@@ -77,14 +87,9 @@ describe('RFC 9497 VOPRF on libsodium', () => {
   });
 
   it('combines t partial evaluations into the single-key one (Lagrange in the exponent)', () => {
-    // f(x) = k + a·x: shares f(1), f(2), f(3); any two give k·B.
-    const k = randomKey();
-    const a = randomKey();
-    const share = (x: number) =>
-      sodium.crypto_core_ristretto255_scalar_add(k, sodium.crypto_core_ristretto255_scalar_mul(a, Uint8Array.of(x, ...new Uint8Array(31))));
+    const { k, partial } = twoOfThree();
     const input = new TextEncoder().encode('combine');
     const { blind, blinded } = sodiumBlind(input);
-    const partial = (x: number) => ({ index: x, element: sodium.crypto_scalarmult_ristretto255(share(x), blinded) });
     // Each pair twice: the second time its Lagrange coefficients come from the cache.
     for (const pair of [
       [1, 2],
@@ -93,7 +98,7 @@ describe('RFC 9497 VOPRF on libsodium', () => {
       [1, 2],
       [3, 2],
     ]) {
-      const combined = sodiumCombine(pair.map(partial));
+      const combined = sodiumCombine(pair.map((x) => partial(x, blinded)));
       expect(bytesToHex(sodiumFinalize(input, blind, combined))).toBe(bytesToHex(voprfEvaluate(k, input)));
     }
   });
@@ -167,13 +172,10 @@ describe('RFC 9497 VOPRF on libsodium', () => {
   });
 
   it('unblinds inside the Lagrange combination: the same output as combining, then Finalize', () => {
-    const k = randomKey();
-    const a = randomKey();
-    const share = (x: number) =>
-      sodium.crypto_core_ristretto255_scalar_add(k, sodium.crypto_core_ristretto255_scalar_mul(a, Uint8Array.of(x, ...new Uint8Array(31))));
+    const { k, partial } = twoOfThree();
     const input = new TextEncoder().encode('scaled combine');
     const { blind, blinded } = sodiumBlind(input);
-    const partials = [2, 3].map((x) => ({ index: x, element: sodium.crypto_scalarmult_ristretto255(share(x), blinded) }));
+    const partials = [2, 3].map((x) => partial(x, blinded));
     const output = sodiumFinalizeUnblinded(input, sodiumCombine(partials, sodiumUnblinder(blind)));
     expect(bytesToHex(output)).toBe(bytesToHex(voprfEvaluate(k, input)));
   });
