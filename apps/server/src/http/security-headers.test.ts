@@ -50,8 +50,10 @@ const probes = (): Record<string, Probe[]> => ({
     { method: 'GET', url: '/members' },
     { method: 'GET', url: '/members?bucket=zz' },
   ],
+  'get /artifacts': [{ method: 'GET', url: '/artifacts' }],
   'get /artifacts/{name}': [
     { method: 'GET', url: '/artifacts/semaphore-1.wasm' },
+    { method: 'GET', url: '/artifacts/semaphore-1.wasm?sha256=70289ef3bdfa86e97debdb227e76721b392f45b5e73d5e7136d93a04dce0dff9' },
     { method: 'GET', url: '/artifacts/nope' },
   ],
   'get /did/{did}': [
@@ -170,8 +172,10 @@ describe('security headers on every route', () => {
         expectDesignHeaders(reply, where);
         expect(reply.headers['strict-transport-security'], `${where}: no HSTS over plain HTTP`).toBeUndefined();
         const cache = String(reply.headers['cache-control']);
-        if (route === 'get /artifacts/{name}' && reply.statusCode === 200) expect(cache, where).toContain('immutable');
-        else expect(cache, where).toBe('no-store');
+        // Artifacts are public: kept for good when their checksum is in the URL, revalidated otherwise.
+        if (route.startsWith('get /artifacts') && reply.statusCode === 200) {
+          expect(cache, where).toBe(probe.url.includes('sha256=') ? 'public, max-age=31536000, immutable' : 'public, no-cache');
+        } else expect(cache, where).toBe('no-store');
       }
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 401, 404, 413, 414, 415]));

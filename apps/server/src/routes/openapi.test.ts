@@ -29,6 +29,7 @@ const API_ROUTES = [
   ['post', '/oprf'],
   ['post', '/challenge'],
   ['get', '/members'],
+  ['get', '/artifacts'],
   ['get', '/artifacts/{name}'],
   ['get', '/did/{did}'],
   ['get', '/healthz'],
