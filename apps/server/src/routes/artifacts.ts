@@ -16,7 +16,10 @@ const Params = Type.Object({ name: Type.String({ maxLength: 32 }) }, { additiona
 const Query = Type.Object(
   {
     sha256: Type.Optional(
-      Type.String({ pattern: '^[0-9a-f]{64}$', description: "The file's SHA-256 from GET /artifacts: the reply may then be kept for good." }),
+      Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: "The file's SHA-256 from GET /artifacts: the reply may then be kept for good.",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -52,7 +55,9 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
       if (!artifact || (sha256 !== undefined && sha256 !== artifact.sha256)) return reply.code(404).send(notFound);
 
       const wanted =
-        artifact.bytes >= COMPRESS_FROM_BYTES ? (negotiate(request.headers['accept-encoding'] ?? '', [...ENCODINGS]) ?? 'identity') : 'identity';
+        artifact.bytes >= COMPRESS_FROM_BYTES
+          ? (negotiate(request.headers['accept-encoding'] ?? '', [...ENCODINGS]) ?? 'identity')
+          : 'identity';
       const encoded = wanted === 'identity' ? undefined : encodings.get(artifact, wanted);
       // One ETag per representation: a cache must never answer a gzip request with brotli bytes.
       const etag = `"${artifact.sha256}${encoded ? `-${encoded.encoding}` : ''}"`;

@@ -14,7 +14,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const bytes = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `line ${i % 977};`).join(''));
 const file = path.join(dir, 'semaphore-1.zkey');
 writeFileSync(file, bytes);
-const artifact: Artifact = { name: 'semaphore-1.zkey', path: file, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+const artifact: Artifact = {
+  name: 'semaphore-1.zkey',
+  path: file,
+  sha256: createHash('sha256').update(bytes).digest('hex'),
+  bytes: bytes.length,
+};
 const cacheDir = path.join(dir, 'cache');
 const copyOf = (encoded: ReturnType<ReturnType<typeof createArtifactEncodings>['get']>) =>
   encoded && ('path' in encoded ? readFileSync(encoded.path) : encoded.bytes);
@@ -30,7 +35,11 @@ describe('createArtifactEncodings', () => {
     expect(zlib.brotliDecompressSync(br).equals(bytes)).toBe(true);
     expect(zlib.gunzipSync(gz).equals(bytes)).toBe(true);
     expect(br.length).toBeLessThan(bytes.length / 10);
-    expect(encodings.get(artifact, 'br')).toMatchObject({ encoding: 'br', length: br.length, path: path.join(cacheDir, `${artifact.sha256}.br`) });
+    expect(encodings.get(artifact, 'br')).toMatchObject({
+      encoding: 'br',
+      length: br.length,
+      path: path.join(cacheDir, `${artifact.sha256}.br`),
+    });
   });
 
   it('reuses the copy kept on disk after a restart, and replaces one that does not decode to the pinned bytes', async () => {

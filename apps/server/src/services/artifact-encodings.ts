@@ -93,7 +93,11 @@ const key = (artifact: Artifact, encoding: ArtifactEncoding) => `${artifact.name
 
 async function decodesTo(bytes: Buffer, codec: (typeof codecs)[ArtifactEncoding], sha256: string): Promise<boolean> {
   try {
-    return createHash('sha256').update(await codec.decompress(bytes)).digest('hex') === sha256;
+    return (
+      createHash('sha256')
+        .update(await codec.decompress(bytes))
+        .digest('hex') === sha256
+    );
   } catch {
     return false;
   }

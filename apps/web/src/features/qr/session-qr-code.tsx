@@ -50,7 +50,7 @@ export function SessionQrCode({
             onSettled(created.session, created.secret);
             return;
           }
-          if (update.status === 'success') navigate(routes.authorised);
+          if (update.status === 'success') navigate(routes.authorised, { state: { verified: true } });
           if (update.status === 'failure') navigate(routes.invalidDid);
         });
       })
