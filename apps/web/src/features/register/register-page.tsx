@@ -29,12 +29,11 @@ export function RegisterPage() {
     setOutcome(undefined);
     // Empty or too long: said at once, under the field, before anything is sent or started.
     if (!check({ idInfo, bioInfo })) return;
-    const done = await run(
-      async (onProgress) => setOutcome(await register({ idInfo, bioInfo }, onProgress)),
-      'Registration failed. Please try again.',
-    );
-    // Registered: nothing typed stays on the screen.
-    if (done) {
+    const done = await run((onProgress) => register({ idInfo, bioInfo }, onProgress), 'Registration failed. Please try again.');
+    if (!done) return;
+    setOutcome(done.value);
+    // Registered: nothing typed stays on the screen. Already registered: left as typed, to correct.
+    if (!done.value.alreadyRegistered) {
       setIdInfo('');
       setBioInfo('');
     }
