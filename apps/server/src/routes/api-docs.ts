@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 
 /** ZeroID's colours, and a layout that stays inside a 390 px screen (long paths, schemas, examples wrap). */
 const THEME_CSS = `body{background:#eef2f8;color:#14213d}
-.swagger-ui .wrapper{padding:0 12px}
+.swagger-ui .wrapper{padding:0 12px;max-width:1100px}
 .swagger-ui .info{margin:24px 0}
 .swagger-ui .info .title{color:#1d3f8f}
 .swagger-ui .opblock-tag{color:#14213d}
@@ -13,6 +13,9 @@ const THEME_CSS = `body{background:#eef2f8;color:#14213d}
 .swagger-ui .model-box{max-width:100%;overflow-x:auto}
 .swagger-ui .scheme-container{display:none}
 @media (max-width:480px){.swagger-ui .opblock .opblock-summary{flex-wrap:wrap}.swagger-ui .opblock .opblock-summary-description{flex-basis:100%;padding:4px 0 0}
+.swagger-ui .responses-table thead{display:none}.swagger-ui .responses-table tr,.swagger-ui .responses-table td{display:block;width:100%}
+.swagger-ui .response-col_links{display:none}.swagger-ui .response-control-media-type,.swagger-ui .response-control-examples{width:100%}
+.swagger-ui select{max-width:100%}
 .swagger-ui .opblock-tag{font-size:18px}.swagger-ui .info .title{font-size:28px}}`;
 
 /**
