@@ -144,7 +144,7 @@ test('at 390 px the progress line keeps its spinner beside its words', async ({ 
   release();
 });
 
-test('deleting an identity is confirmed with a danger-styled button', async ({ page }) => {
+test('deleting an identity is confirmed with a danger-styled button; /user-authorised opened directly claims nothing', async ({ page }) => {
   await page.goto('/erase');
   await page.getByLabel('Enter ID:', { exact: true }).fill('ID to delete');
   await page.getByLabel('Biometric Data:', { exact: true }).fill('biometric to delete');
@@ -152,4 +152,9 @@ test('deleting an identity is confirmed with a danger-styled button', async ({ p
   const confirm = page.getByRole('alertdialog').getByRole('button').first();
   await expect(confirm).toHaveCSS('background-color', 'rgb(164, 22, 26)');
   await expectNoViolationsAtEverySize(page, 'erase, confirming');
+
+  await page.goto('/user-authorised');
+  await expect(page.getByRole('heading', { level: 1, name: 'Not verified yet' })).toBeVisible();
+  await expect(page.getByText('Welcome, How can we help you?!')).toHaveCount(0);
+  await expectNoViolationsAtEverySize(page, '/user-authorised opened directly');
 });
