@@ -1,10 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { sessionCode } from '@zeroid/protocol/session-code';
 import { sessionOpen } from '../../shared/api-client.ts';
-import { Link } from 'react-router';
 import { prepareProver, verify } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
@@ -74,7 +73,8 @@ export function VerifyPage() {
       <ErrorAlert message={error} retryIn={retryIn} />
       {session ? null : (
         <p className="other-device">
-          On another device? <Link to={routes.qr}>Verify on another device</Link>: scan a QR code with your phone and verify there.
+          Your biometric is on your phone? <Link to={routes.qr}>Verify on another device</Link>: this screen shows a QR code, and your phone
+          verifies.
         </p>
       )}
     </section>
