@@ -23,6 +23,9 @@ const ANCHORS: Record<string, string> = {
   'browser.oidc_login_journey':
     'Sign in with ZeroID, click to signed-in page, returning browser (issue 15); goal ≤ 1.5× bare generateProof',
   'browser.oidc_login_journey_cold': 'the same journey with empty browser caches (decision 028); no goal, shown beside it',
+  'browser.first_verify_slow_phone':
+    'first visit, 1.6 Mbps / 150 ms / page CPU 4× (issue 29): click to verdict 23.5 s before; goal ≤ 5 s (decision 043)',
+  'browser.first_verify_slow_phone_journey': 'the whole first visit: welcome page 3 s, typing 5 s, verdict (decision 043)',
   'browser.verify_journey_threshold': '2-of-3 nodes (issue 14); goal ≤ 1.25× bare generateProof',
   'http.raw_register_rps_threshold': '2-of-3 nodes (issue 14); goal ≥ 0.5× single-key',
   'startup.ready_ms': 'spawn to /healthz 200, empty SQLite; compiled on plain Node vs the tsx CLI (decision 018)',

@@ -6,6 +6,7 @@ import { runScale, type ScaleRow } from './scale.ts';
 import { ASSUMPTIONS, extrapolate, measureInputs, simulationTable, writeSimulation } from './simulate.ts';
 import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
+import { runFirstVerify } from './suites/first-verify.ts';
 import { runHttp, runHttpZk } from './suites/http.ts';
 import { runStartup } from './suites/startup.ts';
 import { runOidcLogin } from './suites/oidc-login.ts';
@@ -25,7 +26,9 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - `oidc`: only browser.oidc_login_journey and browser.oidc_login_journey_cold (Sign in with ZeroID,
  *   decisions 023 and 028), replaced in place;
  * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise;
- * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise.
+ * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise;
+ * - `first-verify`: only browser.first_verify_slow_phone and its whole-journey row (issue 29, decision
+ *   043), a first visitor on a throttled phone beside the same unthrottled, replaced likewise.
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -91,12 +94,15 @@ if (suite === 'scale') {
   console.error('browser.oidc_login_journey…');
   // Sign in with ZeroID (decision 023); runBrowser has just built the web app.
   const oidc = await runOidcLogin({ runs, members: 1_000, build: false });
+  console.error('browser.first_verify_slow_phone…');
+  // A first visit on a slow phone (issue 29): some 30 s a turn, so 3 turns, and none in quick.
+  const firstVerify = quick ? [] : await runFirstVerify({ runs: 3, build: false });
   // Ten server starts take about a minute and a half: too long for quick's three minutes.
   if (!quick) console.error('startup.*…');
   const startup = quick ? [] : await runStartup({ runs });
   console.error('threshold.*…');
   const threshold = await runThreshold({ runs, seconds: quick ? 3 : 10, members: 1_000 });
-  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...oidc, ...startup, ...threshold];
+  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...oidc, ...firstVerify, ...startup, ...threshold];
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(entries, null, 2) + '\n');
   writeFileSync(
     path.join(resultsDir, 'latest-run.json'),
@@ -116,6 +122,11 @@ if (suite === 'scale') {
   // BENCH_RUNS: more turns for a steadier median on a busy machine (the report must say so).
   const oidc = await runOidcLogin({ runs: Number(process.env.BENCH_RUNS ?? 5), members: 1_000 });
   replaceInLatest((name) => name.startsWith('browser.oidc_login_journey'), oidc);
+} else if (suite === 'first-verify') {
+  // BENCH_RUNS: more turns for a steadier median (default 3).
+  const fresh = await runFirstVerify({ runs: Number(process.env.BENCH_RUNS ?? 3) });
+  console.error(JSON.stringify(fresh, null, 2));
+  replaceInLatest((name) => name.startsWith('browser.first_verify_slow_phone'), fresh);
 } else if (suite === 'verify') {
   // BENCH_RUNS and ZK_PROOFS shorten a run on a busy machine (the report must say so).
   const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -132,7 +143,9 @@ if (suite === 'scale') {
   console.error(JSON.stringify(fresh, null, 2));
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
-  console.error(`Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify.`);
+  console.error(
+    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify.`,
+  );
   process.exit(2);
 }
 

@@ -1,5 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { constants } from 'node:zlib';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 // Every API path the app calls (see src/shared/paths.ts); '/sessions' carries cross-device verification.
 const api = ['/register', '/verify', '/generateQRCode', '/oprf', '/challenge', '/members', '/healthz', '/artifacts', '/did', '/sessions'];
@@ -7,7 +9,16 @@ const api = ['/register', '/verify', '/generateQRCode', '/oprf', '/challenge', '
 // In development the API runs on the real server (npm start) and Vite proxies to it; in production
 // the server serves the built files itself, from the same origin as the API.
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies of every built file beside it; the server sends the one Accept-Encoding
+  // allows (decision 043): on a slow phone the prover's 870 KB script arrives as about 200 KB. Brotli
+  // quality 10: 1.4 % more bytes than 11, for a third of the build's time.
+  plugins: [
+    react(),
+    compression({
+      algorithms: [defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 10 } }), 'gzip'],
+      threshold: 1024,
+    }),
+  ],
   worker: { format: 'es' },
   // The prover worker's dependencies, pre-bundled at dev start: found later, they make Vite reload
   // the page in the middle of the first registration.

@@ -9,3 +9,16 @@ export async function expectNoViolations(page: Page, state: string) {
     `axe violations on ${state}`,
   ).toEqual([]);
 }
+
+/** The same at a desktop's width and a phone's (390 px), for a state that must hold at both. */
+export async function expectNoViolationsAtEverySize(page: Page, state: string) {
+  const viewport = page.viewportSize();
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    await expectNoViolations(page, `${state} at ${size.width} px`);
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}

@@ -9,10 +9,12 @@ import { registerThroughUi } from './journeys.ts';
  */
 test('invisible characters typed in the browser give the identity the server derives from plain text', async ({ page }) => {
   const tag = randomUUID();
+  // The page holds the invisible characters: the browser's normalisation removes them, not the form.
+  await page.goto('/register');
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(`\ufeffloop\u200d ${tag} \u2060arch\u034f 3`);
+  expect(await page.getByLabel('Biometric Data:', { exact: true }).inputValue()).toContain('\u2060');
   const did = await registerThroughUi(page, `NV-\u200b${tag}\u00ad`, `\ufeffloop\u200d ${tag} \u2060arch\u034f 3`);
   expect(did).toMatch(/^did:key:z6Mk/);
-  // The page held the invisible characters: the browser's normalisation removed them, not the form.
-  expect(await page.getByLabel('Biometric Data:', { exact: true }).inputValue()).toContain('\u2060');
 
   const verify = await page.request.post('/verify', { data: { bio_info: `loop ${tag} arch 3` } });
   expect(await verify.json()).toEqual({ 'Verification Result': 'Success' });

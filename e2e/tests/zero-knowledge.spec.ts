@@ -70,16 +70,16 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
 test('the page stays responsive while the proof is computed, and a second verification downloads no artifact', async ({ page }) => {
   const tag = randomUUID();
   const bio = `iris ${tag} crypts 8 furrows 4`;
-  await registerThroughUi(page, `ID-${tag}`, bio);
-
+  // From the first page on: the app fetches the artifacts ahead of the first proof (decision 043).
   const artifactBytes: number[] = [];
   page.on('response', (response) => {
-    if (new URL(response.url()).pathname.startsWith('/artifacts/'))
+    if (new URL(response.url()).pathname.startsWith('/artifacts/semaphore-'))
       void response.body().then(
         (b) => artifactBytes.push(b.length),
         () => undefined,
       );
   });
+  await registerThroughUi(page, `ID-${tag}`, bio);
 
   await page.goto('/user-verification');
   // Record the longest gap between timer ticks on the main thread while the worker proves.

@@ -1,32 +1,113 @@
 // A site that signs people in with ZeroID: OpenID Connect, authorization code + PKCE, on openid-client.
 // Settings: ZEROID_URL (the issuer, default http://127.0.0.1:8080), CLIENT_ID (default example-site),
-// CLIENT_SECRET (absent: a public client), PORT (default 3000). See README.md.
+// CLIENT_SECRET (absent: a public client), PORT (default 3000), SITE_URL (default http://localhost:PORT,
+// the origin of the registered redirect URI). See README.md.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import * as client from 'openid-client';
+import { homePage, notFoundPage, notSignedInPage, page, problem, signedInPage } from './pages.js';
 
 const issuer = new URL(process.env.ZEROID_URL ?? 'http://127.0.0.1:8080');
 const port = Number(process.env.PORT ?? 3000);
-const redirectUri = `http://localhost:${port}/callback`;
+const site = new URL(process.env.SITE_URL ?? `http://localhost:${port}`);
+const redirectUri = new URL('/callback', site).href;
+const clientId = process.env.CLIENT_ID ?? 'example-site';
 const secret = process.env.CLIENT_SECRET;
 const insecure = issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined;
-const config = await client.discovery(
-  issuer,
-  process.env.CLIENT_ID ?? 'example-site',
-  secret,
-  secret ? undefined : client.None(),
-  insecure,
-);
+const style = readFileSync(new URL('./public/style.css', import.meta.url));
+
+/** ZeroID's configuration, discovered at the first request that needs it, and again after a failure (ZeroID may start later). */
+let discovery;
+const zeroid = () => {
+  discovery ??= client.discovery(issuer, clientId, secret, secret ? undefined : client.None(), insecure);
+  discovery.catch(() => (discovery = undefined));
+  return discovery;
+};
+
+const unreachable = {
+  title: `ZeroID is not reachable at ${issuer.origin}`,
+  detail: 'Start it at the root of the repository (or set ZEROID_URL to where it runs), then check again.',
+  command: 'npm start',
+};
+
+/**
+ * A development aid, not part of signing in: whether ZeroID runs and knows this site, so the home page
+ * can say what to fix instead of failing after the person's biometric step. It sends one authorization
+ * request (never completed); once the answer is good it is not asked again.
+ */
+let setupOk = false;
+async function checkSetup() {
+  if (setupOk) return { ok: true };
+  const config = await zeroid().catch(() => undefined);
+  if (!config) return { ok: false, problem: unreachable };
+  const probe = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+    code_challenge_method: 'S256',
+  });
+  const reply = await fetch(probe, { redirect: 'manual' }).catch(() => undefined);
+  if (!reply) return { ok: false, problem: unreachable };
+  if (reply.status >= 300 && reply.status < 400) return { ok: (setupOk = true) };
+  const text = await reply.text();
+  const add = `npm run oidc -- add-client --id ${clientId} --name "Example site" --redirect-uri ${redirectUri}${secret ? '' : ' --public'}`;
+  if (text.includes('invalid_client')) {
+    return {
+      ok: false,
+      problem: {
+        title: `ZeroID does not know this site (client_id "${clientId}")`,
+        detail:
+          'Register it at the root of the repository with the same DATA_DIR as the running server (the default ./data, unless you started it with another), then check again.',
+        command: add,
+      },
+    };
+  }
+  if (text.includes('redirect_uri')) {
+    return {
+      ok: false,
+      problem: {
+        title: `ZeroID knows "${clientId}" with another redirect URI than ${redirectUri}`,
+        detail: 'Register it again with this one (or set SITE_URL to the address it was registered with), then check again.',
+        command: `npm run oidc -- remove-client --id ${clientId} && ${add}`,
+      },
+    };
+  }
+  return { ok: false, problem: { title: `ZeroID refused the sign-in request (HTTP ${reply.status})`, detail: 'See its log for why.' } };
+}
+
+/** What an OAuth error code the site received means for the person. */
+const MEANINGS = {
+  access_denied: 'You cancelled on ZeroID, or the biometric was not recognised there.',
+  login_required: 'ZeroID needs you to verify again.',
+  invalid_grant: 'The sign-in took too long or was already used. Please sign in again.',
+  invalid_client: `ZeroID does not accept this site's credentials (client_id "${clientId}"). Check CLIENT_ID and CLIENT_SECRET.`,
+};
 
 /** Logins in progress, by a random cookie: the PKCE verifier, state and nonce of each. */
 const pending = new Map();
-const page = (body) => `<!DOCTYPE html><meta charset="utf-8"><title>Example site</title><h1>Example site</h1>${body}`;
-const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const send = (res, status, html) => {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(html);
+};
 
 createServer(async (req, res) => {
-  const url = new URL(req.url ?? '/', `http://localhost:${port}`);
+  const url = new URL(req.url ?? '/', site);
+  // The login cookie belongs to one host: opened as 127.0.0.1, the site first moves to the host of its
+  // redirect URI (localhost), so the person comes back from ZeroID to the same cookie.
+  if (req.headers.host !== site.host) {
+    res.writeHead(302, { location: new URL(url.pathname + url.search, site).href });
+    return res.end();
+  }
   try {
+    if (url.pathname === '/style.css') {
+      res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' });
+      return res.end(style);
+    }
+    if (url.pathname === '/') return send(res, 200, homePage(await checkSetup(), issuer.origin));
     if (url.pathname === '/login') {
+      const config = await zeroid();
       const login = { verifier: client.randomPKCECodeVerifier(), state: client.randomState(), nonce: client.randomNonce() };
       const id = randomBytes(16).toString('hex');
       pending.set(id, login);
@@ -44,21 +125,28 @@ createServer(async (req, res) => {
     if (url.pathname === '/callback') {
       const id = /(?:^|; )login=([0-9a-f]{32})/.exec(req.headers.cookie ?? '')?.[1];
       const login = id && pending.get(id);
-      if (!login) throw new Error('No sign-in in progress');
+      if (!login) {
+        return send(
+          res,
+          400,
+          notSignedInPage('no sign-in in progress', 'This site restarted, or the sign-in was finished already. Sign in again.'),
+        );
+      }
       pending.delete(id);
-      const tokens = await client.authorizationCodeGrant(config, url, {
+      const tokens = await client.authorizationCodeGrant(await zeroid(), url, {
         pkceCodeVerifier: login.verifier,
         expectedState: login.state,
         expectedNonce: login.nonce,
       });
       // `sub` is this site's pseudonym for the person: the same on every visit, unknown to every other site.
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(page(`<p id="signed-in">Signed in as ${escape(tokens.claims().sub)}</p><p><a href="/">Home</a></p>`));
+      return send(res, 200, signedInPage(tokens.claims().sub));
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(page('<p><a id="sign-in" href="/login">Sign in with ZeroID</a></p>'));
+    send(res, 404, notFoundPage());
   } catch (error) {
-    res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(page(`<p id="not-signed-in">Not signed in: ${escape(error.error ?? error.message)}</p><p><a href="/">Home</a></p>`));
+    // An OAuth error code (access_denied…) or ZeroID out of reach; never a stack trace.
+    if (typeof error?.error === 'string')
+      return send(res, 400, notSignedInPage(error.error, MEANINGS[error.error] ?? error.error_description ?? ''));
+    console.error(`Sign-in failed: ${error?.message ?? error}`);
+    send(res, 502, page(`<h1>Not signed in</h1>${problem(unreachable)}`));
   }
-}).listen(port, () => console.log(`Example site on http://localhost:${port} (ZeroID at ${issuer.href})`));
+}).listen(port, () => console.log(`Example site on ${site.origin} (ZeroID at ${issuer.origin})`));

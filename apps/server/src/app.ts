@@ -136,7 +136,7 @@ export async function buildApp(
   artifactRoutes(app, routeDeps);
   didDocumentRoute(app, routeDeps);
   sessionRoutes(app, routeDeps);
-  apiDocsRoutes(app);
+  await apiDocsRoutes(app);
   // Sign in with ZeroID (decision 023): the OpenID provider and the sign-in screen's calls.
   signInWithZeroIdRoutes(app, routeDeps);
   await serveWebApp(app, config.webDist);

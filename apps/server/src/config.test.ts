@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
@@ -10,6 +11,14 @@ const problemsOf = (env: Record<string, string>) => {
   }
   return [];
 };
+
+describe('DATA_DIR', () => {
+  it('is taken from where npm was started, as `npm run oidc` at the root takes it, not from apps/server', () => {
+    expect(loadConfig({ INIT_CWD: '/srv/zeroid' }).dataDir).toBe(path.resolve('/srv/zeroid/data'));
+    expect(loadConfig({ INIT_CWD: '/srv/zeroid', DATA_DIR: 'state' }).dataDir).toBe(path.resolve('/srv/zeroid/state'));
+    expect(loadConfig({ INIT_CWD: '/srv/zeroid', DATA_DIR: '/var/lib/zeroid' }).dataDir).toBe('/var/lib/zeroid');
+  });
+});
 
 describe('metrics settings', () => {
   it('serves /metrics nowhere by default, and its own listener on loopback when METRICS_PORT is set', () => {

@@ -111,7 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const port = integer('PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const dataDir = path.resolve(env.DATA_DIR || './data');
+  // From where the operator typed `npm start` (npm runs the server's script in apps/server): the same
+  // ./data that `npm run oidc` and `npm run seed`, run from the root, open.
+  const dataDir = path.resolve(env.INIT_CWD || process.cwd(), env.DATA_DIR || './data');
 
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {

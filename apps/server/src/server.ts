@@ -49,6 +49,7 @@ async function main() {
   // Threshold mode (decision 021): no key in this process; the nodes' keys are fetched and checked
   // below, and the raw path becomes their client.
   const threshold = config.oprfNodes.length > 0;
+  refuseEarlierDefaultDataDir(config);
   const oprfKey = threshold ? undefined : await loadOprfKey(config.dataDir, config.oprfPrivateKey);
   await libsodiumReady;
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
@@ -261,3 +262,20 @@ main().catch((error: unknown) => {
   console.error('ZeroID failed to start:', error instanceof Error ? error.message : error);
   process.exit(1);
 });
+
+/**
+ * Before issue 29, `npm start` kept its data in apps/server/data (npm runs the script there) while
+ * `npm run oidc` opened ./data at the root. Started by an earlier version, the server would find no
+ * key in the new place and make a new one, unrelated to every identity registered: refuse instead.
+ */
+function refuseEarlierDefaultDataDir(config: Config) {
+  if (process.env.DATA_DIR || config.oprfPrivateKey || config.oprfNodes.length > 0) return;
+  const earlier = path.resolve('data');
+  if (earlier === config.dataDir || existsSync(path.join(config.dataDir, 'oprf-key.json'))) return;
+  if (!existsSync(path.join(earlier, 'oprf-key.json'))) return;
+  console.error(
+    `ZeroID now keeps its data in ${config.dataDir} (DATA_DIR is taken from where npm was started), but an earlier version ` +
+      `kept it in ${earlier}. Move it there (mv ${earlier} ${config.dataDir}) or start with DATA_DIR=${earlier}.`,
+  );
+  process.exit(1);
+}

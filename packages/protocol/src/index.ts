@@ -44,6 +44,7 @@ export {
   SignInSessionParams,
 } from './sign-in-schemas.ts';
 export * from './schemas.ts';
+export { ArtifactEntry, ArtifactManifestReply } from './artifact-schemas.ts';
 export {
   splitOprfKey,
   recoverOprfKey,

@@ -155,6 +155,12 @@ export const SessionReply = Type.Object(
     session: sessionId,
     status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failure'), Type.Literal('expired')]),
     expiresAt: Type.String({ format: 'date-time' }),
+    phoneConnected: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'Present while the session is pending once a phone has opened its link (a hint for the screen, seen by the process that served the phone).',
+      }),
+    ),
   },
   closed,
 );

@@ -1,9 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
+import { GUIDE, OIDC_PATHS, TAGS } from './openapi-guide.ts';
+
+type Operation = {
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  requestBody?: { content?: Record<string, { examples?: unknown }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { examples?: unknown }> }>;
+};
+type Document = { paths?: Record<string, Record<string, Operation>> };
 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas (themselves the TypeBox schemas of
- * `@zeroid/protocol`), so the reference can never drift from what the server validates.
+ * `@zeroid/protocol`), so the reference can never drift from what the server validates. For people
+ * it adds, from `openapi-guide.ts`, a table of contents (tags), a summary and examples for each
+ * operation, and the OpenID provider's endpoints, which oidc-provider serves outside the schemas.
  * Register before the routes: the plugin collects them as they are added.
  */
 export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { publicUrl: string }) {
@@ -14,11 +26,41 @@ export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { pub
         title: 'ZeroID API',
         version: '1.0.0',
         description:
-          'Register an identity and prove membership with a Semaphore v4 zero-knowledge proof. The raw ID and biometric never need to leave the client.',
+          'Register an identity and prove membership with a Semaphore v4 zero-knowledge proof. The raw ID and biometric never need to leave the client. Errors are JSON `{"error": {"code", "message"}}` with a 4xx status; limited routes answer 429 with `Retry-After`. Machine-readable: [/openapi.json](/openapi.json).',
       },
       servers: [{ url: publicUrl }],
+      tags: [...TAGS],
     },
     hideUntagged: false,
+    transformObject: ((documents) => {
+      if (!('openapiObject' in documents)) return documents.swaggerObject;
+      forReaders(documents.openapiObject as Document);
+      return documents.openapiObject;
+    }) satisfies SwaggerTransformObject,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+function forReaders(document: Document): void {
+  for (const [path, methods] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const guide = GUIDE[`${method} ${path}`];
+      if (!guide) continue;
+      operation.tags = [guide.tag];
+      operation.summary = guide.summary;
+      operation.description ??= guide.description;
+      const body = operation.requestBody?.content?.['application/json'];
+      if (body && guide.request) body.examples = guide.request;
+      for (const [status, examples] of Object.entries(guide.replies ?? {})) {
+        operation.responses ??= {};
+        const reply = (operation.responses[status] ??= {
+          description: status === '429' ? 'Too many attempts: wait Retry-After seconds' : 'Reply',
+        });
+        reply.content ??= { 'application/json': {} };
+        const json = reply.content['application/json'];
+        if (json) json.examples = examples;
+      }
+    }
+  }
+  document.paths = { ...document.paths, ...(OIDC_PATHS as unknown as Document['paths']) };
 }

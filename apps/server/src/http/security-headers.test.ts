@@ -50,8 +50,10 @@ const probes = (): Record<string, Probe[]> => ({
     { method: 'GET', url: '/members' },
     { method: 'GET', url: '/members?bucket=zz' },
   ],
+  'get /artifacts': [{ method: 'GET', url: '/artifacts' }],
   'get /artifacts/{name}': [
     { method: 'GET', url: '/artifacts/semaphore-1.wasm' },
+    { method: 'GET', url: '/artifacts/semaphore-1.wasm?sha256=70289ef3bdfa86e97debdb227e76721b392f45b5e73d5e7136d93a04dce0dff9' },
     { method: 'GET', url: '/artifacts/nope' },
   ],
   'get /did/{did}': [
@@ -76,7 +78,14 @@ const probes = (): Record<string, Probe[]> => ({
   'get /sessions/{id}/events': [{ method: 'GET', url: '/sessions/nope/events' }],
   'get /openapi.json': [{ method: 'GET', url: '/openapi.json' }],
   'get /docs': [{ method: 'GET', url: '/docs' }],
-  'get /docs/docs.css': [{ method: 'GET', url: '/docs/docs.css' }],
+  'get /docs/': [{ method: 'GET', url: '/docs/' }],
+  'get /docs/*': [{ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' }],
+  'get /docs/static/index.html': [{ method: 'GET', url: '/docs/static/index.html' }],
+  'get /docs/static/swagger-initializer.js': [{ method: 'GET', url: '/docs/static/swagger-initializer.js' }],
+  'get /docs/static/theme/zeroid.css': [{ method: 'GET', url: '/docs/static/theme/zeroid.css' }],
+  'get /docs/json': [{ method: 'GET', url: '/docs/json' }],
+  'get /docs/yaml': [{ method: 'GET', url: '/docs/yaml' }],
+  'get /api-docs': [{ method: 'GET', url: '/api-docs' }],
   'get /metrics': [
     { method: 'GET', url: '/metrics', authorization: `Bearer ${TEST_METRICS_TOKEN}` },
     { method: 'GET', url: '/metrics' },
@@ -170,8 +179,12 @@ describe('security headers on every route', () => {
         expectDesignHeaders(reply, where);
         expect(reply.headers['strict-transport-security'], `${where}: no HSTS over plain HTTP`).toBeUndefined();
         const cache = String(reply.headers['cache-control']);
-        if (route === 'get /artifacts/{name}' && reply.statusCode === 200) expect(cache, where).toContain('immutable');
-        else expect(cache, where).toBe('no-store');
+        // Swagger UI's own files (decision 044) are public and revalidated.
+        if (route === 'get /docs/*' && reply.statusCode === 200) expect(cache, where).toBe('public, max-age=0');
+        // Artifacts are public: kept for good when their checksum is in the URL, revalidated otherwise.
+        else if (route.startsWith('get /artifacts') && reply.statusCode === 200) {
+          expect(cache, where).toBe(probe.url.includes('sha256=') ? 'public, max-age=31536000, immutable' : 'public, no-cache');
+        } else expect(cache, where).toBe('no-store');
       }
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 401, 404, 413, 414, 415]));

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 /**
- * Serves the built web app. Hashed assets are immutable; index.html is revalidated. Any other GET
+ * Serves the built web app, brotli- or gzip-compressed where the client accepts it. Hashed assets are
+ * immutable; index.html is revalidated. Any other GET
  * that asks for HTML gets index.html, so the router's paths (/register, /user-verification…) load the
  * app; API paths and everything else get a JSON 404.
  */
@@ -15,6 +16,10 @@ export async function serveWebApp(app: FastifyInstance, webDist: string) {
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies beside each file (decision 043): sent as Accept-Encoding allows.
+      preCompressed: true,
+      // Ours, from setHeaders: left on, send's own "public, max-age=0" would replace it.
+      cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,50 +1,43 @@
 import type { FastifyInstance } from 'fastify';
+import swaggerUi from '@fastify/swagger-ui';
 
-type Operation = {
-  summary?: string;
-  description?: string;
-  requestBody?: unknown;
-  parameters?: unknown;
-  responses?: Record<string, unknown>;
-};
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const json = (value: unknown) => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`;
-
-const CSS = `body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#14213d;line-height:1.5}
-h2{margin-top:2.5rem;border-bottom:1px solid #c9d3e3}code,pre{background:#f3f5f9;border-radius:6px}pre{padding:.75rem;overflow:auto;font-size:.85rem}
-.method{display:inline-block;min-width:4rem;font-weight:700;color:#1d3f8f}`;
+/** ZeroID's colours, and a layout that stays inside a 390 px screen (long paths, schemas, examples wrap). */
+const THEME_CSS = `body{background:#eef2f8;color:#14213d}
+.swagger-ui .wrapper{padding:0 12px;max-width:1100px}
+.swagger-ui .info{margin:24px 0}
+.swagger-ui .info .title{color:#1d3f8f}
+.swagger-ui .opblock-tag{color:#14213d}
+.swagger-ui .opblock .opblock-summary-path,.swagger-ui .opblock .opblock-summary-description{word-break:break-word}
+.swagger-ui .opblock-body pre,.swagger-ui .microlight{white-space:pre-wrap!important;word-break:break-all}
+.swagger-ui table{display:block;overflow-x:auto}
+.swagger-ui .model-box{max-width:100%;overflow-x:auto}
+.swagger-ui .scheme-container{display:none}
+@media (max-width:480px){.swagger-ui .opblock .opblock-summary{flex-wrap:wrap}.swagger-ui .opblock .opblock-summary-description{flex-basis:100%;padding:4px 0 0}
+.swagger-ui .responses-table thead{display:none}.swagger-ui .responses-table tr,.swagger-ui .responses-table td{display:block;width:100%}
+.swagger-ui .response-col_links{display:none}.swagger-ui .response-control-media-type,.swagger-ui .response-control-examples{width:100%}
+.swagger-ui select{max-width:100%}
+.swagger-ui .opblock-tag{font-size:18px}.swagger-ui .info .title{font-size:28px}}`;
 
 /**
- * GET /docs: a readable API reference rendered on the server from the OpenAPI document. Plain HTML
- * and one stylesheet from this server, so it works offline and under the strict CSP.
+ * GET /docs: the API reference, rendered in the browser by Swagger UI (@fastify/swagger-ui, decision
+ * 044) from the OpenAPI document. Every file comes from this server, and its page has no inline
+ * script or style, so it runs under the same strict CSP as the app. /api-docs leads to it.
  */
-export function apiDocsRoutes(app: FastifyInstance) {
-  let page: string | undefined;
-  app.get('/docs/docs.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').send(CSS));
-  app.get('/docs', { schema: { hide: true } }, async (_request, reply) => {
-    page ??= render(app.swagger() as { info: { title: string; description?: string }; paths: Record<string, Record<string, Operation>> });
-    return reply.type('text/html; charset=utf-8').send(page);
+export async function apiDocsRoutes(app: FastifyInstance) {
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: false, // ours (security-headers.ts) applies, unchanged
+    uiConfig: {
+      layout: 'BaseLayout',
+      deepLinking: true,
+      docExpansion: 'list',
+      defaultModelsExpandDepth: 0,
+      defaultModelExpandDepth: 3,
+      displayRequestDuration: true,
+      tryItOutEnabled: false,
+      validatorUrl: null,
+    },
+    theme: { title: 'ZeroID API reference', css: [{ filename: 'zeroid.css', content: THEME_CSS }] },
   });
-}
-
-function render(document: { info: { title: string; description?: string }; paths: Record<string, Record<string, Operation>> }): string {
-  const sections = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(
-      ([method, operation]) => `<section>
-<h2><span class="method">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h2>
-${operation.description ? `<p>${escape(operation.description)}</p>` : ''}
-${operation.parameters ? `<h3>Parameters</h3>${json(operation.parameters)}` : ''}
-${operation.requestBody ? `<h3>Request body</h3>${json(operation.requestBody)}` : ''}
-${operation.responses ? `<h3>Responses</h3>${json(operation.responses)}` : ''}
-</section>`,
-    ),
-  );
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(document.info.title)} reference</title><link rel="stylesheet" href="/docs/docs.css"></head>
-<body><main><h1>${escape(document.info.title)}</h1><p>${escape(document.info.description ?? '')}</p>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p>
-${sections.join('\n')}
-</main></body></html>`;
+  app.get('/api-docs', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 301));
 }

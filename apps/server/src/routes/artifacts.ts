@@ -1,30 +1,86 @@
 import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { ArtifactManifestReply, ErrorReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { createArtifactEncodings, type ArtifactEncoding } from '../services/artifact-encodings.ts';
+
+/** Files smaller than this (the verification keys, 4 KB) are not worth a compressed copy. */
+const COMPRESS_FROM_BYTES = 64 * 1024;
+const ENCODINGS = ['br', 'gzip', 'identity'] as const;
+const notFound = { error: { code: 'NOT_FOUND', message: 'No such proving artifact.' } };
+
+const Params = Type.Object({ name: Type.String({ maxLength: 32 }) }, { additionalProperties: false });
+const Query = Type.Object(
+  {
+    sha256: Type.Optional(
+      Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: "The file's SHA-256 from GET /artifacts: the reply may then be kept for good.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /**
- * GET /artifacts/semaphore-<depth>.(wasm|zkey|json): the pinned proving artifacts and verification
- * keys, served by us so the browser fetches nothing from another host. Content never changes for a
- * name, so it is immutable.
+ * GET /artifacts and GET /artifacts/semaphore-<depth>.(wasm|zkey|json): the pinned proving artifacts
+ * and verification keys, served by us so the browser fetches nothing from another host (decision 043).
+ * - The manifest names each file's SHA-256 and size; asked for with `?sha256=` the file is immutable
+ *   (a new release is a new URL), without it the browser revalidates by ETag.
+ * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (about 40 %
+ *   fewer bytes); the SHA-256 stays the one of the uncompressed file, which is what the browser checks.
  */
-export function artifactRoutes(app: FastifyInstance, { artifacts }: AppDeps) {
-  app.get<{ Params: { name: string } }>('/artifacts/:name', async (request, reply) => {
-    const artifact = artifacts.get(request.params.name);
-    if (!artifact) {
-      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such proving artifact.' } });
-    }
-    const etag = `"${artifact.sha256}"`;
-    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', etag).header('x-content-sha256', artifact.sha256);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply
-      .type(
-        artifact.name.endsWith('.wasm')
-          ? 'application/wasm'
-          : artifact.name.endsWith('.json')
-            ? 'application/json'
-            : 'application/octet-stream',
-      )
-      .header('content-length', artifact.bytes)
-      .send(createReadStream(artifact.path));
+export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppDeps) {
+  const encodings = createArtifactEncodings({ cacheDir: path.join(config.dataDir, 'artifact-cache') });
+  const manifest: ArtifactManifestReply = {
+    package: artifacts.package,
+    version: artifacts.version,
+    files: Object.fromEntries(artifacts.list().map((a) => [a.name, { sha256: a.sha256, bytes: a.bytes }])),
+  };
+
+  app.get('/artifacts', { schema: { response: { 200: ArtifactManifestReply } } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, no-cache');
+    return manifest;
   });
+
+  app.get<{ Params: typeof Params.static; Querystring: typeof Query.static }>(
+    '/artifacts/:name',
+    { schema: { params: Params, querystring: Query, response: { 404: ErrorReply } } },
+    async (request, reply) => {
+      const artifact = artifacts.get(request.params.name);
+      const { sha256 } = request.query;
+      if (!artifact || (sha256 !== undefined && sha256 !== artifact.sha256)) return reply.code(404).send(notFound);
+
+      const wanted =
+        artifact.bytes >= COMPRESS_FROM_BYTES
+          ? (negotiate(request.headers['accept-encoding'] ?? '', [...ENCODINGS]) ?? 'identity')
+          : 'identity';
+      const encoded = wanted === 'identity' ? undefined : encodings.get(artifact, wanted);
+      // One ETag per representation: a cache must never answer a gzip request with brotli bytes.
+      const etag = `"${artifact.sha256}${encoded ? `-${encoded.encoding}` : ''}"`;
+      reply
+        .header('cache-control', sha256 ? 'public, max-age=31536000, immutable' : 'public, no-cache')
+        .header('vary', 'accept-encoding')
+        .header('etag', etag)
+        .header('x-content-sha256', artifact.sha256);
+      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      reply.type(contentType(artifact.name));
+      if (!encoded) return reply.header('content-length', artifact.bytes).send(createReadStream(artifact.path));
+      reply.header('content-encoding', encoded.encoding satisfies ArtifactEncoding).header('content-length', encoded.length);
+      return reply.send('path' in encoded ? createReadStream(encoded.path) : encoded.bytes);
+    },
+  );
+}
+
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  return (ifNoneMatch ?? '').split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+function contentType(name: string): string {
+  if (name.endsWith('.wasm')) return 'application/wasm';
+  if (name.endsWith('.json')) return 'application/json';
+  return 'application/octet-stream';
 }

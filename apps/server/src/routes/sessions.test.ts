@@ -28,6 +28,8 @@ const create = async () =>
 interface Stream {
   status: number;
   events: string[];
+  /** Events that said a phone had opened the link. */
+  connected: number;
   ended: Promise<void>;
   close(): void;
 }
@@ -41,18 +43,21 @@ async function openStream(session: string, secret: string | undefined, client = 
     signal: controller.signal,
   });
   const events: string[] = [];
+  const stream = { status: response.status, events, connected: 0, close: () => controller.abort() };
   const ended = (async () => {
     if (response.status !== 200) return void (await response.text());
     const decoder = new TextDecoder();
     try {
       for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
-        for (const match of decoder.decode(chunk).matchAll(/"status":"(\w+)"/g)) events.push(match[1]!);
+        const text = decoder.decode(chunk);
+        for (const match of text.matchAll(/"status":"(\w+)"/g)) events.push(match[1]!);
+        stream.connected += text.match(/"phoneConnected":true/g)?.length ?? 0;
       }
     } catch {
       // aborted by close()
     }
   })();
-  return { status: response.status, events, ended, close: () => controller.abort() };
+  return Object.assign(stream, { ended });
 }
 
 const until = async (check: () => boolean) => {
@@ -124,6 +129,30 @@ describe('session secrets', () => {
     expect(logs).toContain('/sessions/:id/events?[redacted]');
     expect(logs).not.toContain(wrong);
     expect(logs).not.toContain(session);
+  });
+});
+
+describe('a phone opening the link', () => {
+  it('is told to the screen at once, on its stream and when it reads the session, and no more once settled', async () => {
+    const { session, secret } = await create();
+    const read = async () => (await fetch(`${url}/sessions/${session}`, { headers: { 'session-secret': secret } })).json();
+    const stream = await openStream(session, secret);
+    await until(() => stream.events.length === 1);
+    expect(await read()).toEqual({ session, status: 'pending', expiresAt: expect.any(String) });
+
+    await fetch(`${url}/sessions/${session}/open`);
+    await until(() => stream.connected === 1);
+    expect(stream.events).toEqual(['pending', 'pending']);
+    expect(await read()).toEqual({ session, status: 'pending', expiresAt: expect.any(String), phoneConnected: true });
+    // A screen that starts following later hears it in its first event.
+    const later = await openStream(session, secret, '198.51.100.3');
+    await until(() => later.connected === 1);
+
+    await fetch(`${url}/sessions/${session}/failure`, { method: 'POST' });
+    await Promise.all([stream.ended, later.ended]);
+    expect(stream.events).toEqual(['pending', 'pending', 'failure']);
+    expect(stream.connected).toBe(1);
+    expect(await read()).toEqual({ session, status: 'failure', expiresAt: expect.any(String) });
   });
 });
 

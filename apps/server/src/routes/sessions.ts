@@ -18,6 +18,7 @@ import { Problem } from '../http/problem.ts';
 import { createSession } from '../services/create-session.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
 import { sessionSecretMatches } from '../services/session-secret.ts';
+import { createSessionPresence } from '../services/session-presence.ts';
 import type { SessionState } from '../services/session-watcher.ts';
 import { reportSessionFailure } from '../services/settle-session.ts';
 
@@ -33,7 +34,12 @@ const tooManyStreams = {
 } as const;
 
 type Params = { Params: Static<typeof SessionParams> };
-const describe = (s: SessionState) => ({ session: s.id, status: s.status, expiresAt: s.expiresAt.toISOString() });
+const describe = (s: SessionState, phoneConnected = false) => ({
+  session: s.id,
+  status: s.status,
+  expiresAt: s.expiresAt.toISOString(),
+  ...(phoneConnected && s.status === 'pending' ? { phoneConnected } : {}),
+});
 
 /**
  * Cross-device verification (decisions 007 and 012). A screen creates a session, keeps its secret and
@@ -43,6 +49,8 @@ const describe = (s: SessionState) => ({ session: s.id, status: s.status, expire
  * process's session watcher, which reads the database once per interval for all of them.
  */
 export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps, openidProvider }: AppDeps) {
+  // Which sessions a phone has opened: the screen says "phone connected" before the verdict (issue 29).
+  const presence = createSessionPresence();
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
   const openStreams = new Set<() => void>();
   app.addHook('preClose', async () => {
@@ -69,7 +77,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
     async (request, reply) => {
       const session = await ownedSession(request.params.id, request.headers['session-secret'], reply);
-      return session && describe(session);
+      return session && describe(session, presence.opened(session.id));
     },
   );
 
@@ -82,10 +90,12 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
       const session = await storage.sessions.find(request.params.id);
       if (!session) return reply.code(404).send(notFound);
       const signIn = session.signIn === undefined ? undefined : await findSignInRequest(await openidProvider(), session.signIn);
+      // A sign-in whose request has expired or was answered on the screen is no longer open either.
+      const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
+      if (open) presence.markOpened(session.id, session.expiresAt);
       return {
         session: session.id,
-        // A sign-in whose request has expired or was answered on the screen is no longer open either.
-        open: session.status === 'pending' && (session.signIn === undefined || signIn !== undefined),
+        open,
         expiresAt: session.expiresAt.toISOString(),
         ...(signIn ? { signIn: { site: signIn.site } } : {}),
       };
@@ -131,12 +141,15 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const send = (state: SessionState) => out.write(`event: status\ndata: ${JSON.stringify(describe(state))}\n\n`);
-      send(session);
+      const send = (state: SessionState, phoneConnected = false) =>
+        out.write(`event: status\ndata: ${JSON.stringify(describe(state, phoneConnected))}\n\n`);
       if (session.status !== 'pending') {
+        send(session);
         release();
         return out.end();
       }
+      send(session, presence.opened(session.id));
+      const stopPresence = presence.onOpened(session.id, () => send(session, true));
       const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       const stopWatching = sessionWatcher.watch(session, (state) => {
         send(state);
@@ -148,6 +161,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
         closed = true;
         openStreams.delete(close);
         clearInterval(keepAlive);
+        stopPresence();
         stopWatching();
         release();
         out.end();

@@ -44,6 +44,14 @@ export class Artifacts {
   get(name: string): Artifact | undefined {
     return this.byName.get(name);
   }
+
+  /** Every artifact, for the manifest (GET /artifacts). */
+  list(): Artifact[] {
+    return [...this.byName.values()];
+  }
+
+  readonly package = checksums.package;
+  readonly version = checksums.version;
 }
 
 function sha256File(file: string): Promise<string> {

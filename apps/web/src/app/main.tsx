@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { prepareAfterFirstPaint } from './prepare-after-first-paint.ts';
 import { router } from './router.tsx';
 import './styles.css';
 
@@ -9,3 +10,5 @@ createRoot(document.getElementById('root')!).render(
     <RouterProvider router={router} />
   </StrictMode>,
 );
+
+prepareAfterFirstPaint();

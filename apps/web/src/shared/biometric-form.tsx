@@ -1,8 +1,13 @@
 import type { FormEvent, ReactNode } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
+import { config } from './config.ts';
 import type { Progress } from './progress.ts';
 import { ProgressLine } from './progress-line.tsx';
-import { SecretTextarea } from './secret-textarea.tsx';
+import { SecretField } from './secret-field.tsx';
+
+/** The verification field's line of help, true to the proving mode. */
+const biometricHelp = () =>
+  `The same biometric text you registered with, typed or pasted.${config.proving === 'browser' ? ' It never leaves this device.' : ''}`;
 
 interface BiometricFormProps {
   bioInfo: string;
@@ -10,26 +15,44 @@ interface BiometricFormProps {
   onSubmit: (event: FormEvent) => void;
   pending: boolean;
   progress: Progress | undefined;
-  /** Disabled for another reason than a pending call (e.g. the screen's details are not in yet). */
+  /** What is wrong with the field (empty, too long), until it changes. */
+  problem?: string | undefined;
+  /** Disabled for another reason than a pending call (the screen's details are not in yet, a lockout). */
   notReady?: boolean;
   /** Buttons after "Verify User", such as a sign-in's Cancel. */
   children?: ReactNode;
 }
 
+/** The id of the biometric field, for a screen that checks it before it calls. */
+export const BIOMETRIC_FIELD_ID = 'verify-bio-info';
+
 /**
  * The verification form: the biometric field and "Verify User", disabled while the call is pending,
  * with its progress; shared by the verification screen, the sign-in screen and the phone's sign-in.
  */
-export function BiometricForm({ bioInfo, onBioInfo, onSubmit, pending, progress, notReady = false, children }: BiometricFormProps) {
+export function BiometricForm({
+  bioInfo,
+  onBioInfo,
+  onSubmit,
+  pending,
+  progress,
+  problem,
+  notReady = false,
+  children,
+}: BiometricFormProps) {
   return (
-    <form onSubmit={onSubmit} aria-busy={pending}>
-      <SecretTextarea
-        aria-label="Biometric Data"
+    <form onSubmit={onSubmit} aria-busy={pending} noValidate>
+      <SecretField
+        id={BIOMETRIC_FIELD_ID}
+        label="Biometric Data"
+        visibleLabel={false}
         name="bio_info"
         rows={6}
         placeholder={MESSAGES.touchToVerify}
         value={bioInfo}
         onValue={onBioInfo}
+        help={biometricHelp()}
+        problem={problem}
       />
       <button type="submit" className="primary" disabled={pending || notReady}>
         {MESSAGES.verifyUser}

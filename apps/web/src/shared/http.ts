@@ -3,6 +3,8 @@ export class ApiError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** From a 429's Retry-After: how long before trying again can succeed (the screen counts it down). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -51,12 +53,14 @@ export async function requestBlob(url: string): Promise<Blob> {
 }
 
 async function errorFrom(response: Response): Promise<ApiError> {
+  const retryAfter = Number(response.headers.get('retry-after'));
+  const retryAfterSeconds = response.status === 429 && Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
   try {
     const body = (await response.json()) as { error?: { message?: unknown } };
-    if (typeof body.error?.message === 'string') return new ApiError(body.error.message, response.status);
+    if (typeof body.error?.message === 'string') return new ApiError(body.error.message, response.status, retryAfterSeconds);
   } catch {
     // not JSON: fall through to the generic message
   }
-  if (response.status === 429) return new ApiError('Too many attempts. Please wait a minute and try again.', 429);
+  if (response.status === 429) return new ApiError('Too many attempts. Please wait a minute and try again.', 429, retryAfterSeconds ?? 60);
   return new ApiError(`The server could not complete the request (HTTP ${response.status}). Please try again.`, response.status);
 }

@@ -30,7 +30,9 @@ export const apiUrls = {
   oprfPublicKey: () => api('/oprf/public-key'),
   challenge: () => api('/challenge'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
-  artifact: (name: string) => api(`/artifacts/${name}`),
+  // With its SHA-256 in the URL an artifact may be kept for good (decision 043).
+  artifactManifest: () => api('/artifacts'),
+  artifact: (name: string, sha256: string) => api(`/artifacts/${name}?sha256=${sha256}`),
   // Sign in with ZeroID (decision 023): the interaction cookie's path is /signin/:uid, so these stay under it.
   signInDetails: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/details`),
   signInProof: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/proof`),

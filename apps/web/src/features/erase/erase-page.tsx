@@ -5,7 +5,8 @@ import { erase } from '../prover/submit-erasure.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
-import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { SecretField } from '../../shared/secret-field.tsx';
+import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 
 type Step = 'form' | 'confirm' | 'erased';
@@ -18,12 +19,16 @@ export function ErasePage() {
   const [idInfo, setIdInfo] = useState('');
   const [bioInfo, setBioInfo] = useState('');
   const [step, setStep] = useState<Step>('form');
-  const { pending, progress, error, setError, run } = usePendingCall();
+  const { pending, progress, error, setError, retryIn, run } = usePendingCall();
+  const { problems, check, clear } = useFieldProblems({
+    idInfo: { label: 'The ID', id: 'erase-id-info' },
+    bioInfo: { label: 'The biometric data', id: 'erase-bio-info' },
+  });
 
   function askToConfirm(event: FormEvent) {
     event.preventDefault();
     setError(undefined);
-    setStep('confirm');
+    if (check({ idInfo, bioInfo })) setStep('confirm');
   }
 
   async function confirm() {
@@ -54,21 +59,45 @@ export function ErasePage() {
       <h1>{ERASE_MESSAGES.heading}</h1>
       <p>{ERASE_MESSAGES.explanation}</p>
       <form onSubmit={askToConfirm} aria-busy={pending}>
-        <label htmlFor="erase-id-info">{MESSAGES.enterId}</label>
-        <SecretTextarea id="erase-id-info" name="id_info" rows={3} value={idInfo} onValue={setIdInfo} readOnly={step === 'confirm'} />
-        <label htmlFor="erase-bio-info">{MESSAGES.biometricData}</label>
-        <SecretTextarea id="erase-bio-info" name="bio_info" rows={6} value={bioInfo} onValue={setBioInfo} readOnly={step === 'confirm'} />
+        <SecretField
+          id="erase-id-info"
+          label={MESSAGES.enterId}
+          name="id_info"
+          rows={3}
+          value={idInfo}
+          onValue={(value) => {
+            setIdInfo(value);
+            clear('idInfo');
+          }}
+          readOnly={step === 'confirm'}
+          help="The ID you registered with."
+          problem={problems.idInfo}
+        />
+        <SecretField
+          id="erase-bio-info"
+          label={MESSAGES.biometricData}
+          name="bio_info"
+          rows={6}
+          value={bioInfo}
+          onValue={(value) => {
+            setBioInfo(value);
+            clear('bioInfo');
+          }}
+          readOnly={step === 'confirm'}
+          help="The biometric text you registered with: both must match for the identity to be deleted."
+          problem={problems.bioInfo}
+        />
         {step === 'form' ? (
-          <button type="submit" className="primary" disabled={pending}>
+          <button type="submit" className="danger" disabled={pending || retryIn > 0}>
             {ERASE_MESSAGES.erase}
           </button>
         ) : null}
       </form>
       {step === 'confirm' ? (
-        <div className="notice" role="alertdialog" aria-labelledby="erase-confirm-question">
+        <div className="notice danger-zone" role="alertdialog" aria-labelledby="erase-confirm-question">
           <p id="erase-confirm-question">{ERASE_MESSAGES.confirmQuestion}</p>
           <div className="actions">
-            <button type="button" className="primary" disabled={pending} onClick={() => void confirm()}>
+            <button type="button" className="danger" disabled={pending} onClick={() => void confirm()}>
               {ERASE_MESSAGES.confirm}
             </button>
             <button type="button" className="secondary" disabled={pending} onClick={() => setStep('form')}>
@@ -78,7 +107,7 @@ export function ErasePage() {
           {pending ? <ProgressLine progress={progress} /> : null}
         </div>
       ) : null}
-      <ErrorAlert message={error} />
+      <ErrorAlert message={error} retryIn={retryIn} />
     </section>
   );
 }

@@ -1,42 +1,109 @@
+import type { ArtifactManifestReply } from '@zeroid/protocol';
 import { apiUrls } from '../../shared/paths.ts';
-import { ApiError } from '../../shared/http.ts';
+import { ApiError, requestJson } from '../../shared/http.ts';
 
 export interface ProvingArtifacts {
   wasm: Uint8Array;
   zkey: Uint8Array;
 }
 
-const CACHE_NAME = 'zeroid-artifacts-v1';
-const inMemory = new Map<number, Promise<ProvingArtifacts>>();
+/** Bytes of the circuit and proving key received so far, of all of them (uncompressed sizes). */
+export type DownloadProgress = (loaded: number, total: number) => void;
 
-/**
- * The circuit and proving key for one tree depth, fetched once from our own server and then kept:
- * in memory for this page, and in the Cache API across visits, so a second verification downloads
- * nothing. Bytes are checked against the SHA-256 the server publishes, then handed to snarkjs as
- * Uint8Arrays (given URLs, snarkjs would download 4 MB again for every proof).
- */
-export function provingArtifacts(depth: number, onProgress?: (loaded: number, total: number) => void): Promise<ProvingArtifacts> {
-  let entry = inMemory.get(depth);
-  if (!entry) {
-    entry = Promise.all([load(`semaphore-${depth}.wasm`), load(`semaphore-${depth}.zkey`, onProgress)]).then(([wasm, zkey]) => ({
-      wasm,
-      zkey,
-    }));
-    entry.catch(() => inMemory.delete(depth));
-    inMemory.set(depth, entry);
-  }
-  return entry;
+interface Received {
+  loaded: number;
+  total: number;
+  listeners: Set<DownloadProgress>;
 }
 
-async function load(name: string, onProgress?: (loaded: number, total: number) => void): Promise<Uint8Array> {
-  const url = apiUrls.artifact(name);
+interface Download {
+  artifacts: Promise<ProvingArtifacts>;
+  received: Received;
+}
+
+const CACHE_NAME = 'zeroid-artifacts-v2';
+const downloads = new Map<number, Download>();
+let manifest: Promise<ArtifactManifestReply> | undefined;
+
+/** What the server publishes of every artifact: its SHA-256 and size, asked for once per worker. */
+function artifactManifest(): Promise<ArtifactManifestReply> {
+  manifest ??= requestJson<ArtifactManifestReply>(apiUrls.artifactManifest());
+  manifest.catch(() => (manifest = undefined));
+  return manifest;
+}
+
+/**
+ * The circuit and proving key for one tree depth, downloaded once and shared by whoever asks: a
+ * prefetch while the person types (decision 043) and the proof that needs them. Every caller's
+ * `onProgress` hears the bytes of both files together, so one bar covers the whole download. They
+ * are kept in memory for this worker and in the Cache API across visits, under a URL that holds
+ * their SHA-256 (the server lets such a reply be kept for good), and checked against that SHA-256
+ * before snarkjs gets them as Uint8Arrays (given URLs, snarkjs would download 4 MB for every proof).
+ */
+export function provingArtifacts(
+  depth: number,
+  onProgress?: DownloadProgress,
+  { priority = 'high' }: { priority?: RequestPriority } = {},
+): Promise<ProvingArtifacts> {
+  let download = downloads.get(depth);
+  if (!download) {
+    const received: Received = { loaded: 0, total: 0, listeners: new Set() };
+    download = { artifacts: load(depth, received, priority), received };
+    download.artifacts.catch(() => downloads.delete(depth));
+    downloads.set(depth, download);
+  }
+  if (onProgress) {
+    const { listeners, loaded, total } = download.received;
+    listeners.add(onProgress);
+    if (total > 0) onProgress(loaded, total);
+    download.artifacts.then(
+      () => listeners.delete(onProgress),
+      () => listeners.delete(onProgress),
+    );
+  }
+  return download.artifacts;
+}
+
+async function load(depth: number, download: Received, priority: RequestPriority): Promise<ProvingArtifacts> {
+  const { files } = await artifactManifest();
+  const names = [`semaphore-${depth}.wasm`, `semaphore-${depth}.zkey`] as const;
+  const entries = names.map((name) => {
+    const entry = files[name];
+    if (!entry) throw new ApiError(`The server has no proving key for a group of this size (depth ${depth}).`);
+    return { name, ...entry };
+  });
+  download.total = entries.reduce((sum, entry) => sum + entry.bytes, 0);
+  const received = [0, 0];
+  const report = () => {
+    download.loaded = received[0]! + received[1]!;
+    for (const listener of download.listeners) listener(download.loaded, download.total);
+  };
+  report();
   const cache = await openCache();
+  const [wasm, zkey] = await Promise.all(
+    entries.map((entry, i) =>
+      loadOne(entry, cache, priority, (n) => {
+        received[i] = n;
+        report();
+      }),
+    ),
+  );
+  void forgetOtherVersions(cache, files);
+  return { wasm: wasm!, zkey: zkey! };
+}
+
+async function loadOne(
+  entry: { name: string; sha256: string; bytes: number },
+  cache: Cache | undefined,
+  priority: RequestPriority,
+  onBytes: (received: number) => void,
+): Promise<Uint8Array> {
+  const url = apiUrls.artifact(entry.name, entry.sha256);
   const cached = await cache?.match(url);
   if (cached) {
     const bytes = new Uint8Array(await cached.arrayBuffer());
-    const expected = cached.headers.get('x-content-sha256');
-    if (expected && (await sha256Hex(bytes)) === expected) {
-      onProgress?.(bytes.length, bytes.length);
+    if ((await sha256Hex(bytes)) === entry.sha256) {
+      onBytes(bytes.length);
       return bytes;
     }
     await cache?.delete(url);
@@ -44,34 +111,30 @@ async function load(name: string, onProgress?: (loaded: number, total: number) =
 
   let response: Response;
   try {
-    response = await fetch(url);
+    response = await fetch(url, { priority });
   } catch {
     throw new ApiError('Could not download the proving key. Check your connection and try again.');
   }
   if (!response.ok || !response.body) throw new ApiError(`Could not download the proving key (HTTP ${response.status}).`, response.status);
-  const total = Number(response.headers.get('content-length') ?? 0);
-  const bytes = await readWithProgress(response.body, total, onProgress);
-  const expected = response.headers.get('x-content-sha256');
-  if (!expected || (await sha256Hex(bytes)) !== expected) throw new ApiError('The proving key did not arrive intact. Please try again.');
-  await cache?.put(
-    url,
-    new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream', 'x-content-sha256': expected } }),
-  );
+  // The body arrives decompressed (brotli or gzip on the wire): the sizes and SHA-256 are of the real file.
+  const bytes = await readCounting(response.body, onBytes);
+  if ((await sha256Hex(bytes)) !== entry.sha256) throw new ApiError('The proving key did not arrive intact. Please try again.');
+  await cache?.put(url, new Response(bytes.slice(), { headers: { 'content-type': 'application/octet-stream' } }));
   return bytes;
 }
 
-async function readWithProgress(body: ReadableStream<Uint8Array>, total: number, onProgress?: (loaded: number, total: number) => void) {
+async function readCounting(body: ReadableStream<Uint8Array>, onBytes: (received: number) => void): Promise<Uint8Array> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
-  let loaded = 0;
+  let received = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
-    loaded += value.length;
-    onProgress?.(loaded, total);
+    received += value.length;
+    onBytes(received);
   }
-  const bytes = new Uint8Array(loaded);
+  const bytes = new Uint8Array(received);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
@@ -80,8 +143,20 @@ async function readWithProgress(body: ReadableStream<Uint8Array>, total: number,
   return bytes;
 }
 
+/** Cached files of another release (another SHA-256) are never asked for again: free their space. */
+async function forgetOtherVersions(cache: Cache | undefined, files: ArtifactManifestReply['files']) {
+  if (!cache) return;
+  for (const request of await cache.keys()) {
+    const url = new URL(request.url);
+    const name = url.pathname.split('/').pop() ?? '';
+    if (files[name]?.sha256 !== url.searchParams.get('sha256')) await cache.delete(request);
+  }
+}
+
 async function openCache(): Promise<Cache | undefined> {
   try {
+    // The first version's entries (no checksum in their URLs) are of no more use.
+    void globalThis.caches?.delete('zeroid-artifacts-v1');
     return await globalThis.caches?.open(CACHE_NAME);
   } catch {
     return undefined; // no Cache API (an insecure context, say): keep the bytes in memory only

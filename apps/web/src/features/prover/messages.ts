@@ -4,16 +4,16 @@ import type { Progress } from '../../shared/progress.ts';
 
 /** What the page asks the prover worker, and what the worker answers. */
 export type ProverRequest =
-  | { id: number; type: 'warm-up' }
+  // Load what a proof needs ahead of it (decision 043): at low priority while nobody waits yet.
+  | { id: number; type: 'prepare'; priority: RequestPriority }
   | { id: number; type: 'register'; idInfo: string; bioInfo: string }
   | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined }
   // Sign in with ZeroID (decision 023).
-  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string }
-  | { id: number; type: 'sign-in-prepare' };
+  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string };
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }
   | { id: number; type: 'register-result'; reply: RegisterReply }
   | { id: number; type: 'verify-result'; reply: VerifyReply }
   | { id: number; type: 'sign-in-result'; proof: SemaphoreProof | undefined }
-  | { id: number; type: 'error'; message: string };
+  | { id: number; type: 'error'; message: string; retryAfterSeconds?: number | undefined };

@@ -1,15 +1,12 @@
-import { normaliseInput, ProtocolInputError } from '@zeroid/protocol';
+import { normaliseInput } from '@zeroid/protocol';
+import { fieldProblem } from '../../shared/field-problem.ts';
 
-/** Normalises what the person typed, with a message that names the field (never its content). */
+/**
+ * Normalises what the person typed, with a message that names the field (never its content). The
+ * screens check the same rule before they call (`fieldProblem`); this is for any caller that did not.
+ */
 export function normaliseField(value: string, label: string): string {
-  try {
-    return normaliseInput(value);
-  } catch (error) {
-    if (error instanceof ProtocolInputError && error.code === 'MALFORMED_TEXT')
-      throw new Error(`${label} contains a broken character. Please type it again rather than paste it.`);
-    if (error instanceof ProtocolInputError && error.code === 'EMPTY_INPUT')
-      throw new Error(`${label} is empty. Please enter it and try again.`);
-    if (error instanceof ProtocolInputError) throw new Error(`${label} is too long (at most 16 KiB).`);
-    throw error;
-  }
+  const problem = fieldProblem(value, label);
+  if (problem) throw new Error(problem);
+  return normaliseInput(value);
 }

@@ -32,9 +32,14 @@ export async function proveMembership(
   const binding = bind();
   binding.catch(() => undefined); // awaited below; never an unhandled rejection
   const paramsRequest = requestJson<MembersReply>(apiUrls.members());
-  const artifactsRequest = paramsRequest.then((p) =>
-    provingArtifacts(p.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total })),
-  );
+  // Prepared ahead (decision 043), the download may be done or half done: the bar shows what is left.
+  let downloading = false;
+  const onBytes = (loaded: number, total: number) => {
+    if (!downloading && loaded >= total) return;
+    downloading = true;
+    progress({ stage: 'downloading', loaded, total });
+  };
+  const artifactsRequest = paramsRequest.then((p) => provingArtifacts(p.depth, onBytes));
   artifactsRequest.catch(() => undefined);
   // While the group is one bucket (fewer than 1,024 members), the bucket is known before the
   // identity: fetch it alongside the OPRF round instead of after.
@@ -54,10 +59,7 @@ export async function proveMembership(
   if (!member) return undefined;
 
   // The tree may have grown past a power of two since the parameters came: then prove at the new depth.
-  const artifactsForDepth =
-    bucket.depth === params.depth
-      ? artifactsRequest
-      : provingArtifacts(bucket.depth, (loaded, total) => progress({ stage: 'downloading', loaded, total }));
+  const artifactsForDepth = bucket.depth === params.depth ? artifactsRequest : provingArtifacts(bucket.depth, onBytes);
   const [artifacts, { message, scope }] = await Promise.all([artifactsForDepth, binding]);
   progress({ stage: 'proving' });
   const merkleProof = {

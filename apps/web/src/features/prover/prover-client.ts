@@ -20,7 +20,7 @@ function proverWorker(): Worker {
     if (!call) return;
     if (message.type === 'progress') return call.onProgress?.(message.progress);
     pending.delete(message.id);
-    if (message.type === 'error') call.reject(new ApiError(message.message));
+    if (message.type === 'error') call.reject(new ApiError(message.message, undefined, message.retryAfterSeconds));
     else call.resolve(message.type === 'sign-in-result' ? message.proof : message.reply);
   };
   worker.onerror = () => {
@@ -41,8 +41,17 @@ function call<T>(request: Omit<ProverRequest, 'id'>, onProgress?: (p: Progress) 
   });
 }
 
-export function warmUp(): void {
-  proverWorker().postMessage({ id: 0, type: 'warm-up' } satisfies ProverRequest);
+let prepared: RequestPriority | undefined;
+
+/**
+ * Starts the worker and what a proof needs (OPRF key, group parameters, circuit and proving key, the
+ * curve) ahead of the button, once per page (decision 043); asked again at `high`, the parts not yet
+ * started are asked for at that priority.
+ */
+export function prepare(priority: RequestPriority): void {
+  if (prepared === priority || prepared === 'high') return;
+  prepared = priority;
+  proverWorker().postMessage({ id: 0, type: 'prepare', priority } satisfies ProverRequest);
 }
 
 export function registerInBrowser(input: { idInfo: string; bioInfo: string }, onProgress?: (p: Progress) => void): Promise<RegisterReply> {
@@ -56,16 +65,12 @@ export function verifyInBrowser(
   return call<VerifyReply>({ type: 'verify', ...input }, onProgress);
 }
 
-let signInPrepared = false;
-
 /**
  * Sign in with ZeroID: starts the worker and loads the group's parameters, the proving artifacts and
- * the curve ahead, once per page (the router asks while the screen's code loads, the screen again).
+ * the curve ahead (the router asks while the screen's code loads, the screen again).
  */
 export function prepareSignIn(): void {
-  if (signInPrepared) return;
-  signInPrepared = true;
-  proverWorker().postMessage({ id: 0, type: 'sign-in-prepare' } satisfies ProverRequest);
+  prepare('high');
 }
 
 /** Sign in with ZeroID: a proof for the site's scope, or undefined when the biometric is not registered. */

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
+import { ApiError } from '../../shared/http.ts';
 import type { ProverRequest, ProverResponse } from './messages.ts';
-import { oprfSetup } from './oprf-round.ts';
+import { prepareProving } from './prepare-proving.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
-import { prepareSignIn, signInFlow } from './sign-in-flow.ts';
+import { signInFlow } from './sign-in-flow.ts';
 
 /**
  * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
@@ -19,20 +20,15 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
     reply({ id: request.id, type: 'progress', progress: p });
   try {
     switch (request.type) {
-      case 'warm-up':
-        // Starting this worker already loaded snarkjs (it is bundled here); fetch the OPRF key now,
-        // before the button is pressed.
-        await oprfSetup();
+      case 'prepare':
+        // Starting this worker already loaded snarkjs (it is bundled here); the rest loads now.
+        prepareProving(request.priority);
         return;
       case 'register':
         reply({ id: request.id, type: 'register-result', reply: await registerFlow(request, progress) });
         return;
       case 'verify':
         reply({ id: request.id, type: 'verify-result', reply: await verifyFlow(request, progress) });
-        return;
-      case 'sign-in-prepare':
-        prepareSignIn();
-        await oprfSetup();
         return;
       case 'sign-in':
         reply({ id: request.id, type: 'sign-in-result', proof: await signInFlow(request, progress) });
@@ -43,6 +39,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
       id: request.id,
       type: 'error',
       message: error instanceof Error ? error.message : 'Something went wrong on this device. Please try again.',
+      retryAfterSeconds: error instanceof ApiError ? error.retryAfterSeconds : undefined,
     });
   }
 };

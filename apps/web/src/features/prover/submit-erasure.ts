@@ -10,6 +10,7 @@ import type { Progress } from '../../shared/progress.ts';
  * are derived and signed here; in "server" mode the raw body is sent, as for registration.
  */
 export async function erase(input: { idInfo: string; bioInfo: string }, onProgress: (p: Progress) => void): Promise<boolean> {
+  onProgress(config.proving === 'browser' ? { stage: 'starting' } : { stage: 'sending' });
   const reply =
     config.proving === 'browser'
       ? await (await import('./erase-flow.ts')).eraseFlow(input, onProgress)

@@ -15,6 +15,7 @@ const prover = () => import('./prover-client.ts');
  * here and only derived values are sent; in "server" mode the specification's raw body is sent.
  */
 export async function register(input: { idInfo: string; bioInfo: string }, onProgress?: (p: Progress) => void): Promise<RegisterOutcome> {
+  onProgress?.(config.proving === 'browser' ? { stage: 'starting' } : { stage: 'sending' });
   const reply =
     config.proving === 'browser'
       ? await (await prover()).registerInBrowser(input, onProgress)

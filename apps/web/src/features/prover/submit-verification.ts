@@ -15,6 +15,7 @@ export async function verify(
   input: { bioInfo: string; session?: string | undefined },
   onProgress?: (p: Progress) => void,
 ): Promise<VerifyOutcome> {
+  onProgress?.(config.proving === 'browser' ? { stage: 'starting' } : { stage: 'sending' });
   const reply =
     config.proving === 'browser'
       ? await (await prover()).verifyInBrowser(input, onProgress)
@@ -25,7 +26,10 @@ export async function verify(
   return reply[VERIFICATION_RESULT] === 'Success' ? 'Success' : 'Failure';
 }
 
-/** Starts the prover's worker ahead of time, so the first verification does not wait for it. */
-export function warmUpProver(): void {
-  if (config.proving === 'browser') void prover().then((p) => p.warmUp());
+/**
+ * Starts the prover's worker and what a proof needs (the circuit and proving key above all) ahead of
+ * the button, so the first verification does not wait for them (decision 043). Nothing in server mode.
+ */
+export function prepareProver(priority: RequestPriority): void {
+  if (config.proving === 'browser') void prover().then((p) => p.prepare(priority));
 }

@@ -50,7 +50,7 @@ export function SessionQrCode({
             onSettled(created.session, created.secret);
             return;
           }
-          if (update.status === 'success') navigate(routes.authorised);
+          if (update.status === 'success') navigate(routes.authorised, { state: { verified: true } });
           if (update.status === 'failure') navigate(routes.invalidDid);
         });
       })
@@ -73,6 +73,12 @@ export function SessionQrCode({
   return (
     <>
       <p>Scan this code with your phone to verify there. This screen continues by itself.</p>
+      {session?.phoneConnected && !expired ? (
+        <p className="connected" role="status">
+          <span className="spinner" aria-hidden="true" />
+          Phone connected, waiting for it to verify…
+        </p>
+      ) : null}
       {src && !expired ? <img className="qr" src={src} width={320} height={320} alt="QR code for the verification link" /> : null}
       {session && !expired ? (
         <p className="session-code">

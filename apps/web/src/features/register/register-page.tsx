@@ -2,40 +2,79 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { register, type RegisterOutcome } from '../prover/submit-registration.ts';
+import { config } from '../../shared/config.ts';
+import { CopyButton } from '../../shared/copy-button.tsx';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
-import { SecretTextarea } from '../../shared/secret-textarea.tsx';
+import { SecretField } from '../../shared/secret-field.tsx';
+import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
+
+const FIELDS = {
+  idInfo: { label: 'The ID', id: 'id-info' },
+  bioInfo: { label: 'The biometric data', id: 'bio-info' },
+};
 
 export function RegisterPage() {
   const [idInfo, setIdInfo] = useState('');
   const [bioInfo, setBioInfo] = useState('');
-  const { pending, progress, error, run } = usePendingCall();
+  const { pending, progress, error, retryIn, run } = usePendingCall();
+  const { problems, check, clear } = useFieldProblems(FIELDS);
   const [outcome, setOutcome] = useState<RegisterOutcome>();
+  const onDevice = config.proving === 'browser';
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    await run(async (onProgress) => {
-      setOutcome(undefined);
-      setOutcome(await register({ idInfo, bioInfo }, onProgress));
-    }, 'Registration failed. Please try again.');
+    setOutcome(undefined);
+    // Empty or too long: said at once, under the field, before anything is sent or started.
+    if (!check({ idInfo, bioInfo })) return;
+    const done = await run((onProgress) => register({ idInfo, bioInfo }, onProgress), 'Registration failed. Please try again.');
+    if (!done) return;
+    setOutcome(done.value);
+    // Registered: nothing typed stays on the screen. Already registered: left as typed, to correct.
+    if (!done.value.alreadyRegistered) {
+      setIdInfo('');
+      setBioInfo('');
+    }
   }
 
   return (
     <section className="card">
       <h1>{MESSAGES.registration}</h1>
-      <form onSubmit={(event) => void submit(event)} aria-busy={pending}>
-        <label htmlFor="id-info">{MESSAGES.enterId}</label>
-        <SecretTextarea id="id-info" name="id_info" rows={3} value={idInfo} onValue={setIdInfo} />
-        <label htmlFor="bio-info">{MESSAGES.biometricData}</label>
-        <SecretTextarea id="bio-info" name="bio_info" rows={6} value={bioInfo} onValue={setBioInfo} />
-        <button type="submit" className="primary" disabled={pending}>
+      <form onSubmit={(event) => void submit(event)} aria-busy={pending} noValidate>
+        <SecretField
+          id={FIELDS.idInfo.id}
+          label={MESSAGES.enterId}
+          name="id_info"
+          rows={3}
+          value={idInfo}
+          onValue={(value) => {
+            setIdInfo(value);
+            clear('idInfo');
+          }}
+          help={`Any text that identifies you, such as a membership or document number. One identity per ID.${onDevice ? ' Only a one-way tag of it leaves this device.' : ''}`}
+          problem={problems.idInfo}
+        />
+        <SecretField
+          id={FIELDS.bioInfo.id}
+          label={MESSAGES.biometricData}
+          name="bio_info"
+          rows={6}
+          value={bioInfo}
+          onValue={(value) => {
+            setBioInfo(value);
+            clear('bioInfo');
+          }}
+          help={`The text your biometric reader gives (a fingerprint template, say). You will verify with this text alone, so keep it exact.${onDevice ? ' It never leaves this device.' : ''}`}
+          problem={problems.bioInfo}
+        />
+        <button type="submit" className="primary" disabled={pending || retryIn > 0}>
           {MESSAGES.register}
         </button>
         {pending ? <ProgressLine progress={progress} /> : null}
       </form>
-      <ErrorAlert message={error} />
+      <ErrorAlert message={error} retryIn={retryIn} />
       {outcome?.alreadyRegistered ? (
         <p className="notice" role="status">
           {MESSAGES.alreadyRegistered}
@@ -47,7 +86,16 @@ export function RegisterPage() {
           <p className="did">
             <code>{outcome.did}</code>
           </p>
-          <Link to={routes.didQr(outcome.did)}>Show my DID as a QR code</Link>
+          <p className="did-actions">
+            <CopyButton text={outcome.did} label="Copy DID" />
+            <Link to={routes.didQr(outcome.did)}>Show my DID as a QR code</Link>
+          </p>
+          <p className="next-step">
+            Next: prove it is you with your biometric alone.{' '}
+            <Link className="button primary" to={routes.verify}>
+              Verify now
+            </Link>
+          </p>
         </div>
       ) : null}
     </section>

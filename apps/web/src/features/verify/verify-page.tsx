@@ -1,14 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { sessionCode } from '@zeroid/protocol/session-code';
 import { sessionOpen } from '../../shared/api-client.ts';
-import { verify, warmUpProver } from '../prover/submit-verification.ts';
+import { prepareProver, verify } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
-import { BiometricForm } from '../../shared/biometric-form.tsx';
+import { BIOMETRIC_FIELD_ID, BiometricForm } from '../../shared/biometric-form.tsx';
+import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { PhoneSignIn } from '../sign-in/phone-sign-in.tsx';
 
@@ -16,12 +17,13 @@ export function VerifyPage() {
   const navigate = useSafeNavigate();
   const session = useSearchParams()[0].get('session') ?? undefined;
   const [bioInfo, setBioInfo] = useState('');
-  const { pending, progress, error, setError, run } = usePendingCall();
+  const { pending, progress, error, setError, retryIn, run } = usePendingCall();
+  const { problems, check, clear } = useFieldProblems({ bioInfo: { label: 'The biometric data', id: BIOMETRIC_FIELD_ID } });
   // A sign-in screen's QR code (decision 029): the site that asks.
   const [signIn, setSignIn] = useState<SessionOpenReply['signIn']>();
 
-  // Start the prover's worker before the button is pressed.
-  useEffect(() => warmUpProver(), []);
+  // The prover and its artifacts load while the biometric is typed (decision 043).
+  useEffect(() => prepareProver('high'), []);
 
   // Opened from another screen's QR code: say so, and say at once if that session is no longer open.
   useEffect(() => {
@@ -37,8 +39,9 @@ export function VerifyPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (!check({ bioInfo })) return;
     const done = await run((onProgress) => verify({ bioInfo, session }, onProgress), 'Verification failed. Please try again.');
-    if (done) navigate(done.value === 'Success' ? routes.authorised : routes.invalidDid);
+    if (done) navigate(done.value === 'Success' ? routes.authorised : routes.invalidDid, { state: { verified: done.value === 'Success' } });
   }
 
   if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} />;
@@ -57,12 +60,23 @@ export function VerifyPage() {
       ) : null}
       <BiometricForm
         bioInfo={bioInfo}
-        onBioInfo={setBioInfo}
+        onBioInfo={(value) => {
+          setBioInfo(value);
+          clear('bioInfo');
+        }}
         onSubmit={(event) => void submit(event)}
         pending={pending}
         progress={progress}
+        problem={problems.bioInfo}
+        notReady={retryIn > 0}
       />
-      <ErrorAlert message={error} />
+      <ErrorAlert message={error} retryIn={retryIn} />
+      {session ? null : (
+        <p className="other-device">
+          Your biometric is on your phone? <Link to={routes.qr}>Verify on another device</Link>: this screen shows a QR code, and your phone
+          verifies.
+        </p>
+      )}
     </section>
   );
 }

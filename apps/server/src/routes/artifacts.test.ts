@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArtifactManifestReply } from '@zeroid/protocol';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.destroy();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe('GET /artifacts', () => {
+  it('names every pinned file with the SHA-256 and size of its uncompressed bytes', async () => {
+    const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
+    expect(manifest.package).toBe('@zk-kit/semaphore-artifacts');
+    expect(Object.keys(manifest.files)).toHaveLength(96);
+    expect(manifest.files['semaphore-1.zkey']).toEqual({
+      sha256: '471a978875f91411b21ba5a2fbea41df30ec45eb23e3ac045edf7f30a2846a08',
+      bytes: 1552601,
+    });
+  });
+});
+
+describe('GET /artifacts/:name', () => {
+  const zkey = { sha256: '471a978875f91411b21ba5a2fbea41df30ec45eb23e3ac045edf7f30a2846a08', bytes: 1552601 };
+
+  it('is immutable with its checksum in the URL, revalidated without it, and 404 for another checksum', async () => {
+    const pinned = await get(`/artifacts/semaphore-1.zkey?sha256=${zkey.sha256}`);
+    expect(pinned.statusCode).toBe(200);
+    expect(pinned.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(pinned.headers['content-encoding']).toBeUndefined();
+    expect(sha256(pinned.rawPayload)).toBe(zkey.sha256);
+    const bare = await get('/artifacts/semaphore-1.zkey');
+    expect(bare.headers['cache-control']).toBe('public, no-cache');
+    expect((await get('/artifacts/semaphore-1.zkey', { 'if-none-match': String(bare.headers.etag) })).statusCode).toBe(304);
+    expect((await get(`/artifacts/semaphore-1.zkey?sha256=${'0'.repeat(64)}`)).statusCode).toBe(404);
+    expect((await get('/artifacts/semaphore-1.zkey?sha256=nope')).statusCode).toBe(400);
+  });
+
+  it('sends gzip when asked, once made, whose bytes decode to the checksum; its own ETag, and Vary', async () => {
+    const url = `/artifacts/semaphore-1.zkey?sha256=${zkey.sha256}`;
+    let reply = await get(url, { 'accept-encoding': 'gzip' });
+    // The first request starts the copy and is answered uncompressed, never kept waiting.
+    for (let i = 0; i < 200 && reply.headers['content-encoding'] === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      reply = await get(url, { 'accept-encoding': 'gzip' });
+    }
+    expect(reply.headers['content-encoding']).toBe('gzip');
+    expect(reply.headers.vary).toBe('accept-encoding');
+    expect(Number(reply.headers['content-length'])).toBe(reply.rawPayload.length);
+    expect(reply.rawPayload.length).toBeLessThan(zkey.bytes * 0.8);
+    expect(sha256(zlib.gunzipSync(reply.rawPayload))).toBe(reply.headers['x-content-sha256']);
+    expect(reply.headers['x-content-sha256']).toBe(zkey.sha256);
+    expect(reply.headers.etag).toBe(`"${zkey.sha256}-gzip"`);
+    // A small file (a verification key) is never compressed.
+    expect((await get('/artifacts/semaphore-1.json', { 'accept-encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
+  });
+});

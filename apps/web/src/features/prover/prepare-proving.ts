@@ -1,0 +1,25 @@
+import type { MembersReply } from '@zeroid/protocol';
+import { requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import { provingArtifacts } from './artifact-cache.ts';
+import { oprfSetup } from './oprf-round.ts';
+import { warmUpCurve } from './warm-up-curve.ts';
+
+let curve: Promise<void> | undefined;
+
+/**
+ * Starts, before the button is pressed, what a proof waits for: the OPRF key, the group's parameters,
+ * the circuit and proving key for its depth (from the Cache API after the first visit, checked against
+ * their SHA-256) and the proof's curve. At 1.6 Mbps the 2 MB of compressed artifacts take some 10 s,
+ * so they must start while the person reads and types (decision 043): `low` priority while nobody
+ * waits yet (the welcome page), so the page's own requests go first; `high` on a screen that proves.
+ * Each part starts once per worker, whoever asks; failures are left to the proof, which reports them.
+ */
+export function prepareProving(priority: RequestPriority): void {
+  curve ??= warmUpCurve();
+  oprfSetup().catch(() => undefined);
+  requestJson<MembersReply>(apiUrls.members()).then(
+    (p) => provingArtifacts(p.depth, undefined, { priority }).catch(() => undefined),
+    () => undefined,
+  );
+}

@@ -1,0 +1,54 @@
+// The example site's pages: plain HTML with one stylesheet (public/style.css). Nothing in them is
+// needed to sign in with ZeroID; they only make the states a developer meets readable.
+
+const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A whole page around `body`. */
+export const page = (body) => `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Example site · Sign in with ZeroID</title>
+<link rel="stylesheet" href="/style.css">
+</head>
+<body>
+<header class="bar"><a href="/" class="brand">Example site</a><span class="tag">a relying party of ZeroID</span></header>
+<main class="card">${body}</main>
+<footer class="foot">This site learns only a pseudonym from ZeroID: never your ID, your biometric or your DID.</footer>
+</body>
+</html>`;
+
+/** The home page: the sign-in button, or what is wrong with the setup and how to fix it. */
+export function homePage(setup, zeroidUrl) {
+  if (setup.ok) {
+    return page(`<h1>Welcome</h1>
+<p>Sign in with your ZeroID identity. You will prove it is you with your biometric, on ZeroID's own screen.</p>
+<p><a id="sign-in" class="button" href="/login">Sign in with ZeroID</a></p>
+<p class="hint">No identity yet? <a href="${escape(zeroidUrl)}/register">Register one at ZeroID</a> first.</p>`);
+  }
+  return page(`<h1>Not ready to sign in</h1>${problem(setup.problem)}`);
+}
+
+/** After the callback: who signed in. */
+export const signedInPage = (sub) =>
+  page(`<h1>Signed in</h1>
+<p id="signed-in">Signed in as ${escape(sub)}</p>
+<p class="hint">This is your pseudonym at this site: the same every time you sign in here, and unknown to every other site.</p>
+<p><a class="button secondary" href="/">Home</a></p>`);
+
+/** A sign-in that did not complete: the OAuth error code as the site got it, and what it means. */
+export const notSignedInPage = (code, meaning) =>
+  page(`<h1>Not signed in</h1>
+<p id="not-signed-in" class="error">Not signed in: ${escape(code)}</p>
+<p class="hint">${escape(meaning)}</p>
+<p><a class="button" href="/login">Try again</a> <a class="button secondary" href="/">Home</a></p>`);
+
+/** A problem with the setup, in words a developer can act on. */
+export function problem({ title, detail, command }) {
+  return `<div class="problem" role="alert" id="setup-problem"><p><strong>${escape(title)}</strong></p><p>${escape(detail)}</p>${
+    command ? `<pre><code>${escape(command)}</code></pre>` : ''
+  }</div><p><a class="button secondary" href="/">Check again</a></p>`;
+}
+
+export const notFoundPage = () => page('<h1>Not found</h1><p><a href="/">Home</a></p>');
