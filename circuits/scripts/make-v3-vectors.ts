@@ -3,14 +3,8 @@ import path from 'node:path';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { normaliseInput } from '../src/normalise-input.ts';
-import { Fn, G, encodePoint, type Point } from '../src/v3/baby-jubjub-group.ts';
-import { blindQuery } from '../src/v3/blind-query.ts';
-import { deriveRegistration } from '../src/v3/derive-registration.ts';
-import { evaluateBlinded } from '../src/v3/evaluate-blinded.ts';
-import { SUITE_ID } from '../src/v3/oprf-v3-suite.ts';
-import { queryPoint } from '../src/v3/query-point.ts';
-import { unblindEvaluation } from '../src/v3/unblind-evaluation.ts';
+import { normaliseInput } from '@zeroid/protocol';
+import { blindQuery, deriveRegistration, encodePoint, evaluateBlinded, Fn, G, type Point, queryPoint, SUITE_ID, unblindEvaluation } from '@zeroid/protocol/v3';
 
 /**
  * Writes src/vectors/protocol-v3.json once: fixed (ID, biometric) pairs under a fixed key, with fixed
@@ -18,7 +12,7 @@ import { unblindEvaluation } from '../src/v3/unblind-evaluation.ts';
  * `v3/known-answers.test.ts` recomputes them with this code and with independent implementations.
  * Do not regenerate to make a test pass: every v3 identity would change with them.
  *
- *   npx tsx packages/protocol/test/make-v3-vectors.ts
+ *   npx tsx circuits/scripts/make-v3-vectors.ts
  */
 const scalar = (label: string) => Fn.create(bytesToNumberBE(sha512(new TextEncoder().encode(`zeroid v3 vectors: ${label}`))));
 const point = (p: Point) => {
@@ -67,12 +61,12 @@ const vectors = inputs.map(({ id, bio }, n) => {
   };
 });
 const out = {
-  description: `Protocol v3 known answers (${SUITE_ID}), generated once by packages/protocol/test/make-v3-vectors.ts. Scalars are decimal, points affine decimal with their 32-byte encoding.`,
+  description: `Protocol v3 known answers (${SUITE_ID}), generated once by circuits/scripts/make-v3-vectors.ts. Scalars are decimal, points affine decimal with their 32-byte encoding.`,
   suite: SUITE_ID,
   key: key.toString(),
   groupKey: point(groupKey),
   vectors,
 };
-const target = path.join(import.meta.dirname, '..', 'src', 'vectors', 'protocol-v3.json');
+const target = path.join(import.meta.dirname, '..', '..', 'packages', 'protocol', 'src', 'vectors', 'protocol-v3.json');
 writeFileSync(target, `${JSON.stringify(out, null, 2)}\n`);
 console.log(`wrote ${target}`);
