@@ -31,6 +31,8 @@ import { median } from './stats.ts';
  */
 const runs = Number(process.argv[2] ?? 9);
 const DEPTH = 20;
+const BARE_PROVER = '/bare-prover.js';
+const V3_PROVER = '/v3-prover.js';
 const require = createRequire(import.meta.url);
 const semaphoreArtifact = (name: string) => path.join(path.dirname(require.resolve('@zk-kit/semaphore-artifacts/package.json')), name);
 const v3Artifact = (name: string) => path.join(import.meta.dirname, '..', 'circuits', 'artifacts', name);
@@ -43,9 +45,23 @@ function registrationRound(run: number) {
   const id = blindQuery('id', normaliseInput(`bench ID ${run}`));
   const bioEvaluated = evaluateBlinded(key, bio.blinded).evaluated;
   const idEvaluated = evaluateBlinded(key, id.blinded).evaluated;
-  const registration = deriveRegistration(unblindEvaluation(bio, groupKey, bioEvaluated).output, unblindEvaluation(id, groupKey, idEvaluated).output);
-  const statement = { bioBlinded: bio.blinded, bioEvaluated, idBlinded: id.blinded, idEvaluated, groupKey, challenge: BigInt(run + 1), didHash: didHash(registration.didKey.did) };
-  return { input: registrationProofInput(bio, id, statement), expected: registrationPublicSignals(registration.commitment, registration.idTagField, statement) };
+  const registration = deriveRegistration(
+    unblindEvaluation(bio, groupKey, bioEvaluated).output,
+    unblindEvaluation(id, groupKey, idEvaluated).output,
+  );
+  const statement = {
+    bioBlinded: bio.blinded,
+    bioEvaluated,
+    idBlinded: id.blinded,
+    idEvaluated,
+    groupKey,
+    challenge: BigInt(run + 1),
+    didHash: didHash(registration.didKey.did),
+  };
+  return {
+    input: registrationProofInput(bio, id, statement),
+    expected: registrationPublicSignals(registration.commitment, registration.idTagField, statement),
+  };
 }
 
 assertChromium();
@@ -61,8 +77,8 @@ try {
     const { pathname } = new URL(route.request().url());
     const js = (body: string) => route.fulfill({ contentType: 'text/javascript', body });
     const bytes = (file: string) => route.fulfill({ contentType: 'application/octet-stream', body: readFileSync(file) });
-    if (pathname === '/bare-prover.js') return js(bareProver);
-    if (pathname === '/v3-prover.js') return js(v3Prover);
+    if (pathname === BARE_PROVER) return js(bareProver);
+    if (pathname === V3_PROVER) return js(v3Prover);
     if (pathname.startsWith('/artifacts/')) return bytes(semaphoreArtifact(path.basename(pathname)));
     if (pathname.startsWith('/v3/')) return bytes(v3Artifact(path.basename(pathname)));
     return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>registration v3 proof</title>' });
@@ -70,13 +86,18 @@ try {
   await page.goto(`${origin}/`);
   type Bare = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
   type V3 = { setup(): Promise<void>; prove(input: unknown): Promise<{ ms: number; publicSignals: string[] }> };
-  await page.evaluate(async (d) => ((await import('/bare-prover.js')) as Bare).setup(d, 2), DEPTH);
-  await page.evaluate(async () => ((await import('/v3-prover.js')) as V3).setup());
-  const bare = (run: number) => page.evaluate(async (r) => ((await import('/bare-prover.js')) as Bare).prove(r), run);
+  // The module URLs go in as arguments: the page resolves them, not the TypeScript compiler.
+  await page.evaluate(async ([url, d]) => ((await import(url)) as Bare).setup(d, 2), [BARE_PROVER, DEPTH] as const);
+  await page.evaluate(async (url) => ((await import(url)) as V3).setup(), V3_PROVER);
+  const bare = (run: number) => page.evaluate(async ([url, r]) => ((await import(url)) as Bare).prove(r), [BARE_PROVER, run] as const);
   const registration = async (run: number) => {
     const { input, expected } = registrationRound(run);
-    const { ms, publicSignals } = await page.evaluate(async (i) => ((await import('/v3-prover.js')) as V3).prove(i), input);
-    if (JSON.stringify(publicSignals) !== JSON.stringify(expected)) throw new Error('The registration proof did not output the derived commitment and ID tag');
+    const { ms, publicSignals } = await page.evaluate(async ([url, i]) => ((await import(url)) as V3).prove(i), [
+      V3_PROVER,
+      input,
+    ] as const);
+    if (JSON.stringify(publicSignals) !== JSON.stringify(expected))
+      throw new Error('The registration proof did not output the derived commitment and ID tag');
     return ms;
   };
   await bare(-1);
@@ -84,7 +105,9 @@ try {
   for (let run = 0; run < runs; run++) {
     samples.semaphore.push(await bare(run));
     samples.registration.push(await registration(run));
-    console.error(`round ${run + 1}/${runs}: semaphore-${DEPTH} ${samples.semaphore.at(-1)!.toFixed(0)} ms, registration-v3 ${samples.registration.at(-1)!.toFixed(0)} ms`);
+    console.error(
+      `round ${run + 1}/${runs}: semaphore-${DEPTH} ${samples.semaphore.at(-1)!.toFixed(0)} ms, registration-v3 ${samples.registration.at(-1)!.toFixed(0)} ms`,
+    );
   }
 } finally {
   await browser.close();

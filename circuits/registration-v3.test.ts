@@ -27,7 +27,7 @@ const zkey = artifact('registration-v3.zkey');
 /** The circuit's witness for `input`: [1, public signals…, private wires…], or the constraint it broke. */
 async function witness(input: Record<string, unknown>): Promise<string[]> {
   const out = { type: 'mem' } as { type: 'mem'; data?: Uint8Array };
-  await wtns.calculate(input as never, wasm, out as never);
+  await wtns.calculate(input as never, wasm, out);
   return ((await wtns.exportJson(out as never)) as bigint[]).map(String);
 }
 
@@ -60,8 +60,16 @@ afterAll(async () => {
 
 describe('the v3 registration circuit (circuits/artifacts)', () => {
   it('the artifacts are the ones checksums.json pins', () => {
-    const { files } = JSON.parse(readFileSync(artifact('checksums.json'), 'utf8')) as { files: Record<string, { sha256: string; bytes: number }> };
-    for (const name of ['phase1.ptau', 'registration-v3.r1cs', 'registration-v3.wasm', 'registration-v3.zkey', 'registration-v3.vkey.json']) {
+    const { files } = JSON.parse(readFileSync(artifact('checksums.json'), 'utf8')) as {
+      files: Record<string, { sha256: string; bytes: number }>;
+    };
+    for (const name of [
+      'phase1.ptau',
+      'registration-v3.r1cs',
+      'registration-v3.wasm',
+      'registration-v3.zkey',
+      'registration-v3.vkey.json',
+    ]) {
       const bytes = readFileSync(artifact(name));
       expect({ name, sha256: createHash('sha256').update(bytes).digest('hex') }).toEqual({ name, sha256: files[name]?.sha256 });
     }
@@ -71,7 +79,12 @@ describe('the v3 registration circuit (circuits/artifacts)', () => {
     const point = (p: { x: string; y: string }) => pointFromAffine({ x: BigInt(p.x), y: BigInt(p.y) })!;
     const groupKey = point(known.groupKey);
     for (const vector of known.vectors) {
-      const round = (r: typeof vector.bioRound, domain: 'bio' | 'id'): BlindedQuery => ({ domain, query: BigInt(r.query), blind: BigInt(r.blind), blinded: point(r.blinded) });
+      const round = (r: typeof vector.bioRound, domain: 'bio' | 'id'): BlindedQuery => ({
+        domain,
+        query: BigInt(r.query),
+        blind: BigInt(r.blind),
+        blinded: point(r.blinded),
+      });
       const statement: RegistrationStatement = {
         bioBlinded: point(vector.bioRound.blinded),
         bioEvaluated: point(vector.bioRound.evaluated),
@@ -104,7 +117,7 @@ describe('the v3 registration circuit (circuits/artifacts)', () => {
   it('proves a registration, and the proof fails with any public signal changed', async () => {
     const { bio, id, statement, registration } = honestRound('proof bio', 'proof id');
     const vkey = JSON.parse(readFileSync(artifact('registration-v3.vkey.json'), 'utf8')) as object;
-    const { proof, publicSignals } = await groth16.fullProve(registrationProofInput(bio, id, statement) as never, wasm as never, zkey);
+    const { proof, publicSignals } = await groth16.fullProve(registrationProofInput(bio, id, statement), wasm, zkey);
     const expected = registrationPublicSignals(registration.commitment, registration.idTagField, statement);
     expect(publicSignals).toEqual(expected);
     expect(await groth16.verify(vkey, expected, proof)).toBe(true);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { curves, powersOfTau, zKey } from 'snarkjs';
+import * as snarkjs from 'snarkjs';
 
 /**
  * The trusted setup of the v3 registration circuit (decision 040): a phase 1 (powers of tau, 2¹⁴, our
@@ -19,6 +19,26 @@ import { curves, powersOfTau, zKey } from 'snarkjs';
  * A contribution's entropy is 64 bytes from the operating system's CSPRNG, used once and never
  * written anywhere; the setup is sound if one contributor of each phase forgot theirs.
  */
+type Logger = { info(m: string): void; debug(): void; warn(m: string): void; error(m: string): void };
+/** The parts of snarkjs 0.7 used here, typed as its code has them (@types/snarkjs has `powersOfTau.verify` wrong and no `curves`). */
+const { powersOfTau, zKey, curves } = snarkjs as unknown as {
+  curves: { getCurveFromName(name: string): Promise<unknown> };
+  powersOfTau: {
+    newAccumulator(curve: unknown, power: number, file: string, logger: Logger): Promise<unknown>;
+    contribute(old: string, next: string, name: string, entropy: string, logger: Logger): Promise<Uint8Array>;
+    beacon(old: string, next: string, name: string, beacon: string, iterationsExp: number, logger: Logger): Promise<Uint8Array>;
+    preparePhase2(old: string, next: string, logger: Logger): Promise<void>;
+    verify(file: string, logger: Logger): Promise<boolean>;
+  };
+  zKey: {
+    newZKey(r1cs: string, ptau: string, zkey: string, logger: Logger): Promise<Uint8Array>;
+    contribute(old: string, next: string, name: string, entropy: string, logger: Logger): Promise<Uint8Array>;
+    beacon(old: string, next: string, name: string, beacon: string, iterationsExp: number, logger: Logger): Promise<Uint8Array>;
+    verifyFromR1cs(r1cs: string, ptau: string, zkey: string, logger: Logger): Promise<boolean>;
+    exportVerificationKey(zkey: string): Promise<object>;
+  };
+};
+
 const root = path.join(import.meta.dirname, '..');
 const artifacts = path.join(root, 'artifacts');
 const work = path.join(root, '.tmp');
@@ -42,7 +62,12 @@ interface Entry {
   date: string;
 }
 
-const logger = { info: (m: string) => console.log(m), debug: () => {}, warn: (m: string) => console.warn(m), error: (m: string) => console.error(m) };
+const logger: Logger = {
+  info: (m: string) => console.log(m),
+  debug: () => {},
+  warn: (m: string) => console.warn(m),
+  error: (m: string) => console.error(m),
+};
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const readTranscript = (): Entry[] => (existsSync(TRANSCRIPT) ? (JSON.parse(readFileSync(TRANSCRIPT, 'utf8')) as Entry[]) : []);
 function record(entry: Omit<Entry, 'date'>): void {
@@ -76,7 +101,8 @@ async function exportKey(): Promise<void> {
 
 function beaconArgs(args: string[]): { value: string; iterationsExp: number; source: string } {
   const [value, exp, source] = args;
-  if (!value || !/^[0-9a-f]{64}$/i.test(value) || !exp || !source) throw new Error('Usage: beacon <64 hex digits> <iterations exponent, e.g. 10> "<where the value was published>"');
+  if (!value || !/^[0-9a-f]{64}$/i.test(value) || !exp || !source)
+    throw new Error('Usage: beacon <64 hex digits> <iterations exponent, e.g. 10> "<where the value was published>"');
   return { value, iterationsExp: Number(exp), source };
 }
 
@@ -145,7 +171,12 @@ switch (command) {
   case 'verify': {
     const checksums = JSON.parse(readFileSync(CHECKSUMS, 'utf8')) as { files: Record<string, { sha256: string }> };
     for (const [name, { sha256 }] of Object.entries(checksums.files)) {
-      if (createHash('sha256').update(readFileSync(file(name))).digest('hex') !== sha256) throw new Error(`${name} does not match checksums.json`);
+      if (
+        createHash('sha256')
+          .update(readFileSync(file(name)))
+          .digest('hex') !== sha256
+      )
+        throw new Error(`${name} does not match checksums.json`);
     }
     if (!(await powersOfTau.verify(PHASE1, logger))) throw new Error('Phase 1 does not verify');
     if (!(await zKey.verifyFromR1cs(R1CS, await preparedPhase1(), ZKEY, logger))) throw new Error('Phase 2 does not verify');

@@ -17,7 +17,9 @@ const out = path.join(root, '.tmp');
 mkdirSync(out, { recursive: true });
 const circom = path.join(path.dirname(require.resolve('circom2/package.json')), 'cli.js');
 const modules = path.join(root, '..', 'node_modules');
-execFileSync(process.execPath, [circom, path.join(root, 'registration-v3.circom'), '--r1cs', '--wasm', '--O2', '-l', modules, '-o', out], { stdio: 'inherit' });
+execFileSync(process.execPath, [circom, path.join(root, 'registration-v3.circom'), '--r1cs', '--wasm', '--O2', '-l', modules, '-o', out], {
+  stdio: 'inherit',
+});
 copyFileSync(path.join(out, 'registration-v3_js', 'registration-v3.wasm'), path.join(root, 'artifacts', 'registration-v3.wasm'));
 copyFileSync(path.join(out, 'registration-v3.r1cs'), path.join(root, 'artifacts', 'registration-v3.r1cs'));
 console.log('Copied registration-v3.wasm and registration-v3.r1cs to circuits/artifacts/');

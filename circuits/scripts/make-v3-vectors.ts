@@ -4,7 +4,18 @@ import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { normaliseInput } from '@zeroid/protocol';
-import { blindQuery, deriveRegistration, encodePoint, evaluateBlinded, Fn, G, type Point, queryPoint, SUITE_ID, unblindEvaluation } from '@zeroid/protocol/v3';
+import {
+  blindQuery,
+  deriveRegistration,
+  encodePoint,
+  evaluateBlinded,
+  Fn,
+  G,
+  type Point,
+  queryPoint,
+  SUITE_ID,
+  unblindEvaluation,
+} from '@zeroid/protocol/v3';
 
 /**
  * Writes src/vectors/protocol-v3.json once: fixed (ID, biometric) pairs under a fixed key, with fixed

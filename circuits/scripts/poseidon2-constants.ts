@@ -51,8 +51,13 @@ function permute(input: bigint[]): bigint[] {
   }
   return s;
 }
-for (const input of [[0n, 0n, 0n], [1n, 2n, 3n], [P - 1n, 12345678901234567890n, 42n]]) {
-  if (permute(input).join() !== bn254.t3.permutation(input).join()) throw new Error('Transcribed Poseidon2 disagrees with @taceo/poseidon2');
+for (const input of [
+  [0n, 0n, 0n],
+  [1n, 2n, 3n],
+  [P - 1n, 12345678901234567890n, 42n],
+]) {
+  if (permute(input).join() !== bn254.t3.permutation(input).join())
+    throw new Error('Transcribed Poseidon2 disagrees with @taceo/poseidon2');
 }
 
 const list = (values: bigint[]) => values.map((v) => `        ${v}`).join(',\n');

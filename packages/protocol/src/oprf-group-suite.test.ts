@@ -38,8 +38,15 @@ describe.each([
     const refreshed = suite.refreshShares(shares.slice(1), 2, 3);
     expect(suite.recoverKey(refreshed.slice(0, 2))).toEqual(privateKey);
     for (const set of [shares, refreshed]) {
-      const round = await suite.blindThreshold(set.map((s) => suite.publicShare(s)), 2, 'bio', 'threshold biometric');
-      const answers = await Promise.all(set.map(async (s) => ({ index: s.index, evaluation: await suite.blindEvaluate(s.share, round.request) })));
+      const round = await suite.blindThreshold(
+        set.map((s) => suite.publicShare(s)),
+        2,
+        'bio',
+        'threshold biometric',
+      );
+      const answers = await Promise.all(
+        set.map(async (s) => ({ index: s.index, evaluation: await suite.blindEvaluate(s.share, round.request) })),
+      );
       expect(await round.finalize([answers[2]!, answers[0]!])).toEqual({ output: expected, rejected: [] });
     }
     const stranger = suite.publicShare({ index: 3, share: (await suite.generateKeyPair()).privateKey });
@@ -51,8 +58,8 @@ describe.each([
     }
     const round = await suite.blindThreshold(publicShares, 2, 'id', 'x');
     const lying = { index: 1, evaluation: await suite.blindEvaluate((await suite.generateKeyPair()).privateKey, round.request) };
-    await expect(round.finalize([lying, { index: 2, evaluation: await suite.blindEvaluate(shares[1]!.share, round.request) }])).rejects.toThrow(
-      ThresholdUnavailableError,
-    );
+    await expect(
+      round.finalize([lying, { index: 2, evaluation: await suite.blindEvaluate(shares[1]!.share, round.request) }]),
+    ).rejects.toThrow(ThresholdUnavailableError);
   });
 });

@@ -30,7 +30,11 @@ export interface OprfSuite {
   evaluate(privateKey: Uint8Array, domain: OprfDomain, normalised: string): Promise<Uint8Array>;
 
   /** The client's round against one key: `finalize` checks the proof. @throws OprfProofError from `finalize`. */
-  blind(publicKey: Uint8Array, domain: OprfDomain, normalised: string): Promise<{ request: Uint8Array; finalize(evaluation: Uint8Array): Promise<Uint8Array> }>;
+  blind(
+    publicKey: Uint8Array,
+    domain: OprfDomain,
+    normalised: string,
+  ): Promise<{ request: Uint8Array; finalize(evaluation: Uint8Array): Promise<Uint8Array> }>;
   /**
    * The client's round against t-of-n nodes: one request for all, every answer checked against its
    * node's public share, the first `threshold` good ones combined. @throws ThresholdUnavailableError.
@@ -40,7 +44,10 @@ export interface OprfSuite {
     threshold: number,
     domain: OprfDomain,
     normalised: string,
-  ): Promise<{ request: Uint8Array; finalize(answers: { index: number; evaluation: Uint8Array }[]): Promise<{ output: Uint8Array; rejected: number[] }> }>;
+  ): Promise<{
+    request: Uint8Array;
+    finalize(answers: { index: number; evaluation: Uint8Array }[]): Promise<{ output: Uint8Array; rejected: number[] }>;
+  }>;
 
   /** Shamir shares of the key, any `threshold` of which recover it; the group key does not change. */
   splitKey(privateKey: Uint8Array, threshold: number, count: number): OprfKeyShare[];

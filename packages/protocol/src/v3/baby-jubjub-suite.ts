@@ -77,7 +77,10 @@ export const babyJubjubSuite: OprfSuite = {
     const shares = new Map(publicShares.map(({ index, publicKey }) => [index, groupPoint(publicKey, `Node ${index}'s public key`)]));
     // Additive blinding needs K: the checked public shares interpolate to it at 0.
     const basis = [...shares.keys()].slice(0, threshold);
-    const groupKey = lagrangeCoefficients(basis).reduce((sum, lambda, i) => sum.add(shares.get(basis[i]!)!.multiplyUnsafe(lambda)), Point.ZERO);
+    const groupKey = lagrangeCoefficients(basis).reduce(
+      (sum, lambda, i) => sum.add(shares.get(basis[i]!)!.multiplyUnsafe(lambda)),
+      Point.ZERO,
+    );
     const round = blindQuery(domain, normalised);
     return {
       request: encodePoint(round.blinded),

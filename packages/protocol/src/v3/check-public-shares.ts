@@ -12,7 +12,11 @@ const MAX_BASES_TRIED = 1000;
  * be decoded already (undefined for one that did not decode: that node is named). The same rule as
  * v2's `checkPublicShares`, on Baby Jubjub.
  */
-export function checkPublicShares(groupKey: Point, shares: ReadonlyArray<{ index: number; publicKey: Point | undefined }>, threshold: number): void {
+export function checkPublicShares(
+  groupKey: Point,
+  shares: ReadonlyArray<{ index: number; publicKey: Point | undefined }>,
+  threshold: number,
+): void {
   if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError('The threshold is a positive integer');
   const bad = new Set<number>();
   const points = new Map<number, Point>();
@@ -40,6 +44,9 @@ export function checkPublicShares(groupKey: Point, shares: ReadonlyArray<{ index
 }
 
 function* subsets(items: number[], size: number, start = 0): Generator<number[]> {
-  if (size === 0) return yield [];
+  if (size === 0) {
+    yield [];
+    return;
+  }
   for (let i = start; i <= items.length - size; i++) for (const rest of subsets(items, size - 1, i + 1)) yield [items[i]!, ...rest];
 }

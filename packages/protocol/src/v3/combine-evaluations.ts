@@ -30,7 +30,8 @@ export function combineEvaluations(
   const seen = new Set<number>();
   for (const { index, evaluated, proof } of answers) {
     const publicKey = publicShares.get(index);
-    const valid = !seen.has(index) && publicKey !== undefined && evaluated !== undefined && verifyDleq(publicKey, blinded, evaluated, proof);
+    const valid =
+      !seen.has(index) && publicKey !== undefined && evaluated !== undefined && verifyDleq(publicKey, blinded, evaluated, proof);
     seen.add(index);
     if (valid) good.push({ index, evaluated });
     else rejected.push(index);

@@ -16,7 +16,13 @@ export interface DleqProof {
  * k and the nonce t go only through noble's constant-time `multiply`, so the key does not leak through
  * timing. `nonce` is for known-answer tests only.
  */
-export function proveDleq(privateKey: bigint, publicKey: Point, blinded: Point, evaluated: Point, nonce: bigint = randomScalar()): DleqProof {
+export function proveDleq(
+  privateKey: bigint,
+  publicKey: Point,
+  blinded: Point,
+  evaluated: Point,
+  nonce: bigint = randomScalar(),
+): DleqProof {
   const e = challenge(publicKey, blinded, evaluated, G.multiply(nonce), blinded.multiply(nonce));
   return { e, s: Fn.add(nonce, Fn.mul(Fn.create(e), privateKey)) };
 }

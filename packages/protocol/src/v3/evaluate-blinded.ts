@@ -7,7 +7,11 @@ import { proveDleq, type DleqProof } from './dleq-proof.ts';
  * `decodePoint`, which refuses the identity, small- and mixed-order points: the brute-force gate.
  * `nonce` is for known-answer tests only.
  */
-export function evaluateBlinded(privateKey: bigint, blinded: Point, nonce: bigint = randomScalar()): { evaluated: Point; proof: DleqProof } {
+export function evaluateBlinded(
+  privateKey: bigint,
+  blinded: Point,
+  nonce: bigint = randomScalar(),
+): { evaluated: Point; proof: DleqProof } {
   const evaluated = blinded.multiply(privateKey);
   return { evaluated, proof: proveDleq(privateKey, G.multiply(privateKey), blinded, evaluated, nonce) };
 }

@@ -1,7 +1,26 @@
 // Protocol v3 (decision 040): the 2HashDH OPRF on Baby Jubjub and the registration proof's inputs.
 // Imported as `@zeroid/protocol/v3` until phase B wires it into the apps.
-export { SUITE_ID, QUERY_DST, FINALIZE_DS, SEMAPHORE_LABEL, ID_TAG_LABEL, DID_KEY_LABEL, SECRET_BITS, asciiField } from './oprf-v3-suite.ts';
-export { Point, Fn, G, encodePoint, decodePoint, pointFromAffine, decodeScalar, randomScalar, type AffinePoint } from './baby-jubjub-group.ts';
+export {
+  SUITE_ID,
+  QUERY_DST,
+  FINALIZE_DS,
+  SEMAPHORE_LABEL,
+  ID_TAG_LABEL,
+  DID_KEY_LABEL,
+  SECRET_BITS,
+  asciiField,
+} from './oprf-v3-suite.ts';
+export {
+  Point,
+  Fn,
+  G,
+  encodePoint,
+  decodePoint,
+  pointFromAffine,
+  decodeScalar,
+  randomScalar,
+  type AffinePoint,
+} from './baby-jubjub-group.ts';
 export { oprfQuery } from './oprf-query.ts';
 export { queryPoint } from './query-point.ts';
 export { blindQuery, type BlindedQuery } from './blind-query.ts';

@@ -86,7 +86,10 @@ describe('protocol v3 known answers (src/vectors/protocol-v3.json)', () => {
         expect(e.toString()).toBe(round.proof.e);
       }
       // Semaphore's public key of the secret, in zk-kit's arithmetic (the commitment is checked by the circuit).
-      const publicKey = pointFromAffine({ x: mulPointEscalar(Base8, BigInt(vector.secretScalar))[0], y: mulPointEscalar(Base8, BigInt(vector.secretScalar))[1] });
+      const publicKey = pointFromAffine({
+        x: mulPointEscalar(Base8, BigInt(vector.secretScalar))[0],
+        y: mulPointEscalar(Base8, BigInt(vector.secretScalar))[1],
+      });
       expect(publicKey?.equals(G.multiply(BigInt(vector.secretScalar)))).toBe(true);
     });
 

@@ -57,7 +57,11 @@ export function registrationPublicSignals(commitment: string, idTagField: bigint
 }
 
 /** The prover's input (witness seeds) for `circuits/registration-v3.circom`, in decimal strings. */
-export function registrationProofInput(bio: BlindedQuery, id: BlindedQuery, statement: RegistrationStatement): Record<string, string | string[]> {
+export function registrationProofInput(
+  bio: BlindedQuery,
+  id: BlindedQuery,
+  statement: RegistrationStatement,
+): Record<string, string | string[]> {
   return {
     bioQuery: bio.query.toString(),
     bioBlind: bio.blind.toString(),

@@ -9,7 +9,10 @@ import { publicShare, recoverKey, splitKey } from './threshold-key.ts';
 import { unblindEvaluation } from './unblind-evaluation.ts';
 
 function* subsets<T>(items: readonly T[], size: number, start = 0): Generator<T[]> {
-  if (size === 0) return yield [];
+  if (size === 0) {
+    yield [];
+    return;
+  }
   for (let i = start; i <= items.length - size; i++) for (const rest of subsets(items, size - 1, i + 1)) yield [items[i]!, ...rest];
 }
 
@@ -45,12 +48,21 @@ describe('v3 threshold OPRF', () => {
     const shares = splitKey(key, 2, 4);
     const publicShares = new Map(shares.slice(0, 3).map((s) => [s.index, publicShare(s).publicKey]));
     const round = blindQuery('id', 'ID 1');
-    const answer = (index: number, share = shares[index - 1]!.share): NodeAnswer => ({ index, ...evaluateBlinded(share, round.blinded) });
-    const lying = { ...answer(1), evaluated: answer(1).evaluated.add(G) };
+    const answer = (index: number, share: bigint = shares[index - 1]!.share): NodeAnswer => ({
+      index,
+      ...evaluateBlinded(share, round.blinded),
+    });
+    const lying = { ...answer(1), evaluated: evaluateBlinded(shares[0]!.share, round.blinded).evaluated.add(G) };
     const otherKey = answer(2, randomScalar());
     const outsider = answer(4);
     const repeated = answer(3);
-    const { evaluated, used, rejected } = combineEvaluations(round.blinded, publicShares, 2, [lying, outsider, answer(3), repeated, answer(2)]);
+    const { evaluated, used, rejected } = combineEvaluations(round.blinded, publicShares, 2, [
+      lying,
+      outsider,
+      answer(3),
+      repeated,
+      answer(2),
+    ]);
     expect(rejected).toEqual([1, 4, 3]);
     expect(used).toEqual([3, 2]);
     expect(evaluated.equals(round.blinded.multiply(key))).toBe(true);
