@@ -18,6 +18,7 @@ import {
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium.ts';
 import { bundleForPage } from './browser/bundle-for-page.ts';
 import { median } from './stats.ts';
+import known from '../packages/protocol/src/vectors/protocol-v3.json' with { type: 'json' };
 
 /**
  * Issue 27's proving goal: the v3 registration proof in Chromium at most 1.5 times a bare depth-20
@@ -70,6 +71,7 @@ const bareProver = await bundleForPage(path.join(import.meta.dirname, 'browser/b
 const v3Prover = await bundleForPage(path.join(import.meta.dirname, 'browser/registration-v3-prover.ts'), scratch());
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 const samples = { semaphore: [] as number[], registration: [] as number[] };
+let clientMs: number | undefined;
 try {
   const page = await browser.newPage();
   const origin = 'http://registration-v3-proof.test';
@@ -85,10 +87,24 @@ try {
   });
   await page.goto(`${origin}/`);
   type Bare = { setup(depth: number, members: number): Promise<void>; prove(run: number): Promise<number> };
-  type V3 = { setup(): Promise<void>; prove(input: unknown): Promise<{ ms: number; publicSignals: string[] }> };
+  type V3 = {
+    setup(): Promise<void>;
+    prove(input: unknown): Promise<{ ms: number; publicSignals: string[] }>;
+    knownAnswer(vector: unknown, groupKey: unknown): Promise<{ ms: number; commitment: string; idTag: string; did: string }>;
+  };
   // The module URLs go in as arguments: the page resolves them, not the TypeScript compiler.
   await page.evaluate(async ([url, d]) => ((await import(url)) as Bare).setup(d, 2), [BARE_PROVER, DEPTH] as const);
   await page.evaluate(async (url) => ((await import(url)) as V3).setup(), V3_PROVER);
+  // Protocol v3 runs from the browser bundle and agrees with the checked-in known answer.
+  const vector = known.vectors[0]!;
+  const inPage = await page.evaluate(async ([url, v, k]) => ((await import(url)) as V3).knownAnswer(v, k), [
+    V3_PROVER,
+    vector,
+    known.groupKey,
+  ] as const);
+  if (inPage.commitment !== vector.commitment || inPage.idTag !== vector.idTag || inPage.did !== vector.did)
+    throw new Error('Protocol v3 in Chromium disagrees with the known answer');
+  clientMs = inPage.ms;
   const bare = (run: number) => page.evaluate(async ([url, r]) => ((await import(url)) as Bare).prove(r), [BARE_PROVER, run] as const);
   const registration = async (run: number) => {
     const { input, expected } = registrationRound(run);
@@ -125,6 +141,8 @@ const result = {
   ratioOfMedians: median(samples.registration) / median(samples.semaphore),
   medianOfRoundRatios: median(ratios),
   goal: 1.5,
+  /** The page's v3 client work for one registration (two blinds, two unblinds, the derivations), first call. */
+  clientDerivationMs: clientMs,
 };
 const resultsDir = path.join(import.meta.dirname, 'results');
 mkdirSync(resultsDir, { recursive: true });

@@ -35,3 +35,4 @@ export { didHash, registrationProofInput, registrationPublicSignals, type Regist
 export { encodeEvaluation, decodeEvaluation, EVALUATION_BYTES } from './evaluation-codec.ts';
 export { checkPublicShares } from './check-public-shares.ts';
 export { babyJubjubSuite } from './baby-jubjub-suite.ts';
+export { proveDleqBatch, verifyDleqBatch } from './dleq-batch-proof.ts';
