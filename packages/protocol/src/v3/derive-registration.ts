@@ -2,7 +2,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { numberToBytesBE } from '@noble/curves/utils.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
-import { didKeyFromPublicKey } from '../did-key.ts';
+import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
 import { G } from './baby-jubjub-group.ts';
 import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
@@ -28,15 +28,20 @@ export interface RegistrationV3 {
  * idTag = Poseidon(ID_TAG_LABEL, y_id). The labels keep the two values independent even for equal
  * outputs. The DID's Ed25519 seed is HKDF-SHA256(y_bio, "zeroid/did-key/v3"), not proven in the circuit
  * (an Ed25519 key costs millions of constraints there, decision 016); the registration proof binds the
- * DID as a public input instead.
+ * DID as a public input instead. `publicKeyOf` is noble's by default; the server passes libsodium's, as
+ * for v2's `deriveDidKey`.
  */
-export function deriveRegistration(outputBio: bigint, outputId: bigint): RegistrationV3 {
+export function deriveRegistration(
+  outputBio: bigint,
+  outputId: bigint,
+  publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
+): RegistrationV3 {
   const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
   const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
   const { x, y } = G.multiply(secretScalar).toAffine();
   const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
-  const publicKey = ed25519.getPublicKey(secretKey);
+  const publicKey = publicKeyOf(secretKey);
   return {
     secretScalar,
     commitment: poseidon2([x, y]).toString(),
