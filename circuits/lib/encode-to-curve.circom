@@ -9,8 +9,8 @@ pragma circom 2.1.0;
 // The constraints pin u, the branch and x; they leave the sign of y free, so P is fixed up to sign.
 // Protocol v3 hashes only N.y in Finalize, and (-P) gives -N, so the sign changes no output; the
 // witness takes TACEO's root (odd exactly when g(x1) is a square), so an honest client's P is TACEO's.
-// The exceptional inputs of the map (1 + Z·u² = 0, y = 0, x = -1) make the constraints unsatisfiable;
-// each needs a chosen Poseidon2 output, so no honest query meets them.
+// Exceptional inputs: 1 + Z·u² = 0 or x = -1 is unsatisfiable; u = 0 (x = y = 0) leaves v free. Each
+// needs a chosen Poseidon2 output (a preimage of 0 for u = 0), so no prover, honest or not, meets one.
 
 include "circomlib/circuits/babyjub.circom";
 include "circomlib/circuits/pointbits.circom"; // sqrt() for the witness

@@ -15,6 +15,7 @@ import * as snarkjs from 'snarkjs';
  *   npm run ceremony -- contribute "<name>"               add a phase-2 contribution
  *   npm run ceremony -- beacon <hex> <exp> "<source>"     close phase 2 with a public random beacon
  *   npm run ceremony -- verify                            verify both chains, the key and the checksums
+ *   npm run ceremony -- checksums                         re-pin the files after a recompile that changed only the .wasm
  *
  * A contribution's entropy is 64 bytes from the operating system's CSPRNG, used once and never
  * written anywhere; the setup is sound if one contributor of each phase forgot theirs.
@@ -168,6 +169,12 @@ switch (command) {
     await exportKey();
     break;
   }
+  case 'checksums': {
+    // After `npm run circuit:compile` changed only the witness generator (its error messages carry
+    // source line numbers, so a comment can change its bytes while the R1CS and the keys stay).
+    writeChecksums();
+    break;
+  }
   case 'verify': {
     const checksums = JSON.parse(readFileSync(CHECKSUMS, 'utf8')) as { files: Record<string, { sha256: string }> };
     for (const [name, { sha256 }] of Object.entries(checksums.files)) {
@@ -186,6 +193,6 @@ switch (command) {
     break;
   }
   default:
-    throw new Error('Commands: init-phase1, contribute-phase1, beacon-phase1, setup, contribute, beacon, verify');
+    throw new Error('Commands: init-phase1, contribute-phase1, beacon-phase1, setup, contribute, beacon, checksums, verify');
 }
 await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
