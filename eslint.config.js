@@ -14,7 +14,7 @@ export default tseslint.config(
       '**/dist/**',
       '**/node_modules/**',
       'data/**',
-      '.tmp/**',
+      '**/.tmp/**',
       'e2e/test-results/**',
       'bench/results/**',
       '**/*.config.js',

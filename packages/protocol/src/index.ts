@@ -57,3 +57,5 @@ export {
 } from './threshold-oprf.ts';
 export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
 export { OPRF_BATCH_MAX, OprfBatchRequest, OprfNodeKeyReply } from './oprf-node-schemas.ts';
+export { type OprfSuite } from './oprf-group-suite.ts';
+export { ristretto255Suite } from './ristretto255-suite.ts';

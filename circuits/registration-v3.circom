@@ -1,0 +1,80 @@
+pragma circom 2.1.0;
+
+// Protocol v3's registration proof (decision 040). In zero knowledge, it shows that the commitment and
+// the ID tag being registered are the v3 derivations of OPRF outputs, under the group key K, on some
+// biometric query and some ID query, for the blinded points B the client sent and the evaluations Z
+// the key holders answered:
+//   y_bio = OprfOutput(x_bio, r_bio; B_bio, Z_bio, K)        y_id = OprfOutput(x_id, r_id; B_id, Z_id, K)
+//   secret = low 250 bits of Poseidon(SEMAPHORE_LABEL, y_bio)
+//   commitment = Poseidon(secret·Base8)                     exactly Semaphore v4's identity commitment
+//   idTag = Poseidon(ID_TAG_LABEL, y_id)
+// Public signals, in snarkjs's order: commitment, idTag (outputs), then B_bio, Z_bio, B_id, Z_id, K,
+// challenge, didHash. The registrar checks the points, consumes the challenge once, and takes didHash
+// from the DID it stores: a proof for another challenge or another DID does not verify, so the DID is
+// bound by a proof only the holder of the secret behind the commitment could make.
+
+include "circomlib/circuits/bitify.circom";
+include "circomlib/circuits/escalarmulfix.circom";
+include "circomlib/circuits/poseidon.circom";
+include "lib/oprf-output.circom";
+
+template RegistrationV3() {
+    signal input bioQuery;
+    signal input bioBlind;
+    signal input idQuery;
+    signal input idBlind;
+    signal input bioBlinded[2];
+    signal input bioEvaluated[2];
+    signal input idBlinded[2];
+    signal input idEvaluated[2];
+    signal input groupKey[2];
+    signal input challenge;
+    signal input didHash;
+    signal output commitment;
+    signal output idTag;
+
+    var SEMAPHORE_LABEL = 2729528195381203497832717771219065409652094515; // "zeroid/semaphore/v3"
+    var ID_TAG_LABEL = 162692558490109651967069915839315539507; // "zeroid/id-tag/v3"
+    var BASE8[2] = [
+        5299619240641551281634865583518297030282874472190772894086521144482721001553,
+        16950150798460657717958625567821834550301663161624707787222815936182638968203
+    ];
+
+    component bio = OprfOutput();
+    bio.query <== bioQuery;
+    bio.blind <== bioBlind;
+    bio.blinded <== bioBlinded;
+    bio.evaluated <== bioEvaluated;
+    bio.groupKey <== groupKey;
+
+    component id = OprfOutput();
+    id.query <== idQuery;
+    id.blind <== idBlind;
+    id.blinded <== idBlinded;
+    id.evaluated <== idEvaluated;
+    id.groupKey <== groupKey;
+
+    // The secret: the low 250 bits of the seed. Num2Bits_strict gives the seed's unique binary form,
+    // so the secret is a function of y_bio: without it a second decomposition (seed + p) would give a
+    // second identity for the same biometric.
+    component seed = Poseidon(2);
+    seed.inputs <== [SEMAPHORE_LABEL, bio.out];
+    component seedBits = Num2Bits_strict();
+    seedBits.in <== seed.out;
+    component publicKey = EscalarMulFix(250, BASE8);
+    for (var i = 0; i < 250; i++) publicKey.e[i] <== seedBits.out[i];
+    component leaf = Poseidon(2);
+    leaf.inputs <== publicKey.out;
+    commitment <== leaf.out;
+
+    component tag = Poseidon(2);
+    tag.inputs <== [ID_TAG_LABEL, id.out];
+    idTag <== tag.out;
+
+    // Bind the one-time challenge and the DID (Semaphore binds its message and scope the same way):
+    // a public input that takes part in no constraint could be changed without the witness.
+    signal challengeSquare <== challenge * challenge;
+    signal didHashSquare <== didHash * didHash;
+}
+
+component main {public [bioBlinded, bioEvaluated, idBlinded, idEvaluated, groupKey, challenge, didHash]} = RegistrationV3();

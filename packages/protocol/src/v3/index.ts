@@ -1,0 +1,38 @@
+// Protocol v3 (decision 040): the 2HashDH OPRF on Baby Jubjub and the registration proof's inputs.
+// Imported as `@zeroid/protocol/v3` until phase B wires it into the apps.
+export {
+  SUITE_ID,
+  QUERY_DST,
+  FINALIZE_DS,
+  SEMAPHORE_LABEL,
+  ID_TAG_LABEL,
+  DID_KEY_LABEL,
+  SECRET_BITS,
+  asciiField,
+} from './oprf-v3-suite.ts';
+export {
+  Point,
+  Fn,
+  G,
+  encodePoint,
+  decodePoint,
+  pointFromAffine,
+  decodeScalar,
+  randomScalar,
+  type AffinePoint,
+} from './baby-jubjub-group.ts';
+export { oprfQuery } from './oprf-query.ts';
+export { queryPoint } from './query-point.ts';
+export { blindQuery, type BlindedQuery } from './blind-query.ts';
+export { evaluateBlinded } from './evaluate-blinded.ts';
+export { proveDleq, verifyDleq, type DleqProof } from './dleq-proof.ts';
+export { combineEvaluations, type NodeAnswer } from './combine-evaluations.ts';
+export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare } from './threshold-key.ts';
+export { unblindEvaluation } from './unblind-evaluation.ts';
+export { finalizeOutput } from './finalize-output.ts';
+export { deriveRegistration, type RegistrationV3 } from './derive-registration.ts';
+export { didHash, registrationProofInput, registrationPublicSignals, type RegistrationStatement } from './registration-proof-input.ts';
+export { encodeEvaluation, decodeEvaluation, EVALUATION_BYTES } from './evaluation-codec.ts';
+export { checkPublicShares } from './check-public-shares.ts';
+export { babyJubjubSuite } from './baby-jubjub-suite.ts';
+export { proveDleqBatch, verifyDleqBatch } from './dleq-batch-proof.ts';

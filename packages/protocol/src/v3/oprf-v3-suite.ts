@@ -1,0 +1,32 @@
+import type { OprfDomain } from '../oprf-suite.ts';
+
+/**
+ * Protocol v3's OPRF suite: 2HashDH (Jarecki, Kiayias and Krawczyk) over Baby Jubjub, verifiable
+ * with a Chaum–Pedersen proof, with Poseidon2 for the hashes that a circuit recomputes. RFC 9497
+ * defines no suite for this group; the identifier names ours, as RFC 9497 §3.1's contextString does
+ * for its own, and decision 040 gives the whole definition.
+ */
+export const SUITE_ID = 'ZeroID-OPRFv3-BabyJubJub-Poseidon2';
+
+/** The hash_to_field DST of each input domain: an ID never evaluates like a biometric. */
+export const QUERY_DST: Record<OprfDomain, string> = { bio: `${SUITE_ID}-Query-bio`, id: `${SUITE_ID}-Query-id` };
+
+/**
+ * A short ASCII label as one BN254 field element (its bytes read big-endian), the way a Poseidon
+ * domain separator is given to the circuit. At most 31 bytes, so always below the modulus.
+ */
+export function asciiField(label: string): bigint {
+  if (label.length > 31 || !/^[\x20-\x7e]*$/.test(label)) throw new RangeError('A field label is at most 31 printable ASCII characters');
+  return [...label].reduce((acc, char) => (acc << 8n) | BigInt(char.charCodeAt(0)), 0n);
+}
+
+/** Domain separator of Finalize: y = Poseidon2([FINALIZE_DS, query, N.y]). */
+export const FINALIZE_DS = asciiField('ZeroID OPRFv3 Finalize');
+/** Label of the Semaphore secret: seed = Poseidon([SEMAPHORE_LABEL, y_bio]). */
+export const SEMAPHORE_LABEL = asciiField('zeroid/semaphore/v3');
+/** Label of the ID tag: idTag = Poseidon([ID_TAG_LABEL, y_id]). */
+export const ID_TAG_LABEL = asciiField('zeroid/id-tag/v3');
+/** HKDF label of the DID's Ed25519 seed, from the 32 big-endian bytes of y_bio (outside the circuit). */
+export const DID_KEY_LABEL = 'zeroid/did-key/v3';
+/** Bits of the Semaphore secret scalar: below 2²⁵⁰ < ℓ, as Semaphore's circuit requires of it. */
+export const SECRET_BITS = 250;
