@@ -1,4 +1,4 @@
-export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT, ERASURE_RESULT, ERASE_MESSAGES } from './messages.ts';
+export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT, ERASURE_RESULT, CONFIRMATION_CODE, ERASE_MESSAGES } from './messages.ts';
 export {
   ProtocolInputError,
   OprfProofError,
@@ -42,6 +42,7 @@ export {
   PhoneSignInDetailsReply,
   PhoneSignInReply,
   SignInSessionParams,
+  SignInFinishBody,
 } from './sign-in-schemas.ts';
 export * from './schemas.ts';
 export {

@@ -70,9 +70,15 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');
       }
-      const result = await settleSession(storage, request.params.id, verdict, nullifierSubject(proof.nullifier));
+      const { verdict: result, confirmationCode } = await settleSession(
+        storage,
+        request.params.id,
+        verdict,
+        nullifierSubject(proof.nullifier),
+      );
       metrics.verifications.inc({ mode: 'zk', result });
-      return { session: request.params.id, result };
+      // The phone shows the code; the screen finishes only once its person has typed it (decision 035).
+      return { session: request.params.id, result, ...(confirmationCode === undefined ? {} : { confirmationCode }) };
     },
   );
 }
