@@ -34,7 +34,9 @@ export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, typ
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
 export { sessionCode } from './session-code.ts';
-export { signInScope, signInHostScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
+export { signInScope, signInSectorUriScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
+export { signInSubject } from './sign-in-subject.ts';
+export { isSecretOfCommitment } from './baby-jubjub-commitment.ts';
 export {
   SignInDetailsReply,
   SignInProofBody,

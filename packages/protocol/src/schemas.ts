@@ -66,6 +66,11 @@ export const ZkEraseBody = Type.Object(
     idProof: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'oprf(id), base64url: its HKDF is the ID tag' }),
     challenge: decimal('an unused challenge from POST /challenge'),
     signatures: RegistrationSignaturesSchema,
+    secretScalar: Type.Optional(
+      decimal(
+        "the Semaphore identity's secret scalar, handed over with the identity (decision 036): checked against the commitment, used to find and delete the person's Sign in with ZeroID records, and dropped",
+      ),
+    ),
   },
   { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
 );

@@ -98,6 +98,17 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return { confirmed: false, attemptsLeft: wrong ? maxAttempts - Number(wrong.confirm_attempts) : 0 };
     },
 
+    async forgetSubjects(subjects) {
+      // An erased person's pending sign-ins on a phone: failed, without their pseudonym.
+      for (let start = 0; start < subjects.length; start += IDS_PER_QUERY) {
+        await db
+          .updateTable('verification_sessions')
+          .set({ subject: null, status: 'failure' })
+          .where('subject', 'in', subjects.slice(start, start + IDS_PER_QUERY))
+          .execute();
+      }
+    },
+
     async purgeExpired(now = new Date(), { subjectsAfterMs = 0 } = {}) {
       // A pseudonym lives no longer than its session (decision 036): cleared at expiry (plus the
       // confirmation's grace), the row itself an hour later.

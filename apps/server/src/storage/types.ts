@@ -147,6 +147,8 @@ export interface SessionRepository {
     rule: { maxAttempts: number; confirmableUntil: number },
     now?: Date,
   ): Promise<{ confirmed: boolean; attemptsLeft: number }>;
+  /** Fails the sessions holding one of these pseudonyms and clears it (an erasure, decision 036). */
+  forgetSubjects(subjects: readonly string[]): Promise<void>;
   /**
    * Clears the pseudonyms of sessions expired `subjectsAfterMs` ago or more, and deletes sessions that
    * expired over an hour ago.

@@ -3,15 +3,15 @@ import { useNavigate } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 
 /**
- * navigate(), with the specification's behaviour on failure: a console warning
+ * navigate() (with the page's state, if any), with the specification's behaviour on failure: a console warning
  * "Unhandled Navigation Error" and nothing shown to the person.
  */
-export function useSafeNavigate(): (to: string) => void {
+export function useSafeNavigate(): (to: string, state?: unknown) => void {
   const navigate = useNavigate();
   return useCallback(
-    (to: string) => {
+    (to: string, state?: unknown) => {
       try {
-        void Promise.resolve(navigate(to)).catch(() => console.warn(MESSAGES.navigationError));
+        void Promise.resolve(navigate(to, state === undefined ? undefined : { state })).catch(() => console.warn(MESSAGES.navigationError));
       } catch {
         console.warn(MESSAGES.navigationError);
       }

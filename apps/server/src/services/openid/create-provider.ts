@@ -55,9 +55,11 @@ export function createProvider(options: {
       id_token_signed_response_alg: 'ES256',
       token_endpoint_auth_method: 'client_secret_basic',
     },
-    // Exactly the methods our clients are registered with: a client_secret_basic client may not
-    // send its secret in the body instead (oidc-provider treats the two alike unless told).
-    clientAuthMethods: ['none', 'client_secret_basic'],
+    // Exactly the methods our clients use (decision 037): none for public clients; a confidential
+    // client's secret in the Authorization header (client_secret_basic, as registered) or, as
+    // oidc-provider deliberately allows for the same client, in the body (client_secret_post,
+    // openid-client's default). No JWT-based method: no client has keys for one.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     jwks: { keys: options.signing },
     cookies: {
       keys: options.cookieKeys,

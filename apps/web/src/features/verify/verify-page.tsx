@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { useSearchParams } from 'react-router';
-import { sessionCode } from '@zeroid/protocol/session-code';
 import { sessionOpen } from '../../shared/api-client.ts';
 import { verify, warmUpProver } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -38,7 +37,11 @@ export function VerifyPage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const done = await run((onProgress) => verify({ bioInfo, session }, onProgress), 'Verification failed. Please try again.');
-    if (done) navigate(done.value === 'Success' ? routes.authorised : routes.invalidDid);
+    // Another screen's session: its person types this phone's code there (decision 035).
+    if (done) {
+      const { outcome, confirmationCode } = done.value;
+      navigate(outcome === 'Success' ? routes.authorised : routes.invalidDid, confirmationCode && { confirmationCode });
+    }
   }
 
   if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} />;
@@ -46,15 +49,7 @@ export function VerifyPage() {
   return (
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
-      {session ? (
-        <>
-          <p className="lead">You are completing a verification started on another screen.</p>
-          <p className="session-code">
-            This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
-            verify.
-          </p>
-        </>
-      ) : null}
+      {session ? <p className="lead">You are completing a verification started on another screen.</p> : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={setBioInfo}
