@@ -33,7 +33,6 @@ export { isZeroSecretProof, ZERO_SECRET_COMMITMENT } from './zero-secret-proof.t
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
-export { sessionCode } from './session-code.ts';
 export { signInScope, signInSectorUriScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
 export { signInSubject } from './sign-in-subject.ts';
 export { isSecretOfCommitment } from './baby-jubjub-commitment.ts';

@@ -82,13 +82,15 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   const guarded = { ...mounted, onRequest: [...(perClient ? [perClient] : []), refuseLargeRequests, handOver] };
 
   app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...guarded });
+  // GET only: oidc-provider takes a POSTed authorization or logout request only with SameSite=None
+  // cookies, which ZeroID does not set (decision 037).
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth`, ...guarded });
   app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...guarded });
   app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
   app.route({ method: 'GET', url: JWKS_PATH, ...mounted });
   app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });
   // RP-Initiated Logout 1.0 (decision 036): the request, its confirmation and the page after it.
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/session/end`, ...guarded });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/session/end`, ...guarded });
   app.route({ method: 'POST', url: `${OIDC_PREFIX}/session/end/confirm`, ...guarded });
   app.route({ method: 'GET', url: `${OIDC_PREFIX}/session/end/success`, ...guarded });
 }

@@ -20,6 +20,7 @@ import { Problem } from '../http/problem.ts';
 import { createSession } from '../services/create-session.ts';
 import { confirmSession, wrongCode } from '../services/session-confirmation.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
+import { currentProvider } from './openid-provider.ts';
 import { sessionSecretMatches } from '../services/session-secret.ts';
 import type { SessionState } from '../services/session-watcher.ts';
 import { reportSessionFailure } from '../services/settle-session.ts';
@@ -84,7 +85,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
       if (!session) return reply.code(404).send(notFound);
-      const signIn = session.signIn === undefined ? undefined : await findSignInRequest(await openidProvider(), session.signIn);
+      const signIn = session.signIn === undefined ? undefined : await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
       return {
         session: session.id,
         // A sign-in whose request has expired or was answered on the screen is no longer open either.

@@ -20,7 +20,8 @@ function proofEveryTime() {
   const policy = interactionPolicy.base();
   const login = policy.get('login')!;
   login.checks.add(
-    new interactionPolicy.Check('zeroid_proof_every_time', 'Every sign-in needs a fresh proof', (ctx: KoaContextWithOIDC) =>
+    // prompt=none gets OpenID Connect Core's login_required: there is never a login to reuse.
+    new interactionPolicy.Check('zeroid_proof_every_time', 'Every sign-in needs a fresh proof', 'login_required', (ctx: KoaContextWithOIDC) =>
       ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
     ),
     0,
@@ -68,9 +69,9 @@ export function createProvider(options: {
       short: COOKIE_OPTIONS,
     },
     scopes: ['openid'],
-    // `sub`, and `auth_time` when a site asks for max_age: nothing else is ever issued (no `sid`,
-    // no `acr`), so discovery lists nothing else.
-    claims: { openid: ['sub'], auth_time: null, sid: undefined, acr: undefined, iss: undefined } as unknown as Configuration['claims'],
+    // `sub` (and `iss` and, when a site asks for max_age, `auth_time`, in the ID token): no other
+    // claim is ever issued, so discovery lists no other (publishedMetadata).
+    claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
     // The subject is already per site (the nullifier of the site's scope): no pairwise mapping on top.
@@ -163,23 +164,29 @@ export function createProvider(options: {
     },
   };
   const provider = new Provider(options.issuer, configuration);
-  provider.use(cacheableMetadata);
+  provider.use(publishedMetadata);
   provider.use(signInLeavesNoLogin(SESSION_COOKIE, COOKIE_OPTIONS));
   provider.use(forgetTokensOnLogout(options.oidc));
   provider.use(allowFormPostToRedirectUri);
   return provider;
 }
 
+/** The claims an ID token or userinfo of ours can hold; oidc-provider would also list `sid`, which no token carries. */
+const CLAIMS_SUPPORTED = ['sub', 'iss', 'auth_time'];
+
 /**
- * Discovery and the JWKS may be cached (decision 037): discovery for five minutes, the JWKS for less
- * than a new key waits before it signs (signing-keys.ts). Every other answer stays `no-store`, and a
- * 503 says when to try again.
+ * Discovery says exactly what the provider does, and it and the JWKS may be cached (decision 037):
+ * discovery for five minutes, the JWKS for less than a new key waits before it signs
+ * (signing-keys.ts). Every other answer stays `no-store`, and a 503 says when to try again.
  */
-async function cacheableMetadata(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+async function publishedMetadata(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
   await next();
   if (ctx.status === 503) ctx.set('retry-after', '5');
   if (ctx.status !== 200) return;
-  if (ctx.path === DISCOVERY_PATH) ctx.set('cache-control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`);
+  if (ctx.path === DISCOVERY_PATH) {
+    (ctx.body as { claims_supported: string[] }).claims_supported = CLAIMS_SUPPORTED;
+    ctx.set('cache-control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`);
+  }
   if (ctx.path === JWKS_PATH) ctx.set('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
 }
 
