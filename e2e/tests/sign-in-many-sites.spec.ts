@@ -46,16 +46,25 @@ test.beforeAll(async () => {
   const ports: number[] = [];
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
-    children.push(await startProcess(['--import', 'tsx', 'apps/server/src/server.ts'], { ...env, PORT: String(port) }, `http://127.0.0.1:${port}/healthz`));
+    children.push(
+      await startProcess(
+        ['--import', 'tsx', 'apps/server/src/server.ts'],
+        { ...env, PORT: String(port) },
+        `http://127.0.0.1:${port}/healthz`,
+      ),
+    );
     ports.push(port);
   }
   let next = 0;
   balancer = createServer((incoming, outgoing) => {
     const port = ports[next++ % ports.length]!;
-    const upstream = forward({ host: '127.0.0.1', port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (reply) => {
-      outgoing.writeHead(reply.statusCode!, reply.headers);
-      reply.pipe(outgoing);
-    });
+    const upstream = forward(
+      { host: '127.0.0.1', port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+      (reply) => {
+        outgoing.writeHead(reply.statusCode!, reply.headers);
+        reply.pipe(outgoing);
+      },
+    );
     upstream.on('error', () => outgoing.destroy());
     incoming.pipe(upstream);
   });
@@ -82,7 +91,12 @@ test.beforeAll(async () => {
       { cwd: repoRoot, env: { ...process.env, ...env } },
     );
     children.push(
-      await startProcess(['examples/relying-party/server.js'], { ZEROID_URL: issuer, CLIENT_ID: `site-${name}`, PORT: String(port) }, sites[name], 10_000),
+      await startProcess(
+        ['examples/relying-party/server.js'],
+        { ZEROID_URL: issuer, CLIENT_ID: `site-${name}`, PORT: String(port) },
+        sites[name],
+        10_000,
+      ),
     );
   }
 });
@@ -106,7 +120,9 @@ async function signIn(page: Page, site: string, bio: string): Promise<string> {
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();
   await page.waitForURL(`${site}/callback?**`);
   page.off('framenavigated', record);
-  expect(visited.filter((url) => url.startsWith(issuer)).map((url) => new URL(url).pathname)).toEqual([expect.stringMatching(/^\/signin\//)]);
+  // The pages of ZeroID the browser showed: the sign-in screen (its router may report it twice), nothing else.
+  const atZeroId = new Set(visited.filter((url) => url.startsWith(issuer)).map((url) => new URL(url).pathname));
+  expect([...atZeroId]).toEqual([expect.stringMatching(/^\/signin\/[A-Za-z0-9_-]+$/)]);
   const text = (await page.locator('#signed-in').textContent()) ?? '';
   expect(text).toMatch(/^Signed in as [A-Za-z0-9_-]{43}$/);
   return text.slice('Signed in as '.length);

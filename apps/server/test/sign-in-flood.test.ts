@@ -117,7 +117,12 @@ describe('a database that is full', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-full-'));
     const env = { DATA_DIR: dataDir };
     // No per-client limit, a small file, sign-ins that wait five seconds, a purge every second.
-    capped = await startServerProcess({ ...env, SQLITE_MAX_SIZE_MB: String(CAP_MB), SIGN_IN_TTL_SECONDS: '5', PURGE_INTERVAL_SECONDS: '1' });
+    capped = await startServerProcess({
+      ...env,
+      SQLITE_MAX_SIZE_MB: String(CAP_MB),
+      SIGN_IN_TTL_SECONDS: '5',
+      PURGE_INTERVAL_SECONDS: '1',
+    });
     await oidcCli(env, 'add-client', '--id', 'flooded-site', '--redirect-uri', REDIRECT, '--public');
   }, 120_000);
 

@@ -54,7 +54,8 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
   let siteA: client.Configuration;
   let siteB: client.Configuration;
   const identities = new Map<string, Identity>();
-  const subject = (person: keyof typeof PEOPLE, clientId: string) => signInSubject(signInScope(clientId), identities.get(person)!.secretScalar);
+  const subject = (person: keyof typeof PEOPLE, clientId: string) =>
+    signInSubject(signInScope(clientId), identities.get(person)!.secretScalar);
   const rows = () => everyRow(database);
 
   beforeAll(async () => {
@@ -133,7 +134,10 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
 
     const before = Math.floor(Date.now() / 1000);
     const login = await journey.startLogin(siteA, REDIRECT_A, { browser, server: b.url, extra: { prompt: 'login', max_age: '60' } });
-    const fresh = await client.authorizationCodeGrant(siteA, await journey.provedLogin(login, PEOPLE.first.bio), { ...login.checks, maxAge: 60 });
+    const fresh = await client.authorizationCodeGrant(siteA, await journey.provedLogin(login, PEOPLE.first.bio), {
+      ...login.checks,
+      maxAge: 60,
+    });
     expect(fresh.claims()!.auth_time).toBeGreaterThanOrEqual(before - 1);
     expect(fresh.claims()!.auth_time).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
   }, 60_000);
@@ -142,7 +146,8 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     const userinfo = (config: client.Configuration, token: Tokens) =>
       client.fetchUserInfo(config, token.access_token, token.claims()!.sub).then(
         (info) => info.sub,
-        (error: { status?: number; cause?: unknown }) => `refused ${String((error.cause as { status?: number } | undefined)?.status ?? error.status)}`,
+        (error: { status?: number; cause?: unknown }) =>
+          `refused ${String((error.cause as { status?: number } | undefined)?.status ?? error.status)}`,
       );
     expect(await userinfo(siteA, tokens.firstAtAAgain!)).toBe(subject('first', 'site-a'));
     const browser = new Browser();
@@ -166,7 +171,10 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     expect(await userinfo(siteA, tokens.secondAtA!)).toBe(subject('second', 'site-a'));
 
     // A post_logout_redirect_uri A did not register is refused on ZeroID's page, never followed.
-    const elsewhere = client.buildEndSessionUrl(siteA, { id_token_hint: tokens.firstAtA!.id_token!, post_logout_redirect_uri: 'http://localhost:3666/x' });
+    const elsewhere = client.buildEndSessionUrl(siteA, {
+      id_token_hint: tokens.firstAtA!.id_token!,
+      post_logout_redirect_uri: 'http://localhost:3666/x',
+    });
     const refused = await new Browser().fetch(elsewhere.href);
     expect(refused.status).toBe(400);
     expect(refused.headers.get('location')).toBeNull();
@@ -190,7 +198,12 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
       claims_parameter_supported: false,
       request_uri_parameter_supported: false,
     });
-    for (const absent of ['registration_endpoint', 'revocation_endpoint', 'introspection_endpoint', 'token_endpoint_auth_signing_alg_values_supported']) {
+    for (const absent of [
+      'registration_endpoint',
+      'revocation_endpoint',
+      'introspection_endpoint',
+      'token_endpoint_auth_signing_alg_values_supported',
+    ]) {
       expect(metadata).not.toHaveProperty(absent);
     }
     // The authorization endpoint takes GET only, as discovery implies (no POST without SameSite=None cookies).
@@ -225,7 +238,16 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     );
     expect(readded).toContain('A client "site-gone" was removed on');
     expect(readded).toContain('would receive its pseudonyms');
-    const reused = await oidcCli(env, 'add-client', '--id', 'site-gone', '--redirect-uri', 'http://localhost:3024/callback', '--public', '--reuse-removed-id');
+    const reused = await oidcCli(
+      env,
+      'add-client',
+      '--id',
+      'site-gone',
+      '--redirect-uri',
+      'http://localhost:3024/callback',
+      '--public',
+      '--reuse-removed-id',
+    );
     expect(reused.client_id).toBe('site-gone');
   }, 90_000);
 
@@ -254,7 +276,11 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
         () => true,
         () => false,
       );
-    expect(await Promise.all([works(siteA, firstAtA), works(siteB, firstAtB), works(siteA, tokens.secondAtA!)])).toEqual([true, true, true]);
+    expect(await Promise.all([works(siteA, firstAtA), works(siteB, firstAtB), works(siteA, tokens.secondAtA!)])).toEqual([
+      true,
+      true,
+      true,
+    ]);
 
     // The zero-knowledge erasure, as the web app sends it: its signatures, and the identity's secret.
     const oprfBio = await zk.oprf('bio', PEOPLE.first.bio);
@@ -270,7 +296,9 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
         async (r) => `${r.status} ${JSON.stringify(await r.json())}`,
       );
     // A secret that is not the commitment's is refused before anything is spent.
-    expect(await erase({ ...fields, signatures, secretScalar: identities.get('third')!.secretScalar.toString() })).toMatch(/^400 .*INVALID_SECRET/);
+    expect(await erase({ ...fields, signatures, secretScalar: identities.get('third')!.secretScalar.toString() })).toMatch(
+      /^400 .*INVALID_SECRET/,
+    );
     expect(await erase({ ...fields, signatures, secretScalar: identity.secretScalar.toString() })).toBe('200 {"Erasure Result":"Success"}');
     expect(await Promise.all([works(siteA, firstAtA), works(siteB, firstAtB), works(siteA, thirdAtA)])).toEqual([false, false, true]);
 

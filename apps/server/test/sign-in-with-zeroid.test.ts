@@ -302,6 +302,7 @@ describe('Sign in with ZeroID', () => {
   describe('with a sector_identifier_uri', () => {
     const REDIRECT_C = 'http://localhost:3003/callback';
     const REDIRECT_D = 'http://localhost:3004/callback';
+    const REDIRECT_E = 'http://localhost:3005/callback';
     let tls: string;
     let sectorServer: ReturnType<typeof createServer>;
     let sectorBase: string;
@@ -330,6 +331,8 @@ describe('Sign in with ZeroID', () => {
       ]);
       const documents: Record<string, unknown> = {
         '/sector.json': [REDIRECT_C, REDIRECT_D],
+        // Another owner's document on the same host, at another path, listing only their own client.
+        '/~another/sector.json': [REDIRECT_E],
         '/missing-one.json': [REDIRECT_C],
         '/not-an-array.json': { redirect_uris: [REDIRECT_C] },
       };
@@ -367,11 +370,12 @@ describe('Sign in with ZeroID', () => {
       expect(JSON.stringify(await oidcCli('list-client'))).not.toContain('site-x');
     });
 
-    it('gives two clients of one sector the same sub for the same person, and another one than the client_id sector', async () => {
+    it('gives two clients of one sector document the same sub for the same person, and another one to a client of another document on the same host', async () => {
       const subs: string[] = [];
-      for (const [id, redirect] of [
-        ['site-c', REDIRECT_C],
-        ['site-d', REDIRECT_D],
+      for (const [id, redirect, document] of [
+        ['site-c', REDIRECT_C, '/sector.json'],
+        ['site-d', REDIRECT_D, '/sector.json'],
+        ['site-e', REDIRECT_E, '/~another/sector.json'],
       ] as const) {
         const added = await oidcCli(
           'add-client',
@@ -381,17 +385,20 @@ describe('Sign in with ZeroID', () => {
           redirect,
           '--public',
           '--sector-identifier-uri',
-          `${sectorBase}/sector.json`,
+          `${sectorBase}${document}`,
         );
-        expect(added.sector_identifier_uri).toBe(`${sectorBase}/sector.json`);
+        expect(added.sector_identifier_uri).toBe(`${sectorBase}${document}`);
         const config = await client.discovery(new URL(a.url), id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
         client.enableNonRepudiationChecks(config);
         const login = await startLogin(config, redirect, id === 'site-c' ? a : b);
-        expect(login.details.scope).toBe(signInSectorUriScope(`${sectorBase}/sector.json`));
+        expect(login.details.scope).toBe(signInSectorUriScope(`${sectorBase}${document}`));
         subs.push((await client.authorizationCodeGrant(config, await provedLogin(login), login.checks)).claims()!.sub);
       }
       expect(subs[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(subs[1]).toBe(subs[0]);
+      // Same host, another document: another sector (decision 038; under decision 029 it was the same).
+      expect(subs[2]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(subs[2]).not.toBe(subs[0]);
       expect(subs[0]).not.toBe(subAtA);
     }, 60_000);
   });
