@@ -159,7 +159,15 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     // ZeroID holds no login to end, so it asks nothing: its page posts the confirmation by itself.
     const page = await browser.fetch(logout.href.replace(a.url, b.url));
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+    const policy = page.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+    // Its form posts to ZeroID, whose answer redirects to A: browsers apply form-action to that redirect.
+    expect(
+      policy
+        .split(';')
+        .find((directive) => directive.trim().startsWith('form-action'))
+        ?.trim(),
+    ).toBe("form-action 'self' http://localhost:3021");
     const html = await page.text();
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
     expect(/<form method="post" action="([^"]+)">/.exec(html)?.[1]).toBe(`${a.url}/oidc/session/end/confirm`);

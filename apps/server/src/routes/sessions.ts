@@ -85,7 +85,8 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
       if (!session) return reply.code(404).send(notFound);
-      const signIn = session.signIn === undefined ? undefined : await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
+      const signIn =
+        session.signIn === undefined ? undefined : await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
       return {
         session: session.id,
         // A sign-in whose request has expired or was answered on the screen is no longer open either.

@@ -21,8 +21,12 @@ function proofEveryTime() {
   const login = policy.get('login')!;
   login.checks.add(
     // prompt=none gets OpenID Connect Core's login_required: there is never a login to reuse.
-    new interactionPolicy.Check('zeroid_proof_every_time', 'Every sign-in needs a fresh proof', 'login_required', (ctx: KoaContextWithOIDC) =>
-      ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+    new interactionPolicy.Check(
+      'zeroid_proof_every_time',
+      'Every sign-in needs a fresh proof',
+      'login_required',
+      (ctx: KoaContextWithOIDC) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
     ),
     0,
   );
