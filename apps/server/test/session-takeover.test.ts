@@ -6,7 +6,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { discoverSite, oidcCli, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
+import { addPublicClient, discoverSite, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
@@ -43,7 +43,7 @@ beforeAll(async () => {
   server = await startServerProcess({ DATA_DIR: dataDir });
   artifacts = await Artifacts.load();
   journey = signInJourney(server.url, artifacts);
-  await oidcCli({ DATA_DIR: dataDir }, 'add-client', '--id', 'takeover-site', '--redirect-uri', REDIRECT, '--public', '--name', 'A Site');
+  await addPublicClient({ dataDir }, 'takeover-site', REDIRECT);
   site = await discoverSite(server.url, 'takeover-site');
   const zk = new ZkTestClient(viaHttp(server.url), artifacts);
   for (const person of [VICTIM, ATTACKER])

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { oidcCli } from './sign-in-journey.ts';
+import { addPublicClient } from './sign-in-journey.ts';
 
 /**
  * Interactions cost the caller, not the service (issue 25, decision 037): the authorization
@@ -57,7 +57,7 @@ describe.each(['sqlite', 'postgres'] as const)('a flood of authorization request
     }
     // The default per-client limit, and the client's address from a proxy we trust (the test).
     limited = await startServerProcess({ ...env, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true' });
-    await oidcCli(env, 'add-client', '--id', 'flooded-site', '--redirect-uri', REDIRECT, '--public');
+    await addPublicClient({ dataDir, databaseUrl: env.DATABASE_URL }, 'flooded-site', REDIRECT);
   }, 120_000);
 
   afterAll(async () => {
@@ -123,7 +123,7 @@ describe('a database that is full', () => {
       SIGN_IN_TTL_SECONDS: '5',
       PURGE_INTERVAL_SECONDS: '1',
     });
-    await oidcCli(env, 'add-client', '--id', 'flooded-site', '--redirect-uri', REDIRECT, '--public');
+    await addPublicClient({ dataDir }, 'flooded-site', REDIRECT);
   }, 120_000);
 
   afterAll(async () => {

@@ -6,6 +6,8 @@ import { deriveIdentity, memberBucket, signInMessage } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { expect } from 'vitest';
 import type { Artifacts } from '../src/services/artifacts.ts';
+import { newClientMetadata } from '../src/services/openid/client-metadata.ts';
+import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -16,6 +18,21 @@ export async function oidcCli(env: Record<string, string>, ...args: string[]): P
     env: { ...process.env, ...env },
   });
   return JSON.parse(stdout) as Record<string, string>;
+}
+
+/**
+ * Registers a public client straight in a server's database, as `add-client --public` does, without
+ * starting the command line's process (seconds each): for tests whose subject is not the command line.
+ */
+export async function addPublicClient(database: StorageOptions, id: string, redirectUri: string): Promise<void> {
+  const storage = await openStorage({ ...database, poolSize: 1 });
+  try {
+    expect(await storage.oidc.addClient(id, JSON.stringify(newClientMetadata({ id, redirectUris: [redirectUri], public: true })))).toBe(
+      true,
+    );
+  } finally {
+    await storage.close();
+  }
 }
 
 /** A site's openid-client configuration, discovered at the issuer, every check on (ID token signatures too). */

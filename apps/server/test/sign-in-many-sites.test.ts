@@ -189,7 +189,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     expect(await refused.text()).toContain('post_logout_redirect_uri not registered');
   }, 60_000);
 
-  it('publishes exactly what it does, cacheable, with keys a copy of the database cannot sign with, and rotates without dropping the key that signs', async () => {
+  it('publishes exactly what it does, cacheable, with keys a copy of the database cannot sign with', async () => {
     const discovery = await fetch(`${b.url}/.well-known/openid-configuration`);
     expect(discovery.headers.get('cache-control')).toBe('public, max-age=300');
     const metadata = (await discovery.json()) as Record<string, unknown>;
@@ -217,47 +217,53 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     // The authorization endpoint takes GET only, as discovery implies (no POST without SameSite=None cookies).
     expect((await fetch(`${a.url}/oidc/auth`, { method: 'POST' })).status).toBe(404);
 
-    // Two rotations within a minute: every key stays published, and the first still signs.
-    const first = (await oidcCli(env, 'rotate-keys')).published as unknown as string[];
-    const second = (await oidcCli(env, 'rotate-keys')).published as unknown as string[];
-    expect(second).toHaveLength(3);
-    expect(second).toEqual(expect.arrayContaining([...first, 'zeroid-oidc-1']));
     const jwks = await fetch(`${b.url}/oidc/jwks`);
     expect(jwks.headers.get('cache-control')).toBe('public, max-age=60');
     const { keys } = (await jwks.json()) as { keys: Array<Record<string, string>> };
     expect(keys.every((key) => key.d === undefined)).toBe(true);
-    const signed = await journey.signIn(siteB, REDIRECT_B, PEOPLE.third.bio, { server: b.url });
-    expect(JSON.parse(Buffer.from(signed.id_token!.split('.')[0]!, 'base64url').toString()).kid).toBe('zeroid-oidc-1');
     // At rest every key is sealed: no row of the database holds a JWK, or a key in clear.
     const keyRows = (await rows()).filter((row) => row.table === 'oidc_keys');
-    expect(keyRows).toHaveLength(4);
+    expect(keyRows.length).toBeGreaterThanOrEqual(2);
     for (const row of keyRows) expect(JSON.parse(row.text).secret).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect((await rows()).filter((row) => row.text.includes('"kty'))).toEqual([]);
-
-    // A removed client's tokens stop working, and its id is not given to another site by accident.
-    await oidcCli(env, 'add-client', '--id', 'site-gone', '--redirect-uri', 'http://localhost:3023/callback', '--public');
-    const gone = await discoverSite(a.url, 'site-gone');
-    const token = await journey.signIn(gone, 'http://localhost:3023/callback', PEOPLE.third.bio);
-    await oidcCli(env, 'remove-client', '--id', 'site-gone');
-    await expect(client.fetchUserInfo(gone, token.access_token, token.claims()!.sub)).rejects.toBeDefined();
-    const readded = await oidcCli(env, 'add-client', '--id', 'site-gone', '--redirect-uri', 'http://localhost:3024/callback').then(
-      () => 'accepted',
-      (error: { stderr: string }) => error.stderr,
-    );
-    expect(readded).toContain('A client "site-gone" was removed on');
-    expect(readded).toContain('would receive its pseudonyms');
-    const reused = await oidcCli(
-      env,
-      'add-client',
-      '--id',
-      'site-gone',
-      '--redirect-uri',
-      'http://localhost:3024/callback',
-      '--public',
-      '--reuse-removed-id',
-    );
-    expect(reused.client_id).toBe('site-gone');
   }, 90_000);
+
+  // The command line writes the same repositories on either database (storage.contract.test.ts covers
+  // removed clients on both); run once, on PostgreSQL, it is the operator's own path.
+  if (dialect === 'postgres') {
+    it("rotates twice in a minute without dropping the key that signs, and keeps a removed client's id, through the command line", async () => {
+      // Two rotations within a minute: every key stays published, and the first still signs.
+      const first = (await oidcCli(env, 'rotate-keys')).published as unknown as string[];
+      const second = (await oidcCli(env, 'rotate-keys')).published as unknown as string[];
+      expect(second).toHaveLength(3);
+      expect(second).toEqual(expect.arrayContaining([...first, 'zeroid-oidc-1']));
+      const signed = await journey.signIn(siteB, REDIRECT_B, PEOPLE.third.bio, { server: b.url });
+      expect(JSON.parse(Buffer.from(signed.id_token!.split('.')[0]!, 'base64url').toString()).kid).toBe('zeroid-oidc-1');
+      // A removed client's tokens stop working, and its id is not given to another site by accident.
+      await oidcCli(env, 'add-client', '--id', 'site-gone', '--redirect-uri', 'http://localhost:3023/callback', '--public');
+      const gone = await discoverSite(a.url, 'site-gone');
+      const token = await journey.signIn(gone, 'http://localhost:3023/callback', PEOPLE.third.bio);
+      await oidcCli(env, 'remove-client', '--id', 'site-gone');
+      await expect(client.fetchUserInfo(gone, token.access_token, token.claims()!.sub)).rejects.toBeDefined();
+      const readded = await oidcCli(env, 'add-client', '--id', 'site-gone', '--redirect-uri', 'http://localhost:3024/callback').then(
+        () => 'accepted',
+        (error: { stderr: string }) => error.stderr,
+      );
+      expect(readded).toContain('A client "site-gone" was removed on');
+      expect(readded).toContain('would receive its pseudonyms');
+      const reused = await oidcCli(
+        env,
+        'add-client',
+        '--id',
+        'site-gone',
+        '--redirect-uri',
+        'http://localhost:3024/callback',
+        '--public',
+        '--reuse-removed-id',
+      );
+      expect(reused.client_id).toBe('site-gone');
+    }, 90_000);
+  }
 
   it("keeps no row naming two of a person's pseudonyms, nor one site's pseudonym beside another site's client", async () => {
     const all = await rows();

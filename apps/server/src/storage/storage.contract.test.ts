@@ -362,6 +362,32 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it("keeps a removed OpenID client's id from another site, and forgets its records and a person's (decisions 036 and 038)", async () => {
+    const { storage } = await open();
+    const record = (id: string, accountId: string, clientId: string) =>
+      storage.oidc.upsert('AccessToken', id, '{}', Date.now() + 60_000, { accountId, clientId });
+    expect(await storage.oidc.addClient('site', '{"client_id":"site"}')).toBe(true);
+    await record('t1', 'sub-1', 'site');
+    await record('t2', 'sub-2', 'other');
+    await record('t3', 'sub-1', 'other');
+    expect(await storage.oidc.removeClient('site', 1_000)).toBe(true);
+    expect(await storage.oidc.removeClient('site')).toBe(false);
+    expect(await storage.oidc.find('AccessToken', 't1')).toBeUndefined();
+    expect(await storage.oidc.findClient('site')).toBeUndefined();
+    expect(await storage.oidc.listClients()).toEqual([]);
+    expect(await storage.oidc.clientRemovedAt('site')).toBe(1_000);
+    // The id is not given to another client by accident, only on purpose.
+    expect(await storage.oidc.addClient('site', '{"client_id":"site","v":2}')).toBe(false);
+    expect(await storage.oidc.addClient('site', '{"client_id":"site","v":2}', undefined, { reuseRemoved: true })).toBe(true);
+    expect(await storage.oidc.findClient('site')).toBe('{"client_id":"site","v":2}');
+    expect(await storage.oidc.clientRemovedAt('site')).toBeUndefined();
+    // An erasure's pseudonyms, and a logout's one pseudonym at one site.
+    expect(await storage.oidc.forgetAccountAtClient('sub-2', 'site')).toBe(0);
+    expect(await storage.oidc.forgetAccounts(['sub-1', ...range(0, 600).map((i) => `other-${i}`)])).toBe(1);
+    expect(await storage.oidc.forgetAccountAtClient('sub-2', 'other')).toBe(1);
+    await storage.close();
+  });
+
   it('counts attempts in fixed windows without losing a concurrent increment, and reserves throttled attempts', async () => {
     const { storage } = await open();
     const counts = await Promise.all(range(0, 40).map(() => storage.attempts.countInWindow('budget', 60_000, 60_001)));
