@@ -21,19 +21,24 @@ export async function oidcCli(env: Record<string, string>, ...args: string[]): P
 }
 
 /**
- * Registers a public client straight in a server's database, as `add-client --public` does, without
- * starting the command line's process (seconds each): for tests whose subject is not the command line.
+ * Registers a client straight in a server's database, as `add-client` does, without starting the
+ * command line's process (seconds each): for tests whose subject is not the command line. Returns its
+ * metadata (with the secret of a confidential client).
  */
-export async function addPublicClient(database: StorageOptions, id: string, redirectUri: string): Promise<void> {
+export async function addClient(database: StorageOptions, options: Parameters<typeof newClientMetadata>[0]) {
+  const metadata = newClientMetadata(options);
   const storage = await openStorage({ ...database, poolSize: 1 });
   try {
-    expect(await storage.oidc.addClient(id, JSON.stringify(newClientMetadata({ id, redirectUris: [redirectUri], public: true })))).toBe(
-      true,
-    );
+    expect(await storage.oidc.addClient(options.id, JSON.stringify(metadata))).toBe(true);
   } finally {
     await storage.close();
   }
+  return metadata as typeof metadata & { client_secret?: string };
 }
+
+/** A public client, as `add-client --public`. */
+export const addPublicClient = (database: StorageOptions, id: string, redirectUri: string) =>
+  addClient(database, { id, redirectUris: [redirectUri], public: true });
 
 /** A site's openid-client configuration, discovered at the issuer, every check on (ID token signatures too). */
 export async function discoverSite(issuer: string, clientId: string, secret?: string): Promise<client.Configuration> {

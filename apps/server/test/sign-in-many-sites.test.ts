@@ -17,7 +17,8 @@ import { purgeExpired } from '../src/services/purge-expired.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { Browser, discoverSite, oidcCli, signInJourney, type SignInJourney } from './sign-in-journey.ts';
+import { addClient, addPublicClient, Browser, discoverSite, oidcCli, signInJourney, type SignInJourney } from './sign-in-journey.ts';
+import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
@@ -68,7 +69,9 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
       a = await startServerProcess(env, { readyTimeoutMs: 120_000 });
       // One issuer for both processes, as behind a load balancer: PUBLIC_URL, here A's address.
       env.PUBLIC_URL = a.url;
-      b = await startServerProcess(env, { readyTimeoutMs: 120_000 });
+      // B takes the default per-client limit and the client's address from a proxy (the flood test);
+      // the journeys reach it from 127.0.0.1, a client of their own, well within the limit.
+      b = await startServerProcess({ ...env, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true' }, { readyTimeoutMs: 120_000 });
     } else {
       env = { DATA_DIR: dataDir };
       database = { dataDir };
@@ -76,10 +79,14 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     }
     artifacts = await Artifacts.load();
     journey = signInJourney(a.url, artifacts);
-    const secret = (
-      await oidcCli(env, 'add-client', '--id', 'site-a', '--redirect-uri', REDIRECT_A, '--post-logout-redirect-uri', LOGGED_OUT_A)
-    ).client_secret;
-    await oidcCli(env, 'add-client', '--id', 'site-b', '--redirect-uri', REDIRECT_B, '--public');
+    const storage = { dataDir, databaseUrl: postgres?.url };
+    const { client_secret: secret } = await addClient(storage, {
+      id: 'site-a',
+      redirectUris: [REDIRECT_A],
+      postLogoutRedirectUris: [LOGGED_OUT_A],
+      public: false,
+    });
+    await addPublicClient(storage, 'site-b', REDIRECT_B);
     siteA = await discoverSite(a.url, 'site-a', secret);
     siteB = await discoverSite(a.url, 'site-b');
     const zk = new ZkTestClient(viaHttp(a.url), artifacts);
@@ -263,6 +270,14 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
       );
       expect(reused.client_id).toBe('site-gone');
     }, 90_000);
+  }
+
+  if (dialect === 'postgres') {
+    // The same flood as sign-in-flood.test.ts, which runs it on SQLite (issue 25, item 1; decision 037).
+    it('stores at most the per-client limit of interactions for one address flooding one process, and serves every other address', async () => {
+      await addPublicClient({ dataDir, databaseUrl: postgres!.url }, FLOODED_CLIENT.id, FLOODED_CLIENT.redirectUri);
+      await floodFromOneAddress(b.url, database, '198.51.100');
+    }, 60_000);
   }
 
   it("keeps no row naming two of a person's pseudonyms, nor one site's pseudonym beside another site's client", async () => {
