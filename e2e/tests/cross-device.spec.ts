@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { registerThroughUi, verifyThroughUi } from './journeys.ts';
+import { registerThroughUi, typePhoneCodeOnScreen, verifyThroughUi } from './journeys.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
 /**
- * A desktop shows the QR code; a phone (another browser context) scans it and verifies. The link
- * carries the session id only: the secret that reads the outcome never leaves the desktop, and it
- * is not in the QR code.
+ * A desktop shows the QR code; a phone (another browser context) scans it and verifies, then shows a
+ * code that the person types on the desktop (decision 035). The link carries the session id only: the
+ * secret that reads the outcome never leaves the desktop, and it is not in the QR code.
  */
-async function showQr(page: Page): Promise<{ link: string; code: string; secret: string }> {
+async function showQr(page: Page): Promise<{ link: string; secret: string }> {
   const created = page.waitForResponse((r) => r.url().endsWith('/sessions') && r.request().method() === 'POST');
   await page.goto('/generate-qr');
   const { secret } = (await (await created).json()) as { secret: string };
@@ -18,15 +18,7 @@ async function showQr(page: Page): Promise<{ link: string; code: string; secret:
   const link = decodeQrDataUrl((await img.getAttribute('src'))!);
   expect(link).toMatch(/\/user-verification\?session=[0-9a-f]{32}$/);
   expect(link).not.toContain(secret);
-  const code = await page.locator('.session-code strong').textContent();
-  expect(code).toMatch(/^\d{6}$/);
-  return { link: link!, code: code!, secret };
-}
-
-/** The phone names what it completes, with the same code as the desktop. */
-async function expectSameCode(mobile: Page, code: string) {
-  await expect(mobile.getByText('This is a sign-in on the screen that showed this code:')).toBeVisible();
-  await expect(mobile.locator('.session-code strong')).toHaveText(code);
+  return { link: link!, secret };
 }
 
 async function phoneWithIdentity(browser: Browser) {
@@ -37,8 +29,11 @@ async function phoneWithIdentity(browser: Browser) {
   return { phone, page, bio };
 }
 
-test('a phone completes the session and the desktop moves on by itself; the link cannot be used again', async ({ page, browser }) => {
-  const { link, code, secret } = await showQr(page);
+test('a phone completes the session, shows a code, and the desktop moves on once its person types it; the link cannot be used again', async ({
+  page,
+  browser,
+}) => {
+  const { link, secret } = await showQr(page);
   const { phone, page: mobile, bio } = await phoneWithIdentity(browser);
 
   // Only the desktop can read the outcome: the phone, and anyone else holding the link, cannot.
@@ -48,9 +43,19 @@ test('a phone completes the session and the desktop moves on by itself; the link
   expect((await mobile.request.get(`/sessions/${session}`, { headers: { 'session-secret': secret } })).status()).toBe(200);
 
   await mobile.goto(link);
-  await expectSameCode(mobile, code);
+  await expect(mobile.getByText('You are completing a verification started on another screen.')).toBeVisible();
   await verifyThroughUi(mobile, bio, link);
   await expect(mobile).toHaveURL(/\/user-authorised$/);
+  await expect(mobile.getByText('To finish on the other screen, type this code there:')).toBeVisible();
+  // The desktop waits for the code; a wrong one is refused, the phone's lets it move on.
+  const field = page.getByLabel('Your phone shows a code. Type it here to continue on this screen:');
+  await expect(field).toBeVisible();
+  const shown = (await mobile.getByTestId('confirmation-code').textContent())!;
+  await field.fill(shown === '000000' ? '000001' : '000000');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('That is not the code your phone shows. 4 more tries');
+  await expect(page).toHaveURL(/\/generate-qr$/);
+  await typePhoneCodeOnScreen(mobile, page);
   await expect(page).toHaveURL(/\/user-authorised$/);
   await expect(page.getByText('Welcome, How can we help you?!', { exact: true })).toBeVisible();
 
@@ -66,14 +71,13 @@ test('an unregistered biometric goes to the invalid page on the phone, sending n
   page,
   browser,
 }) => {
-  const { link, code } = await showQr(page);
+  const { link } = await showQr(page);
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const mobile = await phone.newPage();
   const sent: string[] = [];
   mobile.on('request', (r) => r.method() === 'POST' && sent.push(new URL(r.url()).pathname));
   await mobile.goto(link);
   await expect(mobile.getByText('You are completing a verification started on another screen.')).toBeVisible();
-  await expectSameCode(mobile, code);
   // Unknown to the registry: the phone finds no commitment in its bucket, stops before proving, and
   // reports the failure to the session, so the desktop does not wait for the expiry.
   const started = Date.now();
@@ -109,5 +113,26 @@ test('a session id that does not exist is refused at once', async ({ browser }) 
   const mobile = await phone.newPage();
   await mobile.goto(`/user-verification?session=${'0'.repeat(32)}`);
   await expect(mobile.getByRole('alert')).toContainText('not valid');
+  await phone.close();
+});
+
+test("a stranger who saw the QR code completes the session with a raw /verify: the desktop does not move on without its person's code", async ({
+  page,
+  browser,
+}) => {
+  const { link } = await showQr(page);
+  const { phone, page: attacker, bio } = await phoneWithIdentity(browser);
+  const session = new URL(link).searchParams.get('session')!;
+  const attack = await attacker.request.post('/verify', { data: { bio_info: bio, session } });
+  expect(await attack.json()).toMatchObject({ 'Verification Result': 'Success', 'Confirmation Code': expect.stringMatching(/^[0-9]{6}$/) });
+  const field = page.getByLabel('Your phone shows a code. Type it here to continue on this screen:');
+  await expect(field).toBeVisible();
+  // The person at the desktop has no such code: whatever they type, the desktop never shows them verified.
+  for (let i = 0; i < 5; i++) {
+    await field.fill(String(100000 + i));
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    if (i < 4) await expect(page.getByRole('alert')).toContainText('That is not the code your phone shows.');
+  }
+  await expect(page).toHaveURL(/\/invalid-did$/);
   await phone.close();
 });

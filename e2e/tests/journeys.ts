@@ -29,3 +29,15 @@ export async function holdPosts(page: Page, glob: string): Promise<{ release: ()
   });
   return { release };
 }
+
+/**
+ * The person reads the code their phone shows after it completed the screen's session, and types it
+ * on the screen (decision 035); returns the code.
+ */
+export async function typePhoneCodeOnScreen(phone: Page, screen: Page): Promise<string> {
+  const code = (await phone.getByTestId('confirmation-code').textContent())!;
+  expect(code).toMatch(/^[0-9]{6}$/);
+  await screen.getByLabel('Your phone shows a code. Type it here to continue on this screen:').fill(code);
+  await screen.getByRole('button', { name: 'Continue', exact: true }).click();
+  return code;
+}

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { expectNoViolations } from './axe.ts';
-import { registerThroughUi } from './journeys.ts';
+import { registerThroughUi, typePhoneCodeOnScreen } from './journeys.ts';
 import { freePort, startProcess, stopProcess } from './processes.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
@@ -15,8 +15,8 @@ import { decodeQrDataUrl } from './qr.ts';
  * in the page's prover and the site shows "Signed in as <pseudonym>": the same one on every visit;
  * an unregistered biometric comes back as access_denied; with response_mode=form_post the code is
  * posted to the site's callback (decision 028). Then the same on a phone (decision 029): the sign-in
- * screen shows a QR code, the phone names the site and proves, and the screen goes back to the site
- * with the same pseudonym.
+ * screen shows a QR code, the phone names the site, proves and shows a code, which the person types on
+ * the screen (decision 035), and the screen goes back to the site with the same pseudonym.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let site: ChildProcess;
@@ -127,7 +127,7 @@ test('a person signs in at a site with a proof, gets the same pseudonym twice, a
   expect(`Signed in as ${claims.sub}`).toBe(first);
 });
 
-test('on a phone: the sign-in screen shows a QR code, the phone names the site and proves, and the screen goes back to the site with the same pseudonym; a cancel or an unregistered biometric on the phone is access_denied', async ({
+test('on a phone: the sign-in screen shows a QR code, the phone names the site, proves and shows a code the person types on the screen, which goes back to the site with the same pseudonym; a cancel or an unregistered biometric on the phone is access_denied', async ({
   page,
   browser,
 }) => {
@@ -145,10 +145,8 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site a
     await expect(img).toBeVisible();
     const link = decodeQrDataUrl((await img.getAttribute('src'))!);
     expect(link).toMatch(new RegExp(`^${baseURL}/user-verification\\?session=[0-9a-f]{32}$`));
-    const code = await page.locator('.session-code strong').textContent();
     await mobile.goto(link!);
     await expect(mobile.getByTestId('sign-in-site')).toContainText(`Sign in to The Example Site (${host}) on the other screen`);
-    await expect(mobile.locator('.session-code strong')).toHaveText(code!);
   };
   const proveOnPhone = async (bio: string) => {
     await mobile.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
@@ -160,9 +158,13 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site a
   await expectNoViolations(mobile, 'sign-in on the phone');
   await proveOnPhone(BIO);
   await expect(mobile.getByTestId('phone-sign-in-outcome')).toHaveText(
-    'You are signed in to The Example Site. Continue on the other screen.',
+    'To finish signing in to The Example Site, type this code on the other screen:',
   );
   await expectNoViolations(mobile, 'sign-in on the phone, done');
+  // The screen waits for its person to type the phone's code (decision 035), then goes back to the site.
+  await expect(page.getByLabel('Your phone shows a code. Type it here to continue on this screen:')).toBeVisible();
+  await expectNoViolations(page, 'sign-in screen asking for the phone code');
+  await typePhoneCodeOnScreen(mobile, page);
   await page.waitForURL(`${siteUrl}/callback?**`);
   await expect(page.locator('#signed-in')).toHaveText(pseudonym);
 

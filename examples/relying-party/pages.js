@@ -35,6 +35,13 @@ export const signedInPage = (sub) =>
   page(`<h1>Signed in</h1>
 <p id="signed-in">Signed in as ${escape(sub)}</p>
 <p class="hint">This is your pseudonym at this site: the same every time you sign in here, and unknown to every other site.</p>
+<p><a class="button secondary" href="/">Home</a> <a class="button secondary" href="/logout">Sign out</a></p>`);
+
+/** After RP-initiated logout came back: signed out here and at ZeroID. */
+export const signedOutPage = () =>
+  page(`<h1>Signed out</h1>
+<p id="signed-out">Signed out</p>
+<p class="hint">ZeroID forgot this site's tokens for you. Sign in again any time.</p>
 <p><a class="button secondary" href="/">Home</a></p>`);
 
 /** A sign-in that did not complete: the OAuth error code as the site got it, and what it means. */

@@ -6,13 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import * as client from 'openid-client';
-import { homePage, notFoundPage, notSignedInPage, page, problem, signedInPage } from './pages.js';
+import { homePage, notFoundPage, notSignedInPage, signedOutPage, page, problem, signedInPage } from './pages.js';
 
 const issuer = new URL(process.env.ZEROID_URL ?? 'http://127.0.0.1:8080');
 const port = Number(process.env.PORT ?? 3000);
 const site = new URL(process.env.SITE_URL ?? `http://localhost:${port}`);
 const redirectUri = new URL('/callback', site).href;
 const clientId = process.env.CLIENT_ID ?? 'example-site';
+// Register it with --post-logout-redirect-uri for "Sign out" to come back here.
+const signedOut = new URL('/signed-out', site).href;
 const secret = process.env.CLIENT_SECRET;
 const insecure = issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined;
 const style = readFileSync(new URL('./public/style.css', import.meta.url));
@@ -51,7 +53,7 @@ async function checkSetup() {
   if (!reply) return { ok: false, problem: unreachable };
   if (reply.status >= 300 && reply.status < 400) return { ok: (setupOk = true) };
   const text = await reply.text();
-  const add = `npm run oidc -- add-client --id ${clientId} --name "Example site" --redirect-uri ${redirectUri}${secret ? '' : ' --public'}`;
+  const add = `npm run oidc -- add-client --id ${clientId} --name "Example site" --redirect-uri ${redirectUri}${secret ? '' : ' --public'} --post-logout-redirect-uri ${signedOut}`;
   if (text.includes('invalid_client')) {
     return {
       ok: false,
@@ -86,6 +88,8 @@ const MEANINGS = {
 
 /** Logins in progress, by a random cookie: the PKCE verifier, state and nonce of each. */
 const pending = new Map();
+/** Signed-in visitors, by the same cookie: their ID token, which names them when they sign out. */
+const signedIn = new Map();
 
 const send = (res, status, html) => {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
@@ -122,8 +126,8 @@ createServer(async (req, res) => {
       res.writeHead(302, { location: to.href, 'set-cookie': `login=${id}; HttpOnly; SameSite=Lax; Path=/` });
       return res.end();
     }
+    const id = /(?:^|; )login=([0-9a-f]{32})/.exec(req.headers.cookie ?? '')?.[1];
     if (url.pathname === '/callback') {
-      const id = /(?:^|; )login=([0-9a-f]{32})/.exec(req.headers.cookie ?? '')?.[1];
       const login = id && pending.get(id);
       if (!login) {
         return send(
@@ -138,8 +142,24 @@ createServer(async (req, res) => {
         expectedState: login.state,
         expectedNonce: login.nonce,
       });
+      signedIn.set(id, { idToken: tokens.id_token, state: client.randomState() });
       // `sub` is this site's pseudonym for the person: the same on every visit, unknown to every other site.
       return send(res, 200, signedInPage(tokens.claims().sub));
+    }
+    if (url.pathname === '/logout' && id && signedIn.has(id)) {
+      // RP-initiated logout: ZeroID forgets this site's tokens for the person and sends them back here.
+      const { idToken, state } = signedIn.get(id);
+      const to = client.buildEndSessionUrl(await zeroid(), { id_token_hint: idToken, post_logout_redirect_uri: signedOut, state });
+      res.writeHead(302, { location: to.href });
+      return res.end();
+    }
+    if (url.pathname === '/signed-out') {
+      const session = id && signedIn.get(id);
+      if (!session || url.searchParams.get('state') !== session.state) {
+        return send(res, 400, notSignedInPage('no sign-out in progress', 'This site restarted, or you were signed out already.'));
+      }
+      signedIn.delete(id);
+      return send(res, 200, signedOutPage());
     }
     send(res, 404, notFoundPage());
   } catch (error) {

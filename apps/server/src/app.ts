@@ -44,6 +44,8 @@ export async function buildApp(
   > & {
     /** Keys client addresses in the attempt counters (`attemptKeySecret` of the OPRF key). */
     attemptKeySecret: Uint8Array;
+    /** Seals the OpenID keys in the database (`loadOidcKeySecret`, decision 038). */
+    oidcKeySecret: Uint8Array;
     metrics?: Metrics;
     lifecycle?: Lifecycle;
     deriver?: RawDeriver;
@@ -113,7 +115,12 @@ export async function buildApp(
       link: (session) => `${config.publicUrl}/user-verification?session=${session}`,
       maxEntries: config.qrCacheEntries,
     }),
-    openidProvider: providerHolder({ issuer: config.publicUrl, oidc: deps.storage.oidc }),
+    openidProvider: providerHolder({
+      issuer: config.publicUrl,
+      oidc: deps.storage.oidc,
+      keySecret: deps.oidcKeySecret,
+      signInTtlSeconds: config.signInTtlSeconds,
+    }),
   };
   if (!deps.metrics) {
     observeSessionStreams(metrics, () => ({ streams: routeDeps.streamCaps.openStreams, watchedSessions: sessionWatcher.watchedSessions }));

@@ -56,6 +56,12 @@ export interface Config {
   challengeTtlMs: number;
   /** How long a cross-device verification session stays open. */
   sessionTtlMs: number;
+  /** How long a "Sign in with ZeroID" authorization request waits for its proof (decision 037). */
+  signInTtlSeconds: number;
+  /** How often expired challenges, sessions, sign-in records and idle counters are purged. */
+  purgeIntervalMs: number;
+  /** The secret the OpenID keys are sealed under (base64url, 32 bytes); absent: derived or kept in dataDir (decision 038). */
+  oidcKeySecret: string | undefined;
   /** How often the session watcher reads the sessions that screens follow (once for all of them). */
   sessionPollMs: number;
   /** Open session event streams one client may hold. */
@@ -174,6 +180,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('ATTEMPT_KEY_SECRET must be 32 bytes in base64url, 43 characters (e.g. openssl rand 32 | basenc --base64url | tr -d =)');
   }
 
+  const oidcKeySecret = env.OIDC_KEY_SECRET || undefined;
+  if (oidcKeySecret !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(oidcKeySecret)) {
+    problems.push('OIDC_KEY_SECRET must be 32 bytes in base64url, 43 characters (e.g. openssl rand 32 | basenc --base64url | tr -d =)');
+  }
+
   const config: Config = {
     port,
     host,
@@ -201,6 +212,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
     challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,
     sessionTtlMs: integer('SESSION_TTL_SECONDS', 300, 5, 3600) * 1000,
+    signInTtlSeconds: integer('SIGN_IN_TTL_SECONDS', 600, 5, 3600),
+    purgeIntervalMs: integer('PURGE_INTERVAL_SECONDS', 60, 1, 3600) * 1000,
+    oidcKeySecret,
     sessionPollMs: integer('SESSION_POLL_MS', 500, 50, 60_000),
     sessionStreamsPerClient: integer('SESSION_STREAMS_PER_CLIENT', 16, 1, 100_000),
     sessionStreamsPerSession: integer('SESSION_STREAMS_PER_SESSION', 4, 1, 100_000),

@@ -2,15 +2,18 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { newClientMetadata } from './services/openid/client-metadata.ts';
 import { sectorDocumentProblem } from './services/openid/sector-document.ts';
+import { oidcKeySecretOf } from './services/openid/oidc-key-secret.ts';
 import { rotateSigningKeys } from './services/openid/signing-keys.ts';
 import { openStorage } from './storage/open-storage.ts';
 
 const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The database is the server's (DATA_DIR or DATABASE_URL).
   npm run oidc -- add-client --id ID --redirect-uri URI [--redirect-uri URI…] [--name NAME] [--public]
-      [--sector-identifier-uri HTTPS-URI]   (one pseudonym for every client of that URI's host; its JSON array lists the redirect URIs)
+      [--post-logout-redirect-uri URI…]     (where RP-initiated logout may send the person back)
+      [--sector-identifier-uri HTTPS-URI]   (one pseudonym for every client registered with this very URI; its JSON array lists their redirect URIs)
+      [--reuse-removed-id]                  (give a removed client's id, and so its pseudonyms, to this client on purpose)
   npm run oidc -- list-client
-  npm run oidc -- remove-client --id ID
-  npm run oidc -- rotate-keys`;
+  npm run oidc -- remove-client --id ID     (its tokens stop working; its id is kept and never given to another site by accident)
+  npm run oidc -- rotate-keys               (the keys are sealed under OIDC_KEY_SECRET, or the OPRF key, as the server's are)`;
 
 /** A client id is printed in URLs and logs: a short, plain token. */
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -35,6 +38,8 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       public: { type: 'boolean', default: false },
       'sector-identifier-uri': { type: 'string' },
+      'post-logout-redirect-uri': { type: 'string', multiple: true },
+      'reuse-removed-id': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -56,14 +61,34 @@ async function main(argv: string[]): Promise<number> {
           return fail('--id is required: letters, digits, ".", "_" or "-", at most 64');
         const redirectUris = values['redirect-uri'] ?? [];
         if (redirectUris.length === 0) return fail('--redirect-uri is required');
-        const problem = redirectUris.map(redirectUriProblem).find(Boolean);
+        const postLogoutRedirectUris = values['post-logout-redirect-uri'] ?? [];
+        const problem = [...redirectUris, ...postLogoutRedirectUris].map(redirectUriProblem).find(Boolean);
         if (problem) return fail(problem);
+        // A removed client's id is its sector (unless it had a sector_identifier_uri): a new site
+        // under that id would receive the removed site's pseudonyms (decision 038).
+        const removedAt = await storage.oidc.clientRemovedAt(values.id);
+        if (removedAt !== undefined && !values['reuse-removed-id']) {
+          return fail(
+            `A client "${values.id}" was removed on ${new Date(removedAt).toISOString()}. A client with this id would receive its ` +
+              'pseudonyms: the same people would get the same sub. Choose another id, or pass --reuse-removed-id if this is the same site.',
+          );
+        }
         const sectorIdentifierUri = values['sector-identifier-uri'];
         const sectorProblem =
           sectorIdentifierUri === undefined ? undefined : await sectorDocumentProblem(sectorIdentifierUri, redirectUris);
         if (sectorProblem) return fail(sectorProblem);
-        const metadata = newClientMetadata({ id: values.id, redirectUris, name: values.name, public: values.public, sectorIdentifierUri });
-        if (!(await storage.oidc.addClient(values.id, JSON.stringify(metadata)))) return fail(`A client "${values.id}" exists already`);
+        const metadata = newClientMetadata({
+          id: values.id,
+          redirectUris,
+          postLogoutRedirectUris,
+          name: values.name,
+          public: values.public,
+          sectorIdentifierUri,
+        });
+        const added = await storage.oidc.addClient(values.id, JSON.stringify(metadata), undefined, {
+          reuseRemoved: values['reuse-removed-id'],
+        });
+        if (!added) return fail(`A client "${values.id}" exists already`);
         console.log(JSON.stringify(metadata, null, 2));
         return 0;
       }
@@ -84,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'rotate-keys': {
-        console.log(JSON.stringify({ published: await rotateSigningKeys(storage.oidc) }));
+        console.log(JSON.stringify({ published: await rotateSigningKeys(storage.oidc, await oidcKeySecretOf(config)) }));
         return 0;
       }
       default:

@@ -18,6 +18,8 @@ import { fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-
 import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
+import { purgeExpired } from './services/purge-expired.ts';
+import { loadOidcKeySecret } from './services/openid/oidc-key-secret.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';
 import { openStorage } from './storage/open-storage.ts';
 
@@ -73,6 +75,7 @@ async function main() {
     );
   }
   const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
+  const oidcKeySecret = await loadOidcKeySecret({ fromEnv: config.oidcKeySecret, dataDir: config.dataDir, oprfPrivateKey: oprfKey });
   const registry = new Registry(storage, {
     onError: (error) =>
       console.error(
@@ -88,7 +91,7 @@ async function main() {
     .finally(() => (lifecycle.warmingUp = false));
   const metrics = createMetrics();
   const app = await buildApp(
-    { config, storage, registry, oprf, oprfNodes, deriver, artifacts, lifecycle, metrics, attemptKeySecret: secret },
+    { config, storage, registry, oprf, oprfNodes, deriver, artifacts, lifecycle, metrics, attemptKeySecret: secret, oidcKeySecret },
     { eager: true },
   );
   const metricsApp = config.metricsPort === undefined ? undefined : await buildMetricsApp({ config, metrics });
@@ -189,15 +192,14 @@ async function main() {
   }, 5_000);
   rereadNodes.unref();
 
-  // Expired challenges and idle counters are useless; purge them so no table grows without bound.
+  // Expired challenges, sessions and sign-in records and idle counters are useless; purge them so
+  // no table grows without bound and a full database frees itself (decision 037).
   const purge = setInterval(() => {
     if (!storage.attached) return;
-    Promise.all([
-      storage.challenges.purgeExpired(),
-      storage.sessions.purgeExpired(),
-      storage.attempts.purgeIdle(Date.now() - config.failedVerificationForgetMs),
-    ]).catch((error: unknown) => app.log.warn({ err: { name: (error as Error).name } }, 'purge failed'));
-  }, 60_000);
+    purgeExpired(storage, config).catch((error: unknown) =>
+      app.log.warn({ err: { name: (error as Error).name, code: (error as { code?: unknown }).code } }, 'purge failed'),
+    );
+  }, config.purgeIntervalMs);
   purge.unref();
 
   const shutdown = async (signal: string) => {

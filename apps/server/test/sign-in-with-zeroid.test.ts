@@ -5,22 +5,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import {
-  deriveIdentity,
-  generateOprfKeyPair,
-  memberBucket,
-  signInHostScope,
-  signInMessage,
-  signInScope,
-  VERIFICATION_RESULT,
-} from '@zeroid/protocol';
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
+import { generateOprfKeyPair, signInSectorUriScope, signInMessage, signInScope, VERIFICATION_RESULT } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { Browser, oidcCli as cliOf, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
 
 /**
  * Sign in with ZeroID (decision 023), end to end against two real server processes on one real
@@ -30,7 +23,6 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 const REDIRECT_A = 'http://localhost:3001/callback';
 const REDIRECT_B = 'http://localhost:3002/callback';
 const BIO = 'sign in with zeroid: the left thumb';
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 let postgres: RunningPostgres;
 let a: ServerProcess;
@@ -42,12 +34,7 @@ let siteB: client.Configuration;
 /** Extra environment for the CLI: the test's own certificate authority, for sector documents over https. */
 let cliEnv: Record<string, string> = {};
 
-async function oidcCli(...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, 'apps/server/scripts/oidc.js'), ...args], {
-    env: { ...process.env, ...env, ...cliEnv },
-  });
-  return JSON.parse(stdout) as Record<string, string>;
-}
+const oidcCli = (...args: string[]) => cliOf({ ...env, ...cliEnv }, ...args);
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
@@ -58,6 +45,7 @@ beforeAll(async () => {
   env.PUBLIC_URL = a.url;
   b = await startServerProcess(env);
   artifacts = await Artifacts.load();
+  journey = signInJourney(a.url, artifacts);
   const confidential = await oidcCli('add-client', '--id', 'site-a', '--redirect-uri', REDIRECT_A, '--name', 'Site A');
   expect(confidential.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
   const publicClient = await oidcCli('add-client', '--id', 'site-b', '--redirect-uri', REDIRECT_B, '--public');
@@ -80,116 +68,12 @@ afterAll(async () => {
 /** The discovered metadata, as plain JSON (without the helper methods of `serverMetadata()`). */
 const metadataOf = (config: client.Configuration) => JSON.parse(JSON.stringify(config.serverMetadata())) as client.ServerMetadata;
 
-/** A browser of one: the cookies the provider sets, sent back on the paths they are for. */
-class Browser {
-  private readonly cookies: Array<{ name: string; value: string; path: string }> = [];
-
-  /** The Cookie header this browser sends to `url`. */
-  cookieFor(url: string): string {
-    const { pathname } = new URL(url);
-    return this.cookies
-      .filter((c) => pathname.startsWith(c.path))
-      .map((c) => `${c.name}=${c.value}`)
-      .join('; ');
-  }
-
-  async fetch(url: string, init: { method?: string; body?: object } = {}) {
-    const target = new URL(url);
-    const cookie = this.cookies
-      .filter((c) => target.pathname.startsWith(c.path))
-      .map((c) => `${c.name}=${c.value}`)
-      .join('; ');
-    const response = await fetch(target, {
-      method: init.method ?? 'GET',
-      redirect: 'manual',
-      headers: { ...(cookie ? { cookie } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
-      body: init.body ? JSON.stringify(init.body) : undefined,
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const [name, value] = pair!.split('=') as [string, string];
-      const cookiePath =
-        attributes
-          .map((x) => x.trim())
-          .find((x) => x.toLowerCase().startsWith('path='))
-          ?.slice(5) ?? '/';
-      const existing = this.cookies.findIndex((c) => c.name === name && c.path === cookiePath);
-      if (existing >= 0) this.cookies.splice(existing, 1);
-      this.cookies.push({ name, value, path: cookiePath });
-    }
-    return response;
-  }
-}
-
-/** The start of a login at a site: the authorization request, up to ZeroID's sign-in screen. */
-async function startLogin(config: client.Configuration, redirectUri: string, server = a, extra: Record<string, string> = {}) {
-  const verifier = client.randomPKCECodeVerifier();
-  const state = client.randomState();
-  const nonce = client.randomNonce();
-  const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: redirectUri,
-    scope: 'openid',
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-    state,
-    nonce,
-    ...extra,
-  });
-  const browser = new Browser();
-  const toSignIn = await browser.fetch(url.href.replace(a.url, server.url));
-  expect(toSignIn.status).toBe(303);
-  const uid = /^\/signin\/([A-Za-z0-9_-]+)$/.exec(toSignIn.headers.get('location') ?? '')?.[1];
-  expect(uid).toBeDefined();
-  const details = (await (await browser.fetch(`${server.url}/signin/${uid}/details`)).json()) as {
-    site: { name: string; host: string };
-    scope: string;
-    challenge: string;
-  };
-  return { browser, uid: uid!, details, checks: { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }, server };
-}
-type Login = Awaited<ReturnType<typeof startLogin>>;
-
-/** The person's proof on the sign-in screen, for the given scope and message. */
-async function prove(bio: string, scope: string, message: string): Promise<SemaphoreProof> {
-  const zk = new ZkTestClient(viaHttp(a.url), artifacts);
-  const identity = deriveIdentity(await zk.oprf('bio', bio));
-  const commitment = identity.commitment.toString();
-  const params = (await (await fetch(`${a.url}/members`)).json()) as { bucketHexChars: number };
-  const bucket = (await (await fetch(`${a.url}/members?bucket=${memberBucket(commitment, params.bucketHexChars)}`)).json()) as {
-    root: string;
-    depth: number;
-    members: Array<{ commitment: string; proofIndex: number; siblings: string[] }>;
-  };
-  const member = bucket.members.find((m) => m.commitment === commitment)!;
-  const merkleProof = {
-    root: BigInt(bucket.root),
-    leaf: identity.commitment,
-    index: member.proofIndex,
-    siblings: member.siblings.map(BigInt),
-  };
-  return generateProof(identity, merkleProof, message, scope, bucket.depth, {
-    wasm: artifacts.get(`semaphore-${bucket.depth}.wasm`)!.path,
-    zkey: artifacts.get(`semaphore-${bucket.depth}.zkey`)!.path,
-  });
-}
-
-/** Submits the proof (or a cancel) and follows the provider back to the site: the URL the site is sent to. */
-async function finish(login: Login, proof: SemaphoreProof | 'cancel', challenge = login.details.challenge): Promise<URL> {
-  const { browser, uid, server } = login;
-  const reply =
-    proof === 'cancel'
-      ? await browser.fetch(`${server.url}/signin/${uid}/cancel`, { method: 'POST' })
-      : await browser.fetch(`${server.url}/signin/${uid}/proof`, { method: 'POST', body: { proof, challenge } });
-  expect(reply.status).toBe(200);
-  const { redirectTo } = (await reply.json()) as { redirectTo: string };
-  expect(redirectTo.startsWith(`${a.url}/oidc/auth/`)).toBe(true);
-  const back = await browser.fetch(redirectTo.replace(a.url, server.url));
-  expect(back.status).toBe(303);
-  return new URL(back.headers.get('location')!);
-}
-
-const provedLogin = async (login: Login) =>
-  finish(login, await prove(BIO, login.details.scope, signInMessage(login.details.challenge, login.uid)));
+let journey: SignInJourney;
+const startLogin = (config: client.Configuration, redirectUri: string, server = a, extra: Record<string, string> = {}) =>
+  journey.startLogin(config, redirectUri, { server: server.url, extra });
+const prove = (bio: string, scope: string, message: string) => journey.prove(bio, scope, message);
+const finish = (login: Login, proof: SemaphoreProof | 'cancel', challenge?: string) => journey.finish(login, proof, challenge);
+const provedLogin = (login: Login) => journey.provedLogin(login, BIO);
 
 /** Only what OpenID Connect needs: no DID, no commitment, nothing else about the person. */
 const ID_TOKEN_CLAIMS = ['aud', 'exp', 'iat', 'iss', 'nonce', 'sub'];
@@ -349,10 +233,15 @@ describe('Sign in with ZeroID', () => {
       const created = await login.browser.fetch(`${a.url}/signin/${login.uid}/sessions`, { method: 'POST' });
       expect(created.status).toBe(200);
       const { session, secret } = (await created.json()) as { session: string; secret: string };
-      const finish = (withSecret = secret) =>
+      const finish = (code?: string, withSecret = secret) =>
         fetch(`${a.url}/signin/${login.uid}/sessions/${session}/finish`, {
           method: 'POST',
-          headers: { cookie: login.browser.cookieFor(`${a.url}/signin/${login.uid}/sessions`), 'session-secret': withSecret },
+          headers: {
+            cookie: login.browser.cookieFor(`${a.url}/signin/${login.uid}/sessions`),
+            'session-secret': withSecret,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(code === undefined ? {} : { code }),
         });
       return { session, finish, phone: phone(session) };
     };
@@ -392,11 +281,20 @@ describe('Sign in with ZeroID', () => {
       body: JSON.stringify({ proof, session: second.session }),
     });
     expect(await plain.json()).toEqual({ [VERIFICATION_RESULT]: 'Failure' });
-    expect(await (await second.phone.send(proof, details.challenge)).json()).toEqual({ session: second.session, result: 'Success' });
+    const proved = (await (await second.phone.send(proof, details.challenge)).json()) as { confirmationCode: string };
+    expect(proved).toEqual({ session: second.session, result: 'Success', confirmationCode: expect.stringMatching(/^[0-9]{6}$/) });
     // Replayed on the phone: the session has completed and the request has its answer.
     expect((await second.phone.send(proof, details.challenge)).status).toBe(404);
-    expect((await second.finish('not-the-secret-not-the-secret-not-the-secre')).status).toBe(403);
-    const tokens = await client.authorizationCodeGrant(siteA, await followBack(login, await second.finish()), login.checks);
+    // The screen finishes only with the secret, and with the code the phone shows (decision 035).
+    expect((await second.finish(proved.confirmationCode, 'not-the-secret-not-the-secret-not-the-secre')).status).toBe(403);
+    expect(await (await second.finish()).json()).toMatchObject({ error: { code: 'CONFIRMATION_CODE_REQUIRED' } });
+    const wrong = proved.confirmationCode === '000000' ? '000001' : '000000';
+    expect(await (await second.finish(wrong)).json()).toMatchObject({ error: { code: 'CONFIRMATION_CODE_WRONG' } });
+    const tokens = await client.authorizationCodeGrant(
+      siteA,
+      await followBack(login, await second.finish(proved.confirmationCode)),
+      login.checks,
+    );
     expect(tokens.claims()!.sub).toBe(subAtA);
     expect(Buffer.from(tokens.claims()!.sub, 'base64url').toString('hex')).toBe(BigInt(proof.nullifier).toString(16).padStart(64, '0'));
   }, 90_000);
@@ -404,6 +302,7 @@ describe('Sign in with ZeroID', () => {
   describe('with a sector_identifier_uri', () => {
     const REDIRECT_C = 'http://localhost:3003/callback';
     const REDIRECT_D = 'http://localhost:3004/callback';
+    const REDIRECT_E = 'http://localhost:3005/callback';
     let tls: string;
     let sectorServer: ReturnType<typeof createServer>;
     let sectorBase: string;
@@ -432,6 +331,8 @@ describe('Sign in with ZeroID', () => {
       ]);
       const documents: Record<string, unknown> = {
         '/sector.json': [REDIRECT_C, REDIRECT_D],
+        // Another owner's document on the same host, at another path, listing only their own client.
+        '/~another/sector.json': [REDIRECT_E],
         '/missing-one.json': [REDIRECT_C],
         '/not-an-array.json': { redirect_uris: [REDIRECT_C] },
       };
@@ -469,12 +370,12 @@ describe('Sign in with ZeroID', () => {
       expect(JSON.stringify(await oidcCli('list-client'))).not.toContain('site-x');
     });
 
-    it('gives two clients of one sector the same sub for the same person, and another one than the client_id sector', async () => {
-      const host = new URL(sectorBase).host;
+    it('gives two clients of one sector document the same sub for the same person, and another one to a client of another document on the same host', async () => {
       const subs: string[] = [];
-      for (const [id, redirect] of [
-        ['site-c', REDIRECT_C],
-        ['site-d', REDIRECT_D],
+      for (const [id, redirect, document] of [
+        ['site-c', REDIRECT_C, '/sector.json'],
+        ['site-d', REDIRECT_D, '/sector.json'],
+        ['site-e', REDIRECT_E, '/~another/sector.json'],
       ] as const) {
         const added = await oidcCli(
           'add-client',
@@ -484,17 +385,20 @@ describe('Sign in with ZeroID', () => {
           redirect,
           '--public',
           '--sector-identifier-uri',
-          `${sectorBase}/sector.json`,
+          `${sectorBase}${document}`,
         );
-        expect(added.sector_identifier_uri).toBe(`${sectorBase}/sector.json`);
+        expect(added.sector_identifier_uri).toBe(`${sectorBase}${document}`);
         const config = await client.discovery(new URL(a.url), id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
         client.enableNonRepudiationChecks(config);
         const login = await startLogin(config, redirect, id === 'site-c' ? a : b);
-        expect(login.details.scope).toBe(signInHostScope(host));
+        expect(login.details.scope).toBe(signInSectorUriScope(`${sectorBase}${document}`));
         subs.push((await client.authorizationCodeGrant(config, await provedLogin(login), login.checks)).claims()!.sub);
       }
       expect(subs[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(subs[1]).toBe(subs[0]);
+      // Same host, another document: another sector (decision 038; under decision 029 it was the same).
+      expect(subs[2]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(subs[2]).not.toBe(subs[0]);
       expect(subs[0]).not.toBe(subAtA);
     }, 60_000);
   });

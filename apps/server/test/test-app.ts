@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { attemptKeySecret } from '../src/services/attempt-key-secret.ts';
+import { oidcKeySecretFromOprfKey } from '../src/services/openid/oidc-key-secret.ts';
 import { loadOprfKey } from '../src/services/oprf-key.ts';
 import { Registry } from '../src/services/registry.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
@@ -78,6 +79,7 @@ export async function startTestApp(
       registry,
       oprf,
       attemptKeySecret: attemptKeySecret(privateKey),
+      oidcKeySecret: oidcKeySecretFromOprfKey(privateKey),
       artifacts: await loadArtifactsOnce(),
       ...(options.lifecycle && { lifecycle: options.lifecycle }),
     },

@@ -10,9 +10,12 @@ import { SNARK_SCALAR_FIELD } from './field.ts';
  * generator is Base8, the generator of the prime-order subgroup that Semaphore keys live in.
  * Internal to the package: `semaphore-public-key.ts` uses it to refuse degenerate keys.
  */
+/** The order of Baby Jubjub's prime-order subgroup, where Semaphore's secret scalars live. */
+const SUBGROUP_ORDER = 2736030358979909402780800718157159386076813972158567259200215660948447373041n;
+
 export const BabyJubjub = edwards({
   p: SNARK_SCALAR_FIELD,
-  n: 2736030358979909402780800718157159386076813972158567259200215660948447373041n,
+  n: SUBGROUP_ORDER,
   h: 8n,
   a: 168700n,
   d: 168696n,
@@ -34,6 +37,20 @@ export function semaphoreCommitment(privateKey: Uint8Array): bigint {
 /** What `generateProof` reads of an `Identity`: its secret scalar and commitment, without the slow public key. */
 export function semaphoreProvingKey(privateKey: Uint8Array): { secretScalar: bigint; commitment: bigint } {
   const secretScalar = deriveSecretScalar(privateKey);
+  return { secretScalar, commitment: commitmentOfSecretScalar(secretScalar) };
+}
+
+/** The commitment of a secret scalar, `poseidon2(secretScalar · Base8)`. */
+export function commitmentOfSecretScalar(secretScalar: bigint): bigint {
   const { x, y } = BabyJubjub.BASE.multiplyUnsafe(secretScalar).toAffine();
-  return { secretScalar, commitment: poseidon2([x, y]) };
+  return poseidon2([x, y]);
+}
+
+/**
+ * True when `secretScalar` (canonical decimal, 0 < s < the subgroup order) is the secret behind
+ * `commitment`: an erasure that hands the secret over (decision 036) proves it this way.
+ */
+export function isSecretOfCommitment(secretScalar: string, commitment: string): boolean {
+  const scalar = BigInt(secretScalar);
+  return scalar > 0n && scalar < SUBGROUP_ORDER && commitmentOfSecretScalar(scalar) === BigInt(commitment);
 }

@@ -1,4 +1,4 @@
-export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT, ERASURE_RESULT, ERASE_MESSAGES } from './messages.ts';
+export { MESSAGES, DID_ALREADY_GENERATED, VERIFICATION_RESULT, ERASURE_RESULT, CONFIRMATION_CODE, ERASE_MESSAGES } from './messages.ts';
 export {
   ProtocolInputError,
   OprfProofError,
@@ -33,8 +33,9 @@ export { isZeroSecretProof, ZERO_SECRET_COMMITMENT } from './zero-secret-proof.t
 export { parseSemaphoreProof, MIN_DEPTH, MAX_DEPTH, type WireSemaphoreProof, type PackedPoints } from './parse-semaphore-proof.ts';
 export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
-export { sessionCode } from './session-code.ts';
-export { signInScope, signInHostScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
+export { signInScope, signInSectorUriScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
+export { signInSubject } from './sign-in-subject.ts';
+export { isSecretOfCommitment } from './baby-jubjub-commitment.ts';
 export {
   SignInDetailsReply,
   SignInProofBody,
@@ -42,6 +43,7 @@ export {
   PhoneSignInDetailsReply,
   PhoneSignInReply,
   SignInSessionParams,
+  SignInFinishBody,
 } from './sign-in-schemas.ts';
 export * from './schemas.ts';
 export { ArtifactEntry, ArtifactManifestReply } from './artifact-schemas.ts';

@@ -26,6 +26,11 @@ export const DID_ALREADY_GENERATED = 'DID already generated';
 export const VERIFICATION_RESULT = 'Verification Result';
 /** The wire field the erasure reply is read by (decision 022; not in the specification). */
 export const ERASURE_RESULT = 'Erasure Result';
+/**
+ * Added to the verification reply when the verification completed a cross-device session (decision
+ * 035; not in the specification): the code the phone shows, for the person to type on the screen.
+ */
+export const CONFIRMATION_CODE = 'Confirmation Code';
 
 /** The erasure page's strings (decision 022): ours, not the specification's, so kept apart from MESSAGES. */
 export const ERASE_MESSAGES = {

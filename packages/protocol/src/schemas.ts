@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
+import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
 
 /**
  * Every request and reply on the wire, declared once. The server validates with these, the web app
@@ -66,6 +66,11 @@ export const ZkEraseBody = Type.Object(
     idProof: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'oprf(id), base64url: its HKDF is the ID tag' }),
     challenge: decimal('an unused challenge from POST /challenge'),
     signatures: RegistrationSignaturesSchema,
+    secretScalar: Type.Optional(
+      decimal(
+        "the Semaphore identity's secret scalar, handed over with the identity (decision 036): checked against the commitment, used to find and delete the person's Sign in with ZeroID records, and dropped",
+      ),
+    ),
   },
   { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
 );
@@ -90,7 +95,20 @@ export const ZkVerifyBody = Type.Object(
   { ...closed, description: 'A Semaphore v4 proof whose message and scope are an unused challenge.' },
 );
 
-export const VerifyReply = Type.Object({ [VERIFICATION_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
+/** Six digits the completing phone shows and the screen's person types (decision 035). */
+export const confirmationCode = (description: string) => Type.String({ pattern: '^[0-9]{6}$', description });
+
+export const VerifyReply = Type.Object(
+  {
+    [VERIFICATION_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+    [CONFIRMATION_CODE]: Type.Optional(
+      confirmationCode(
+        'Only when this verification completed a cross-device session: show it, for the person to type on the other screen.',
+      ),
+    ),
+  },
+  closed,
+);
 
 export const ErrorReply = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }, closed) }, closed);
 
@@ -192,12 +210,24 @@ export const SessionOpenReply = Type.Object(
 );
 export const SessionParams = Type.Object({ id: Type.String() }, closed);
 export const SessionSecretHeaders = Type.Object({ 'session-secret': Type.Optional(Type.String({ maxLength: 64 })) });
+/** POST /sessions/:id/confirm, by the screen holding the secret: the code its person read on the phone (decision 035). */
+export const SessionConfirmBody = Type.Object({ code: confirmationCode('the code the phone showed') }, closed);
+export const SessionConfirmReply = Type.Object(
+  {
+    session: sessionId,
+    confirmed: Type.Boolean(),
+    attemptsLeft: Type.Integer({ minimum: 0, description: 'Wrong codes that may still be typed; at 0 the session has failed.' }),
+  },
+  closed,
+);
 export const SessionEventsQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 64 })) }, closed);
 export const QrCodeQuery = Type.Object({ session: Type.Optional(sessionId) }, closed);
 
 export type SessionReply = Static<typeof SessionReply>;
 export type CreatedSessionReply = Static<typeof CreatedSessionReply>;
 export type SessionOpenReply = Static<typeof SessionOpenReply>;
+export type SessionConfirmBody = Static<typeof SessionConfirmBody>;
+export type SessionConfirmReply = Static<typeof SessionConfirmReply>;
 export type LegacyRegisterBody = Static<typeof LegacyRegisterBody>;
 export type LegacyVerifyBody = Static<typeof LegacyVerifyBody>;
 export type ZkRegisterBody = Static<typeof ZkRegisterBody>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SemaphoreProofSchema } from './schemas.ts';
+import { confirmationCode, SemaphoreProofSchema } from './schemas.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -49,9 +49,22 @@ export const PhoneSignInDetailsReply = Type.Object(
 
 /** POST /sessions/:id/sign-in: whether the phone's proof was accepted. The sign-in screen then returns to the site. */
 export const PhoneSignInReply = Type.Object(
-  { session: Type.String(), result: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) },
+  {
+    session: Type.String(),
+    result: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+    confirmationCode: Type.Optional(
+      confirmationCode('With a Success: the phone shows it, and the person types it on the sign-in screen to finish (decision 035).'),
+    ),
+  },
   closed,
 );
+
+/**
+ * POST /signin/:uid/sessions/:id/finish: the code the person read on their phone, when the phone
+ * succeeded (decision 035); none when it failed.
+ */
+export const SignInFinishBody = Type.Object({ code: Type.Optional(confirmationCode('the code the phone showed')) }, closed);
+export type SignInFinishBody = Static<typeof SignInFinishBody>;
 
 export type SignInSessionParams = Static<typeof SignInSessionParams>;
 export type PhoneSignInDetailsReply = Static<typeof PhoneSignInDetailsReply>;

@@ -21,14 +21,14 @@ export function signInScope(clientId: string): string {
 }
 
 /**
- * The scope for a client registered with a `sector_identifier_uri` (decision 029): the sector is that
- * URI's host (OpenID Connect Core §8.1), so every client of one sector gets one pseudonym per person.
- * `SHA-256("zeroid/oidc-sector-host/v1" || 0x00 || host) mod r`: its own domain tag, so a host never
- * shares a scope with a `client_id` spelt the same (a client "bank.example" registered by someone else
- * does not get the pseudonyms of the sector bank.example).
+ * The scope for a client registered with a `sector_identifier_uri` (decisions 029 and 038): the
+ * sector is that URI itself, whole, so every client registered with this very document (each listed
+ * in it, OpenID Connect Core §8.1) gets one pseudonym per person, and a document at another path of
+ * the same host is another sector. `SHA-256("zeroid/oidc-sector-uri/v1" || 0x00 || uri) mod r`, the
+ * URI as the WHATWG URL parser writes it: its own domain tag, so no `client_id` spelt the same shares it.
  */
-export function signInHostScope(host: string): string {
-  return hashToField(`zeroid/oidc-sector-host/v1\u0000${host}`);
+export function signInSectorUriScope(sectorIdentifierUri: string): string {
+  return hashToField(`zeroid/oidc-sector-uri/v1\u0000${new URL(sectorIdentifierUri).href}`);
 }
 
 /**

@@ -4,6 +4,7 @@ import { AttemptRefused } from '../services/attempt-refused.ts';
 import { OprfNodesUnavailable } from '../services/oprf-nodes/evaluate-with-nodes.ts';
 import { Problem, unavailable } from './problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
+import { isStorageFailure } from '../storage/storage-failure.ts';
 
 /**
  * Turns every failure into `{error: {code, message}}`: a 4xx for anything a client can send, a 503
@@ -65,36 +66,6 @@ function toProblem(error: FastifyError | Error): Problem {
   }
   if (isStorageFailure(error)) return unavailable();
   return new Problem(500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
-}
-
-/** Database errors: SQLite's SQLITE_* codes, PostgreSQL's connection and resource errors. */
-export function isStorageFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  return (
-    code.startsWith('SQLITE_') ||
-    [
-      'ZEROID_STORAGE_UNAVAILABLE',
-      'ECONNREFUSED',
-      'ECONNRESET',
-      'ETIMEDOUT',
-      'EPIPE',
-      'ENOSPC',
-      'EROFS',
-      'EACCES',
-      '57P01',
-      '57P02',
-      '57P03',
-      '53100',
-      '53200',
-      '53300',
-      '08000',
-      '08003',
-      '08006',
-      '08001',
-      '08004',
-    ].includes(code)
-  );
 }
 
 /**

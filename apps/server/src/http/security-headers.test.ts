@@ -94,7 +94,6 @@ const probes = (): Record<string, Probe[]> => ({
   'get /.well-known/openid-configuration': [{ method: 'GET', url: '/.well-known/openid-configuration' }],
   'get /oidc/jwks': [{ method: 'GET', url: '/oidc/jwks' }],
   'get /oidc/auth': [{ method: 'GET', url: '/oidc/auth?client_id=nope' }],
-  'post /oidc/auth': [{ method: 'POST', url: '/oidc/auth', payload: 'client_id=nope', contentType: 'application/x-www-form-urlencoded' }],
   'get /oidc/auth/{uid}': [{ method: 'GET', url: '/oidc/auth/nope' }],
   'post /oidc/token': [
     json('/oidc/token', {}),
@@ -107,7 +106,13 @@ const probes = (): Record<string, Probe[]> => ({
   'post /signin/{uid}/cancel': [{ method: 'POST', url: '/signin/nope/cancel' }],
   // On a phone (decision 029): the screen's calls need its cookie, the phone's a sign-in session.
   'post /signin/{uid}/sessions': [{ method: 'POST', url: '/signin/nope/sessions' }],
-  'post /signin/{uid}/sessions/{id}/finish': [{ method: 'POST', url: `/signin/nope/sessions/${'0'.repeat(32)}/finish` }],
+  'post /signin/{uid}/sessions/{id}/finish': [json(`/signin/nope/sessions/${'0'.repeat(32)}/finish`, {})],
+  'post /sessions/{id}/confirm': [json(`/sessions/${sessionId}/confirm`, { code: '123456' }), json('/sessions/nope/confirm', {})],
+  'get /oidc/session/end': [{ method: 'GET', url: '/oidc/session/end?client_id=nope' }],
+  'post /oidc/session/end/confirm': [
+    { method: 'POST', url: '/oidc/session/end/confirm', payload: 'xsrf=nope', contentType: 'application/x-www-form-urlencoded' },
+  ],
+  'get /oidc/session/end/success': [{ method: 'GET', url: '/oidc/session/end/success' }],
   'get /sessions/{id}/sign-in': [
     { method: 'GET', url: `/sessions/${sessionId}/sign-in` },
     { method: 'GET', url: '/sessions/nope/sign-in' },
@@ -168,7 +173,7 @@ describe('security headers on every route', () => {
     expect(registeredRoutes(t.app, t.config.webDist).filter((route) => !covered.includes(route))).toEqual([]);
   });
 
-  it('sends them on every reply, success or error, and no-store on every API reply', async () => {
+  it('sends them on every reply, success or error, and no-store on every API reply but the public metadata', async () => {
     const statuses = new Set<number>();
     for (const [route, list] of Object.entries(probes())) {
       for (const probe of list) {
@@ -184,7 +189,10 @@ describe('security headers on every route', () => {
         // Artifacts are public: kept for good when their checksum is in the URL, revalidated otherwise.
         else if (route.startsWith('get /artifacts') && reply.statusCode === 200) {
           expect(cache, where).toBe(probe.url.includes('sha256=') ? 'public, max-age=31536000, immutable' : 'public, no-cache');
-        } else expect(cache, where).toBe('no-store');
+        }
+        // Discovery and the JWKS may be cached (decision 037), for less time than a new key waits to sign.
+        else if (PUBLIC_METADATA.test(where) && reply.statusCode === 200) expect(cache, where).toMatch(/^public, max-age=(60|300)$/);
+        else expect(cache, where).toBe('no-store');
       }
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 401, 404, 413, 414, 415]));

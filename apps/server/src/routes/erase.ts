@@ -47,9 +47,10 @@ export function eraseRoute(app: FastifyInstance, { deriver, storage, registry, l
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
         const admission = await admitGuess(request, limits, RAW_ERASURE);
-        const derived = await deriver.registration({ idInfo, bioInfo });
+        const derived = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
         metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
-        erased = await eraseIdentity(storage, registry, derived);
+        const secretScalar = derived.secretScalar === undefined ? undefined : BigInt(derived.secretScalar);
+        erased = await eraseIdentity(storage, registry, { ...derived, secretScalar });
         if (erased) await admission.releaseVerification();
       }
       return { [ERASURE_RESULT]: erased ? 'Success' : 'Failure' };

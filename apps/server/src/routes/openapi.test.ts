@@ -38,6 +38,8 @@ const API_ROUTES = [
   ['get', '/sessions/{id}'],
   ['get', '/sessions/{id}/open'],
   ['post', '/sessions/{id}/failure'],
+  // The screen's person confirms the phone's code (decision 035).
+  ['post', '/sessions/{id}/confirm'],
   // Sign in with ZeroID (decision 023): the sign-in screen's calls.
   ['get', '/signin/{uid}/details'],
   ['post', '/signin/{uid}/proof'],
@@ -73,12 +75,15 @@ const HIDDEN = [
   // The OpenID provider (decision 023), described by its own discovery document.
   'get /.well-known/openid-configuration',
   'get /oidc/auth',
-  'post /oidc/auth',
   'get /oidc/auth/{uid}',
   'post /oidc/token',
   'get /oidc/jwks',
   'get /oidc/me',
   'post /oidc/me',
+  // RP-Initiated Logout 1.0 (decision 036).
+  'get /oidc/session/end',
+  'post /oidc/session/end/confirm',
+  'get /oidc/session/end/success',
 ];
 
 function responseSchema(method: string, path: string): object {

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
   CreatedSessionReply,
   ErrorReply,
+  SessionConfirmBody,
+  SessionConfirmReply,
   SessionEventsQuery,
   SessionOpenReply,
   SessionParams,
@@ -16,7 +18,9 @@ import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { Problem } from '../http/problem.ts';
 import { createSession } from '../services/create-session.ts';
+import { confirmSession, wrongCode } from '../services/session-confirmation.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
+import { currentProvider } from './openid-provider.ts';
 import { sessionSecretMatches } from '../services/session-secret.ts';
 import { createSessionPresence } from '../services/session-presence.ts';
 import type { SessionState } from '../services/session-watcher.ts';
@@ -89,7 +93,8 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
       if (!session) return reply.code(404).send(notFound);
-      const signIn = session.signIn === undefined ? undefined : await findSignInRequest(await openidProvider(), session.signIn);
+      const signIn =
+        session.signIn === undefined ? undefined : await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
       // A sign-in whose request has expired or was answered on the screen is no longer open either.
       const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
       if (open) presence.markOpened(session.id, session.expiresAt);
@@ -110,6 +115,32 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
       if (!session) return reply.code(404).send(notFound);
       await reportSessionFailure(storage, session.id);
       return { session: session.id, open: false, expiresAt: session.expiresAt.toISOString() };
+    },
+  );
+
+  // The phone showed a code when it completed the session; the person at this screen types it here,
+  // and only then does the screen move on (decision 035). A phone the person does not hold completes
+  // nothing they see.
+  app.post<Params & { Headers: Static<typeof SessionSecretHeaders>; Body: SessionConfirmBody }>(
+    '/sessions/:id/confirm',
+    {
+      ...perClientLimited(limits),
+      schema: {
+        params: SessionParams,
+        headers: SessionSecretHeaders,
+        body: SessionConfirmBody,
+        response: { 200: SessionConfirmReply, 400: ErrorReply, 403: ErrorReply, 409: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const session = await ownedSession(request.params.id, request.headers['session-secret'], reply);
+      if (!session) return;
+      if (session.signIn !== undefined || session.status !== 'success') {
+        throw new Problem(409, 'SESSION_NOT_CONFIRMABLE', 'This session has no phone verification waiting to be confirmed.');
+      }
+      const { confirmed, attemptsLeft } = await confirmSession(storage, session.id, request.body.code);
+      if (!confirmed && attemptsLeft > 0) throw wrongCode(attemptsLeft);
+      return { session: session.id, confirmed, attemptsLeft };
     },
   );
 

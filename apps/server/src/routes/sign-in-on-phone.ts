@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   ErrorReply,
   nullifierSubject,
@@ -16,6 +16,7 @@ import { issueChallenge } from '../services/challenges.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
 import { settleSession } from '../services/settle-session.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';
+import { currentProvider } from './openid-provider.ts';
 
 type Params = { Params: Static<typeof SessionParams> };
 const notOpen = () =>
@@ -36,19 +37,19 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, storage, limits, metrics, openidProvider } = deps;
 
   /** The pending session's authorization request, still waiting for its proof. */
-  async function openSignIn(id: string) {
+  async function openSignIn(request: FastifyRequest, id: string) {
     const session = await storage.sessions.find(id);
     if (session?.status !== 'pending' || session.signIn === undefined) throw notOpen();
-    const request = await findSignInRequest(await openidProvider(), session.signIn);
-    if (!request) throw notOpen();
-    return request;
+    const signIn = await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
+    if (!signIn) throw notOpen();
+    return signIn;
   }
 
   app.get<Params>(
     '/sessions/:id/sign-in',
     { ...guessLimited(limits), schema: { params: SessionParams, response: { 200: PhoneSignInDetailsReply, 404: ErrorReply } } },
     async (request) => {
-      const { uid, site, scope } = await openSignIn(request.params.id);
+      const { uid, site, scope } = await openSignIn(request, request.params.id);
       const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
       return { site, scope, challenge, expiresAt, uid };
     },
@@ -62,7 +63,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request) => {
       const proof = parseSemaphoreProof(request.body.proof);
-      const { uid, scope } = await openSignIn(request.params.id);
+      const { uid, scope } = await openSignIn(request, request.params.id);
       // The same binding as on the screen: the scope of the site's sector, the challenge bound to
       // this authorization request, both from the server's records, never from the phone.
       const verdict = await checkSignInProof(request, deps, proof, { scope, uid, challenge: request.body.challenge });
@@ -70,9 +71,15 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');
       }
-      const result = await settleSession(storage, request.params.id, verdict, nullifierSubject(proof.nullifier));
+      const { verdict: result, confirmationCode } = await settleSession(
+        storage,
+        request.params.id,
+        verdict,
+        nullifierSubject(proof.nullifier),
+      );
       metrics.verifications.inc({ mode: 'zk', result });
-      return { session: request.params.id, result };
+      // The phone shows the code; the screen finishes only once its person has typed it (decision 035).
+      return { session: request.params.id, result, ...(confirmationCode === undefined ? {} : { confirmationCode }) };
     },
   );
 }

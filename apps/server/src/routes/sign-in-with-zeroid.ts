@@ -8,6 +8,7 @@ import {
   parseSemaphoreProof,
   SessionSecretHeaders,
   SignInDetailsReply,
+  SignInFinishBody,
   SignInProofBody,
   SignInReply,
   SignInSessionParams,
@@ -15,14 +16,15 @@ import {
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
-import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../services/challenges.ts';
 import { createSession } from '../services/create-session.ts';
-import { DISCOVERY_PATH, OIDC_PREFIX } from '../services/openid/create-provider.ts';
 import { clientOf, sectorScope, siteOf } from '../services/openid/sign-in-request.ts';
+import { confirmSession, wrongCode } from '../services/session-confirmation.ts';
 import { sessionSecretMatches } from '../services/session-secret.ts';
+import { perClientLimited } from '../http/per-client-limit.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';
+import { asIssuer, currentProvider, openidProviderRoutes } from './openid-provider.ts';
 import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
 
 const notFound = () =>
@@ -43,40 +45,13 @@ const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, storage, limits, metrics, openidProvider: provider } = deps;
-  const issuer = new URL(config.publicUrl);
-  // Every URL the provider writes (its endpoints, the redirect after a proof) is on PUBLIC_URL, the
-  // issuer, whatever Host the request came with; secure cookies follow PUBLIC_URL's scheme.
-  const asIssuer = (request: FastifyRequest) => {
-    request.raw.headers['x-forwarded-host'] = issuer.host;
-    request.raw.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
-  };
-  const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
-
-  // The provider is a Koa application: its requests leave Fastify before the body is read, with the
-  // headers Fastify's hooks set so far (security headers, CORS).
-  const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
-    const current = await provider();
-    let callback = callbacks.get(current);
-    if (!callback) callbacks.set(current, (callback = current.callback()));
-    hijackWithHeaders(reply);
-    asIssuer(request);
-    // Its own replies say how long they may be kept (discovery, JWKS); everything else is never cached.
-    reply.raw.setHeader('cache-control', 'no-store');
-    await callback(request.raw, reply.raw);
-  };
-  const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
-  // Only the endpoints the provider has switched on (create-provider.ts); resume is where it comes back after the proof.
-  app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...mounted });
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...mounted });
-  app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/jwks`, ...mounted });
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });
+  const setIssuer = asIssuer(config.publicUrl);
+  openidProviderRoutes(app, deps);
 
   /** The interaction this browser holds, checked to be the one in the URL and not yet answered. */
   async function signIn(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
-    const current = await provider();
-    asIssuer(request);
+    const current = await currentProvider(request, provider);
+    setIssuer(request);
     const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
     if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw notFound();
     const client = await clientOf(current, interaction);
@@ -120,7 +95,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.post<{ Params: { uid: string } }>(
     '/signin/:uid/cancel',
-    { schema: { params: uidParams, response: { 200: SignInReply, 404: ErrorReply } } },
+    { ...perClientLimited(limits), schema: { params: uidParams, response: { 200: SignInReply, 404: ErrorReply } } },
     async (request, reply) => {
       const { provider: current } = await signIn(request, reply);
       return answer(request, reply, current, { error: 'access_denied', error_description: 'The person did not sign in.' });
@@ -139,14 +114,17 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 
   // When the session has completed, the screen that holds its secret (and this request's cookie)
-  // finishes the login: with the pseudonym the phone proved, or with access_denied.
-  app.post<{ Params: SignInSessionParams; Headers: Static<typeof SessionSecretHeaders> }>(
+  // finishes the login: with the pseudonym the phone proved once this screen's person has typed the
+  // code the phone shows (decision 035), or with access_denied.
+  app.post<{ Params: SignInSessionParams; Headers: Static<typeof SessionSecretHeaders>; Body: SignInFinishBody }>(
     '/signin/:uid/sessions/:id/finish',
     {
+      ...perClientLimited(limits),
       schema: {
         params: SignInSessionParams,
         headers: SessionSecretHeaders,
-        response: { 200: SignInReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply },
+        body: SignInFinishBody,
+        response: { 200: SignInReply, 400: ErrorReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply },
       },
     },
     async (request, reply) => {
@@ -157,11 +135,14 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
         throw new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
       }
       if (session.status === 'pending') throw new Problem(409, 'SESSION_PENDING', 'The phone has not finished yet.');
-      const result: InteractionResults =
-        session.status === 'success' && session.subject !== undefined
-          ? { login: { accountId: session.subject, remember: false } }
-          : { error: 'access_denied', error_description: 'The person did not sign in on their phone.' };
-      return answer(request, reply, current, result);
+      const denied: InteractionResults = { error: 'access_denied', error_description: 'The person did not sign in on their phone.' };
+      if (session.status !== 'success' || session.subject === undefined) return answer(request, reply, current, denied);
+      const { code } = request.body ?? {};
+      if (code === undefined) throw new Problem(400, 'CONFIRMATION_CODE_REQUIRED', 'Type the code your phone shows.');
+      // The subject was read before the confirmation clears it; it is written once, with the success.
+      const { confirmed, attemptsLeft } = await confirmSession(storage, session.id, code);
+      if (!confirmed && attemptsLeft > 0) throw wrongCode(attemptsLeft);
+      return answer(request, reply, current, confirmed ? { login: { accountId: session.subject, remember: false } } : denied);
     },
   );
 

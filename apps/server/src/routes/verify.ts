@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  CONFIRMATION_CODE,
   LegacyVerifyBody,
   parseSemaphoreProof,
   VERIFICATION_RESULT,
@@ -45,33 +46,41 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       const claim: Claim =
         'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
       const admission = await admitGuess(request, limits, claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION);
-      const verdict = await verdictFor(claim, body.session, request.ip).catch(async (error: unknown) => {
+      const { verdict, confirmationCode } = await verdictFor(claim, body.session, request.ip).catch(async (error: unknown) => {
         await admission.releaseVerification();
         throw error;
       });
       // A stale proof (its root left the window) was never checked, so it is no failed guess.
       if (verdict !== 'Failure') await admission.releaseVerification();
-      return { [VERIFICATION_RESULT]: verdict === 'Stale' ? 'Failure' : verdict };
+      // The phone that completed a session shows its code, for the screen's person to type (decision 035).
+      return {
+        [VERIFICATION_RESULT]: verdict === 'Stale' ? 'Failure' : verdict,
+        ...(confirmationCode === undefined ? {} : { [CONFIRMATION_CODE]: confirmationCode }),
+      };
     },
   );
 
-  async function verdictFor(claim: Claim, session: string | undefined, client: string): Promise<ProofVerdict> {
-    if (!(await sessionIsOpen(storage, session))) return 'Failure';
+  async function verdictFor(
+    claim: Claim,
+    session: string | undefined,
+    client: string,
+  ): Promise<{ verdict: ProofVerdict; confirmationCode?: string }> {
+    if (!(await sessionIsOpen(storage, session))) return { verdict: 'Failure' };
     if (claim.proof) {
       const verdict = await verifyMembershipProof(membershipCheckDeps(deps), claim.proof, session);
       if (verdict === 'Stale') {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
-        return verdict;
+        return { verdict };
       }
       const settled = await settleSession(storage, session, verdict);
-      metrics.verifications.inc({ mode: 'zk', result: settled });
+      metrics.verifications.inc({ mode: 'zk', result: settled.verdict });
       return settled;
     }
     const commitment = await deriver.commitment(claim.bioInfo, client);
     metrics.oprfEvaluations.inc({ kind: 'direct' });
     const found = (await storage.identities.findByCommitment(commitment)) !== undefined;
-    const verdict = await settleSession(storage, session, found ? 'Success' : 'Failure');
-    metrics.verifications.inc({ mode: 'raw', result: verdict });
-    return verdict;
+    const settled = await settleSession(storage, session, found ? 'Success' : 'Failure');
+    metrics.verifications.inc({ mode: 'raw', result: settled.verdict });
+    return settled;
   }
 }

@@ -282,7 +282,8 @@ describe('cross-device sessions', () => {
   it('completes with the raw body too, for devices that cannot prove', async () => {
     const { session } = await newSession();
     const reply = await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: CAROL.bio, session } });
-    expect(reply.json()).toEqual({ 'Verification Result': 'Success' });
+    // With the code the phone shows, for the screen's person to type there (decision 035).
+    expect(reply.json()).toEqual({ 'Verification Result': 'Success', 'Confirmation Code': expect.stringMatching(/^[0-9]{6}$/) });
     expect(await status(session)).toBe('success');
   });
 });

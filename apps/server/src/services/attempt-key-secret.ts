@@ -1,6 +1,5 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
+import { hkdfSync } from 'node:crypto';
+import { loadDataDirSecret } from './data-dir-secret.ts';
 
 const SECRET_FILE = 'attempt-key-secret.json';
 
@@ -23,25 +22,5 @@ export function attemptKeySecret(oprfPrivateKey: Uint8Array): Uint8Array {
  */
 export async function loadAttemptKeySecret(dataDir: string, fromEnv: string | undefined): Promise<Uint8Array> {
   if (fromEnv) return new Uint8Array(Buffer.from(fromEnv, 'base64url'));
-  const file = path.join(dataDir, SECRET_FILE);
-  await fs.mkdir(dataDir, { recursive: true });
-  try {
-    const stored = JSON.parse(await fs.readFile(file, 'utf8')) as { secret?: string };
-    const secret = new Uint8Array(Buffer.from(stored.secret ?? '', 'base64url'));
-    if (secret.length !== 32) throw new Error(`${file} does not hold a 32-byte secret: delete it to make a new one`);
-    return secret;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const secret = randomBytes(32);
-  try {
-    await fs.writeFile(file, JSON.stringify({ secret: secret.toString('base64url'), createdAt: new Date().toISOString() }) + '\n', {
-      mode: 0o600,
-      flag: 'wx',
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadAttemptKeySecret(dataDir, undefined);
-    throw error;
-  }
-  return new Uint8Array(secret);
+  return loadDataDirSecret(dataDir, SECRET_FILE);
 }

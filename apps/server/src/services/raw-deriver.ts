@@ -7,7 +7,10 @@ import { threadPool } from './thread-pool.ts';
 /** The legacy raw path's derivations, wherever they run. */
 export interface RawDeriver {
   /** `client` is the end client's address: threshold mode forwards it, so each OPRF node keeps its own budget per person. */
-  registration(raw: { idInfo: string; bioInfo: string }, client?: string): Promise<{ commitment: string; did: string; idTag: string }>;
+  registration(
+    raw: { idInfo: string; bioInfo: string; withSecretScalar?: boolean },
+    client?: string,
+  ): Promise<{ commitment: string; did: string; idTag: string; secretScalar?: string }>;
   commitment(bioInfo: string, client?: string): Promise<string>;
   /** Resolves once every thread can derive at full speed. */
   ready(): Promise<void>;

@@ -1,4 +1,4 @@
-import { deriveCommitment, deriveDidKey, deriveIdTag, normaliseInput, type OprfDomain } from '@zeroid/protocol';
+import { deriveCommitment, deriveDidKey, deriveIdTag, deriveProvingIdentity, normaliseInput, type OprfDomain } from '@zeroid/protocol';
 import { libsodiumReady, sodiumEd25519PublicKey } from './libsodium.ts';
 
 /** Whatever computes the finalized OPRF output of an input: the server's key, or the threshold nodes. */
@@ -14,9 +14,10 @@ export interface OprfOutputs {
 /**
  * The specification's legacy path: the client sent its raw ID and biometric, so the server runs the
  * client's side of the derivation on its behalf, with the same protocol code the browser uses, and
- * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag.
+ * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag
+ * (and, for an erasure only, the identity's secret scalar).
  */
-export async function deriveFromRaw(oprf: OprfOutputs, raw: { idInfo: string; bioInfo: string }) {
+export async function deriveFromRaw(oprf: OprfOutputs, raw: { idInfo: string; bioInfo: string; withSecretScalar?: boolean }) {
   await libsodiumReady;
   const bio = normaliseInput(raw.bioInfo);
   const id = normaliseInput(raw.idInfo);
@@ -26,10 +27,13 @@ export async function deriveFromRaw(oprf: OprfOutputs, raw: { idInfo: string; bi
         { domain: 'id', normalised: id },
       ])
     : await Promise.all([oprf.evaluate('bio', bio), oprf.evaluate('id', id)]);
+  const { secretScalar, commitment } = deriveProvingIdentity(oprfBio!);
   return {
-    commitment: deriveCommitment(oprfBio!).toString(),
+    commitment: commitment.toString(),
     did: deriveDidKey(oprfBio!, sodiumEd25519PublicKey).did,
     idTag: deriveIdTag(oprfId!),
+    // Only an erasure asks for it (decision 036): it finds the person's sign-in records, then is dropped.
+    ...(raw.withSecretScalar ? { secretScalar: secretScalar.toString() } : {}),
   };
 }
 

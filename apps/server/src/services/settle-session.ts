@@ -1,18 +1,29 @@
 import type { Storage } from '../storage/types.ts';
+import { newConfirmationCode } from './session-confirmation.ts';
 
 type Verdict = 'Success' | 'Failure';
 
 /**
  * Completes a cross-device session with a verification's verdict, once. A Success for a session that
  * is unknown, expired or already completed becomes a Failure: the phone's proof may be valid, but
- * the screen that asked is no longer waiting for it. A phone's sign-in (decision 029) stores the
- * pseudonym it proved with the Success, in the same conditional UPDATE.
+ * the screen that asked is no longer waiting for it. A Success gives the phone the session's
+ * confirmation code (decision 035), which the screen's person must type before the screen moves on;
+ * a phone's sign-in (decision 029) stores the pseudonym it proved, in the same conditional UPDATE.
  */
-export async function settleSession(storage: Storage, session: string | undefined, verdict: Verdict, subject?: string): Promise<Verdict> {
-  if (session === undefined) return verdict;
-  const success = verdict === 'Success';
-  const completed = await storage.sessions.complete(session, success ? 'success' : 'failure', undefined, success ? subject : undefined);
-  return completed ? verdict : 'Failure';
+export async function settleSession(
+  storage: Storage,
+  session: string | undefined,
+  verdict: Verdict,
+  subject?: string,
+): Promise<{ verdict: Verdict; confirmationCode?: string }> {
+  if (session === undefined) return { verdict };
+  if (verdict === 'Failure') {
+    await storage.sessions.complete(session, 'failure');
+    return { verdict };
+  }
+  const { code, hash } = newConfirmationCode(session);
+  const completed = await storage.sessions.complete(session, 'success', undefined, { subject, confirmationHash: hash });
+  return completed ? { verdict, confirmationCode: code } : { verdict: 'Failure' };
 }
 
 /**

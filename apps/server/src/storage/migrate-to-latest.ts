@@ -12,6 +12,10 @@ import * as openidProvider from './migrations/009-openid-provider.ts';
 import * as treeCheckpointPages from './migrations/012-tree-checkpoint-pages.ts';
 // Sign in with ZeroID on a phone (decision 029).
 import * as signInSessions from './migrations/014-sign-in-sessions.ts';
+// Sign in with ZeroID must hold (decisions 035, 036 and 038).
+import * as sessionConfirmation from './migrations/015-session-confirmation.ts';
+import * as oidcRecordOwners from './migrations/016-oidc-record-owners.ts';
+import * as removedClients from './migrations/017-removed-clients.ts';
 import type { Database } from './schema.ts';
 
 /** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
@@ -29,6 +33,10 @@ export const migrations: Record<string, Migration> = {
   '012-tree-checkpoint-pages': treeCheckpointPages,
   // Sign in with ZeroID on a phone (decision 029).
   '014-sign-in-sessions': signInSessions,
+  // Sign in with ZeroID must hold (decisions 035, 036 and 038).
+  '015-session-confirmation': sessionConfirmation,
+  '016-oidc-record-owners': oidcRecordOwners,
+  '017-removed-clients': removedClients,
 };
 
 /**

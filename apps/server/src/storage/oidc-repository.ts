@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import type { OidcRepository } from './types.ts';
 
+/** Well under SQLite's and PostgreSQL's limits on bound parameters in one statement. */
+const IDS_PER_QUERY = 500;
+
 /**
  * The OpenID provider's state (migration 009). Artifacts are JSON payloads keyed by (model, id) with
  * an expiry: an expired row reads as absent and is purged later. Consumption is one conditional
@@ -10,8 +13,15 @@ import type { OidcRepository } from './types.ts';
  */
 export function oidcRepository(db: Kysely<Database>): OidcRepository {
   return {
-    async upsert(model, id, payload, expiresAt, { grantId, uid }) {
-      const values = { payload, expires_at: expiresAt, grant_id: grantId ?? null, uid: uid ?? null };
+    async upsert(model, id, payload, expiresAt, { grantId, uid, accountId, clientId }) {
+      const values = {
+        payload,
+        expires_at: expiresAt,
+        grant_id: grantId ?? null,
+        uid: uid ?? null,
+        account_id: accountId ?? null,
+        client_id: clientId ?? null,
+      };
       await db
         .insertInto('oidc_models')
         .values({ model, id, consumed_at: null, ...values })
@@ -65,28 +75,92 @@ export function oidcRepository(db: Kysely<Database>): OidcRepository {
       return Number(result.numDeletedRows);
     },
 
-    async addClient(clientId, metadata, now = Date.now()) {
+    async forgetAccounts(accountIds) {
+      let deleted = 0;
+      for (let start = 0; start < accountIds.length; start += IDS_PER_QUERY) {
+        const result = await db
+          .deleteFrom('oidc_models')
+          .where('account_id', 'in', accountIds.slice(start, start + IDS_PER_QUERY))
+          .executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+      }
+      return deleted;
+    },
+
+    async forgetAccountAtClient(accountId, clientId) {
+      const result = await db
+        .deleteFrom('oidc_models')
+        .where('account_id', '=', accountId)
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async addClient(clientId, metadata, now = Date.now(), { reuseRemoved = false } = {}) {
+      if (reuseRemoved) {
+        const result = await db
+          .updateTable('oidc_clients')
+          .set({ metadata, created_at: now, removed_at: null })
+          .where('client_id', '=', clientId)
+          .where('removed_at', 'is not', null)
+          .executeTakeFirst();
+        if (result.numUpdatedRows === 1n) return true;
+      }
       const result = await db
         .insertInto('oidc_clients')
-        .values({ client_id: clientId, metadata, created_at: now })
+        .values({ client_id: clientId, metadata, created_at: now, removed_at: null })
         .onConflict((conflict) => conflict.column('client_id').doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
 
     async findClient(clientId) {
-      return (await db.selectFrom('oidc_clients').select('metadata').where('client_id', '=', clientId).executeTakeFirst())?.metadata;
+      return (
+        await db
+          .selectFrom('oidc_clients')
+          .select('metadata')
+          .where('client_id', '=', clientId)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst()
+      )?.metadata;
+    },
+
+    async clientRemovedAt(clientId) {
+      const row = await db
+        .selectFrom('oidc_clients')
+        .select('removed_at')
+        .where('client_id', '=', clientId)
+        .where('removed_at', 'is not', null)
+        .executeTakeFirst();
+      return row ? Number(row.removed_at) : undefined;
     },
 
     async listClients() {
-      return (await db.selectFrom('oidc_clients').select('metadata').orderBy('created_at').orderBy('client_id').execute()).map(
-        (r) => r.metadata,
-      );
+      return (
+        await db
+          .selectFrom('oidc_clients')
+          .select('metadata')
+          .where('removed_at', 'is', null)
+          .orderBy('created_at')
+          .orderBy('client_id')
+          .execute()
+      ).map((r) => r.metadata);
     },
 
-    async removeClient(clientId) {
-      const result = await db.deleteFrom('oidc_clients').where('client_id', '=', clientId).executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+    async removeClient(clientId, now = Date.now()) {
+      // The id stays, without its metadata (the secret goes), so it is never given to another site;
+      // every record of the site goes, its tokens with them.
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('oidc_clients')
+          .set({ metadata: '{}', removed_at: now })
+          .where('client_id', '=', clientId)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        if (result.numUpdatedRows !== 1n) return false;
+        await trx.deleteFrom('oidc_models').where('client_id', '=', clientId).execute();
+        return true;
+      });
     },
 
     async keys(purpose) {
@@ -106,6 +180,10 @@ export function oidcRepository(db: Kysely<Database>): OidcRepository {
         .values({ kid, purpose, secret, created_at: now })
         .onConflict((conflict) => conflict.column('kid').doNothing())
         .execute();
+    },
+
+    async replaceKeySecret(kid, from, to) {
+      await db.updateTable('oidc_keys').set({ secret: to }).where('kid', '=', kid).where('secret', '=', from).execute();
     },
 
     async removeKey(kid) {

@@ -40,6 +40,12 @@ export interface Database {
     sign_in: ColumnType<string | null, string | null | undefined, never>;
     /** The pseudonym a phone's accepted sign-in proof gave, written as the session completes. */
     subject: ColumnType<string | null, string | null | undefined, string | null>;
+    /** SHA-256 of the confirmation code the completing phone was given (migration 015, decision 035). */
+    confirmation_hash: ColumnType<string | null, string | null | undefined, string | null>;
+    /** Wrong confirmation codes typed on the screen so far. */
+    confirm_attempts: ColumnType<number, number | undefined, number>;
+    /** When the screen's person typed the right code; set once. */
+    confirmed_at: ColumnType<number | string | null, number | null | undefined, number | null>;
   };
   attempt_counters: {
     key: string;
@@ -75,11 +81,17 @@ export interface Database {
     uid: string | null;
     expires_at: EpochMs;
     consumed_at: ColumnType<number | string | null, number | null, number | null>;
+    /** The pseudonym the record names, if any (migration 016, decision 036). */
+    account_id: ColumnType<string | null, string | null | undefined, string | null>;
+    /** The client (site) the record is for, if any. */
+    client_id: ColumnType<string | null, string | null | undefined, string | null>;
   };
   oidc_clients: {
     client_id: string;
     metadata: string;
     created_at: EpochMs;
+    /** Set by remove-client, which keeps the id so it is never given to another site (migration 017). */
+    removed_at: ColumnType<number | string | null, number | null | undefined, number | null>;
   };
   oidc_keys: {
     kid: string;

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from './schema.ts';
 import type { SessionRepository, StoredSession } from './types.ts';
 
@@ -55,10 +55,10 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return completed;
     },
 
-    async complete(id, status, now = new Date(), subject) {
+    async complete(id, status, now = new Date(), { subject, confirmationHash } = {}) {
       const result = await db
         .updateTable('verification_sessions')
-        .set({ status, completed_at: now.getTime(), subject: subject ?? null })
+        .set({ status, completed_at: now.getTime(), subject: subject ?? null, confirmation_hash: confirmationHash ?? null })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .where('expires_at', '>', now.getTime())
@@ -66,7 +66,58 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return result.numUpdatedRows === 1n;
     },
 
-    async purgeExpired(now = new Date()) {
+    async confirm(id, confirmationHash, { maxAttempts, confirmableUntil }, now = new Date()) {
+      // A completed session waits for its confirmation until its expiry plus the grace, at most maxAttempts wrong codes.
+      const confirmed = await db
+        .updateTable('verification_sessions')
+        .set({ confirmed_at: now.getTime(), subject: null })
+        .where('id', '=', id)
+        .where('status', '=', 'success')
+        .where('confirmed_at', 'is', null)
+        .where('confirm_attempts', '<', maxAttempts)
+        .where('expires_at', '>', now.getTime() - confirmableUntil)
+        .where('confirmation_hash', '=', confirmationHash)
+        .executeTakeFirst();
+      if (confirmed.numUpdatedRows === 1n) return { confirmed: true, attemptsLeft: maxAttempts };
+      // A wrong code: one attempt fewer; the last one fails the session, and its pseudonym goes with it.
+      const last = sql<boolean>`confirm_attempts + 1 >= ${maxAttempts}`;
+      const wrong = await db
+        .updateTable('verification_sessions')
+        .set({
+          confirm_attempts: sql<number>`confirm_attempts + 1`,
+          status: sql<string>`CASE WHEN ${last} THEN 'failure' ELSE status END`,
+          subject: sql<string | null>`CASE WHEN ${last} THEN NULL ELSE subject END`,
+        })
+        .where('id', '=', id)
+        .where('status', '=', 'success')
+        .where('confirmed_at', 'is', null)
+        .where('confirm_attempts', '<', maxAttempts)
+        .where('expires_at', '>', now.getTime() - confirmableUntil)
+        .returning('confirm_attempts')
+        .executeTakeFirst();
+      return { confirmed: false, attemptsLeft: wrong ? maxAttempts - Number(wrong.confirm_attempts) : 0 };
+    },
+
+    async forgetSubjects(subjects) {
+      // An erased person's pending sign-ins on a phone: failed, without their pseudonym.
+      for (let start = 0; start < subjects.length; start += IDS_PER_QUERY) {
+        await db
+          .updateTable('verification_sessions')
+          .set({ subject: null, status: 'failure' })
+          .where('subject', 'in', subjects.slice(start, start + IDS_PER_QUERY))
+          .execute();
+      }
+    },
+
+    async purgeExpired(now = new Date(), { subjectsAfterMs = 0 } = {}) {
+      // A pseudonym lives no longer than its session (decision 036): cleared at expiry (plus the
+      // confirmation's grace), the row itself an hour later.
+      await db
+        .updateTable('verification_sessions')
+        .set({ subject: null })
+        .where('subject', 'is not', null)
+        .where('expires_at', '<=', now.getTime() - subjectsAfterMs)
+        .execute();
       const result = await db
         .deleteFrom('verification_sessions')
         .where('expires_at', '<=', now.getTime() - 3_600_000)

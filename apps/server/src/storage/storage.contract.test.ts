@@ -318,13 +318,73 @@ describe.each(backends)('storage contract on $name', (backend) => {
     // A sign-in's session (decision 029) keeps its authorization request, and the winner's pseudonym.
     const signIn = 'f'.repeat(32);
     await storage.sessions.create(signIn, new Date(now.getTime() + 60_000), 'hash-sign-in', 'interaction-1');
-    const won = await Promise.all(['sub-a', 'sub-b'].map((sub) => storage.sessions.complete(signIn, 'success', now, sub)));
+    const won = await Promise.all(
+      ['sub-a', 'sub-b'].map((subject) =>
+        storage.sessions.complete(signIn, 'success', now, { subject, confirmationHash: `confirm-${subject}` }),
+      ),
+    );
     expect(won.filter(Boolean)).toHaveLength(1);
-    expect(await storage.sessions.find(signIn, now)).toMatchObject({
-      status: 'success',
-      signIn: 'interaction-1',
-      subject: won[0] ? 'sub-a' : 'sub-b',
+    const winner = won[0] ? 'sub-a' : 'sub-b';
+    expect(await storage.sessions.find(signIn, now)).toMatchObject({ status: 'success', signIn: 'interaction-1', subject: winner });
+
+    // The screen's person types the winner's code (decision 035): of ten concurrent confirmations one
+    // is accepted, and the pseudonym is cleared with it; the loser's code confirms nothing.
+    const rule = { maxAttempts: 5, confirmableUntil: 60_000 };
+    expect(await storage.sessions.confirm(signIn, `confirm-${winner === 'sub-a' ? 'sub-b' : 'sub-a'}`, rule, now)).toEqual({
+      confirmed: false,
+      attemptsLeft: 4,
     });
+    const confirmations = await Promise.all(range(0, 10).map(() => storage.sessions.confirm(signIn, `confirm-${winner}`, rule, now)));
+    expect(confirmations.filter((c) => c.confirmed)).toHaveLength(1);
+    expect(await storage.sessions.find(signIn, now)).not.toHaveProperty('subject');
+
+    // Five wrong codes fail a session and drop its pseudonym; the right code then confirms nothing.
+    const guessed = 'e'.repeat(32);
+    await storage.sessions.create(guessed, new Date(now.getTime() + 60_000), 'hash-guessed', 'interaction-2');
+    await storage.sessions.complete(guessed, 'success', now, { subject: 'sub-c', confirmationHash: 'right' });
+    const wrong = [];
+    for (const i of range(0, 6)) wrong.push((await storage.sessions.confirm(guessed, `wrong-${i}`, rule, now)).attemptsLeft);
+    expect(wrong).toEqual([4, 3, 2, 1, 0, 0]);
+    expect(await storage.sessions.confirm(guessed, 'right', rule, now)).toEqual({ confirmed: false, attemptsLeft: 0 });
+    expect(await storage.sessions.find(guessed, now)).toMatchObject({ status: 'failure' });
+    expect(await storage.sessions.find(guessed, now)).not.toHaveProperty('subject');
+
+    // A pseudonym never outlives its session: cleared at expiry (plus the grace), the row an hour later.
+    const late = 'd'.repeat(32);
+    await storage.sessions.create(late, new Date(now.getTime() + 60_000), 'hash-late', 'interaction-3');
+    await storage.sessions.complete(late, 'success', now, { subject: 'sub-d', confirmationHash: 'late' });
+    await storage.sessions.purgeExpired(new Date(now.getTime() + 60_000), { subjectsAfterMs: 0 });
+    expect(await storage.sessions.find(late, now)).not.toHaveProperty('subject');
+    expect(await storage.sessions.confirm(late, 'late', rule, new Date(now.getTime() + 2 * 60_000))).toEqual({
+      confirmed: false,
+      attemptsLeft: 0,
+    });
+    await storage.close();
+  });
+
+  it("keeps a removed OpenID client's id from another site, and forgets its records and a person's (decisions 036 and 038)", async () => {
+    const { storage } = await open();
+    const record = (id: string, accountId: string, clientId: string) =>
+      storage.oidc.upsert('AccessToken', id, '{}', Date.now() + 60_000, { accountId, clientId });
+    expect(await storage.oidc.addClient('site', '{"client_id":"site"}')).toBe(true);
+    await record('t1', 'sub-1', 'site');
+    await record('t2', 'sub-2', 'other');
+    await record('t3', 'sub-1', 'other');
+    expect(await storage.oidc.removeClient('site', 1_000)).toBe(true);
+    expect(await storage.oidc.removeClient('site')).toBe(false);
+    expect(await storage.oidc.find('AccessToken', 't1')).toBeUndefined();
+    expect(await storage.oidc.findClient('site')).toBeUndefined();
+    expect(await storage.oidc.listClients()).toEqual([]);
+    expect(await storage.oidc.clientRemovedAt('site')).toBe(1_000);
+    // The id is not given to another client by accident, only on purpose.
+    expect(await storage.oidc.addClient('site', '{"client_id":"site","v":2}')).toBe(false);
+    expect(await storage.oidc.addClient('site', '{"client_id":"site","v":2}', undefined, { reuseRemoved: true })).toBe(true);
+    expect(await storage.oidc.findClient('site')).toBe('{"client_id":"site","v":2}');
+    expect(await storage.oidc.clientRemovedAt('site')).toBeUndefined();
+    // An erasure's pseudonyms, and a logout's one pseudonym at one site.
+    expect(await storage.oidc.forgetAccountAtClient('sub-2', 'site')).toBe(0);
+    expect(await storage.oidc.forgetAccounts(['sub-1', ...range(0, 600).map((i) => `other-${i}`)])).toBe(1);
+    expect(await storage.oidc.forgetAccountAtClient('sub-2', 'other')).toBe(1);
     await storage.close();
   });
 

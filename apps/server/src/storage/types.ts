@@ -128,9 +128,32 @@ export interface SessionRepository {
    * Completes a pending, unexpired session: true for exactly one caller. A phone's sign-in stores its
    * `subject` in the same UPDATE, so the winner's pseudonym is the one the sign-in finishes with.
    */
-  complete(id: string, status: 'success' | 'failure', now?: Date, subject?: string): Promise<boolean>;
-  /** Deletes sessions that expired over an hour ago. */
-  purgeExpired(now?: Date): Promise<number>;
+  complete(
+    id: string,
+    status: 'success' | 'failure',
+    now?: Date,
+    outcome?: { subject?: string | undefined; confirmationHash?: string | undefined },
+  ): Promise<boolean>;
+  /**
+   * The screen's person typed a confirmation code (decision 035): accepted once, by one UPDATE, when
+   * it is the completing phone's, the session succeeded, has not expired more than
+   * `confirmableUntil` ms ago and fewer than `maxAttempts` wrong codes were typed. A wrong code
+   * counts, and the last allowed one fails the session. The pseudonym of a sign-in's session is
+   * cleared by the confirmation (the caller read it before).
+   */
+  confirm(
+    id: string,
+    confirmationHash: string,
+    rule: { maxAttempts: number; confirmableUntil: number },
+    now?: Date,
+  ): Promise<{ confirmed: boolean; attemptsLeft: number }>;
+  /** Fails the sessions holding one of these pseudonyms and clears it (an erasure, decision 036). */
+  forgetSubjects(subjects: readonly string[]): Promise<void>;
+  /**
+   * Clears the pseudonyms of sessions expired `subjectsAfterMs` ago or more, and deletes sessions that
+   * expired over an hour ago.
+   */
+  purgeExpired(now?: Date, options?: { subjectsAfterMs?: number }): Promise<number>;
 }
 
 /**
@@ -185,7 +208,7 @@ export interface OidcRepository {
     id: string,
     payload: string,
     expiresAt: number,
-    index: { grantId?: string | undefined; uid?: string | undefined },
+    index: { grantId?: string | undefined; uid?: string | undefined; accountId?: string | undefined; clientId?: string | undefined },
   ): Promise<void>;
   /** The artifact, unless it expired; `consumedAt` once it was consumed. */
   find(model: string, id: string, now?: number): Promise<{ payload: string; consumedAt: number | undefined } | undefined>;
@@ -195,15 +218,29 @@ export interface OidcRepository {
   destroy(model: string, id: string): Promise<void>;
   revokeByGrantId(grantId: string): Promise<void>;
   purgeExpired(now?: number): Promise<number>;
-  /** Registers a client (its metadata as JSON); false when the id is taken. */
-  addClient(clientId: string, metadata: string, now?: number): Promise<boolean>;
+  /** Deletes every record naming one of these pseudonyms (an erasure, decision 036); the number deleted. */
+  forgetAccounts(accountIds: readonly string[]): Promise<number>;
+  /** Deletes every record of one pseudonym at one client (a logout); the number deleted. */
+  forgetAccountAtClient(accountId: string, clientId: string): Promise<number>;
+  /**
+   * Registers a client (its metadata as JSON); false when the id is taken, by a client or by a
+   * removed one, unless `reuseRemoved` gives a removed id to this client on purpose.
+   */
+  addClient(clientId: string, metadata: string, now?: number, options?: { reuseRemoved?: boolean }): Promise<boolean>;
+  /** The client's metadata, unless it was removed. */
   findClient(clientId: string): Promise<string | undefined>;
+  /** When the client with this id was removed, if it was. */
+  clientRemovedAt(clientId: string): Promise<number | undefined>;
+  /** The clients that are not removed. */
   listClients(): Promise<string[]>;
-  removeClient(clientId: string): Promise<boolean>;
+  /** Removes a client, keeping its id (decision 038), and deletes every record of it; false if there is none. */
+  removeClient(clientId: string, now?: number): Promise<boolean>;
   /** The keys of one purpose ('signing' or 'cookie'), newest first. */
   keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number }>>;
   /** Adds a key; a kid that exists already is left as it is (two processes creating the first key). */
   addKey(purpose: string, kid: string, secret: string, now?: number): Promise<void>;
+  /** Replaces a key's stored secret, if it is still `from` (sealing a key an earlier version kept in clear). */
+  replaceKeySecret(kid: string, from: string, to: string): Promise<void>;
   removeKey(kid: string): Promise<void>;
 }
 

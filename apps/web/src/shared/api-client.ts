@@ -1,4 +1,4 @@
-import type { CreatedSessionReply, SessionOpenReply, SessionReply, SignInReply } from '@zeroid/protocol';
+import type { CreatedSessionReply, SessionConfirmReply, SessionOpenReply, SessionReply, SignInReply } from '@zeroid/protocol';
 import { requestBlob, requestJson } from './http.ts';
 import { apiUrls } from './paths.ts';
 
@@ -15,9 +15,25 @@ export function createSignInSession(uid: string): Promise<CreatedSessionReply> {
   return requestJson<CreatedSessionReply>(apiUrls.signInSessions(uid), { method: 'POST' });
 }
 
-/** Once the phone has finished: where this screen goes (back to the site, with a code or access_denied). */
-export function finishSignInSession(uid: string, id: string, secret: string): Promise<SignInReply> {
-  return requestJson<SignInReply>(apiUrls.signInSessionFinish(uid, id), { method: 'POST', headers: { 'session-secret': secret } });
+/**
+ * Once the phone has finished: where this screen goes (back to the site, with a code or
+ * access_denied). A phone that succeeded showed a code, which this screen's person typed (decision 035).
+ */
+export function finishSignInSession(uid: string, id: string, secret: string, code?: string): Promise<SignInReply> {
+  return requestJson<SignInReply>(apiUrls.signInSessionFinish(uid, id), {
+    method: 'POST',
+    headers: { 'session-secret': secret },
+    body: code === undefined ? {} : { code },
+  });
+}
+
+/** The code the phone showed, typed on this screen: the verification counts here only once it matches (decision 035). */
+export function confirmSession(id: string, secret: string, code: string): Promise<SessionConfirmReply> {
+  return requestJson<SessionConfirmReply>(apiUrls.sessionConfirm(id), {
+    method: 'POST',
+    headers: { 'session-secret': secret },
+    body: { code },
+  });
 }
 
 /** The outcome, for the screen holding the session's secret. */

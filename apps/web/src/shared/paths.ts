@@ -26,6 +26,7 @@ export const apiUrls = {
   sessionEvents: (id: string, secret: string) => api(`/sessions/${encodeURIComponent(id)}/events?secret=${encodeURIComponent(secret)}`),
   sessionOpen: (id: string) => api(`/sessions/${encodeURIComponent(id)}/open`),
   sessionFailure: (id: string) => api(`/sessions/${encodeURIComponent(id)}/failure`),
+  sessionConfirm: (id: string) => api(`/sessions/${encodeURIComponent(id)}/confirm`),
   oprf: () => api('/oprf'),
   oprfPublicKey: () => api('/oprf/public-key'),
   challenge: () => api('/challenge'),

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 
 /**
- * navigate(), with the specification's behaviour on failure: a console warning
+ * navigate() (with the page's state, if any), with the specification's behaviour on failure: a console warning
  * "Unhandled Navigation Error" and nothing shown to the person.
  */
 export function useSafeNavigate(): (to: string, options?: { state?: unknown }) => void {

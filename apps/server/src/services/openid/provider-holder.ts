@@ -1,25 +1,29 @@
 import type Provider from 'oidc-provider';
 import type { OidcRepository } from '../../storage/types.ts';
 import { createProvider } from './create-provider.ts';
-import { KEY_ACTIVATION_MS, loadOidcKeys } from './signing-keys.ts';
-
-/** How often a process re-reads the signing keys: well within KEY_ACTIVATION_MS, so a rotated key is published everywhere before it signs. */
-const KEY_REFRESH_MS = Math.floor(KEY_ACTIVATION_MS / 4);
+import { KEY_REFRESH_MS, loadOidcKeys } from './signing-keys.ts';
 
 /**
  * The process's provider, built on first use (the database may not be reachable when the app is
  * built) and rebuilt when the stored keys change: a rotation, or a new key becoming the one that
- * signs. Its state is all in storage, so a rebuilt provider continues every login in flight.
+ * signs. Its state is all in storage, so a rebuilt provider continues every login in flight. The
+ * keys are stored sealed under `keySecret`, which is never in the database (decision 038).
  */
-export function providerHolder(options: { issuer: string; oidc: OidcRepository }) {
+export function providerHolder(options: { issuer: string; oidc: OidcRepository; keySecret: Uint8Array; signInTtlSeconds: number }) {
   let current: { provider: Provider; keys: string; checkedAt: number } | undefined;
   let loading: Promise<Provider> | undefined;
 
   const load = async () => {
-    const keys = await loadOidcKeys(options.oidc);
+    const keys = await loadOidcKeys(options.oidc, options.keySecret);
     const fingerprint = JSON.stringify([keys.signing.map((key) => key.kid), keys.cookie.length]);
     if (current?.keys !== fingerprint) {
-      const provider = createProvider({ issuer: options.issuer, oidc: options.oidc, signing: keys.signing, cookieKeys: keys.cookie });
+      const provider = createProvider({
+        issuer: options.issuer,
+        oidc: options.oidc,
+        signing: keys.signing,
+        cookieKeys: keys.cookie,
+        signInTtlSeconds: options.signInTtlSeconds,
+      });
       // The routes set X-Forwarded-Host and -Proto to PUBLIC_URL's before every hand-over.
       provider.proxy = true;
       current = { provider, keys: fingerprint, checkedAt: Date.now() };

@@ -1,5 +1,5 @@
 import type Provider from 'oidc-provider';
-import { signInHostScope, signInScope } from '@zeroid/protocol';
+import { signInScope, signInSectorUriScope } from '@zeroid/protocol';
 
 type Client = NonNullable<Awaited<ReturnType<Provider['Client']['find']>>>;
 type Interaction = InstanceType<Provider['Interaction']>;
@@ -13,14 +13,19 @@ export interface SignInRequest {
 }
 
 /**
- * The scope a proof for this client must have (decisions 023 and 029): the client's own sector
- * (`signInScope(client_id)`), or, for a client registered with a `sector_identifier_uri`, the sector of
- * that URI's host, shared by every client registered with it. Always from the stored client, never
- * from a request.
+ * The scope a proof for this client must have (decisions 023, 029 and 038): the client's own sector
+ * (`signInScope(client_id)`), or, for a client registered with a `sector_identifier_uri`, the sector
+ * of that very document, shared by every client registered with it and listed in it. Always from the
+ * stored client, never from a request.
  */
 export function sectorScope(client: Client): string {
-  const uri = client.sectorIdentifierUri;
-  return typeof uri === 'string' && URL.canParse(uri) ? signInHostScope(new URL(uri).host) : signInScope(client.clientId);
+  return sectorScopeOf({ client_id: client.clientId, sector_identifier_uri: client.sectorIdentifierUri });
+}
+
+/** The same, from a client's stored metadata. */
+export function sectorScopeOf(metadata: { client_id: string; sector_identifier_uri?: unknown }): string {
+  const uri = metadata.sector_identifier_uri;
+  return typeof uri === 'string' && URL.canParse(uri) ? signInSectorUriScope(uri) : signInScope(metadata.client_id);
 }
 
 /** How the screens name the site: its registered name, and the host its code will be sent to. */

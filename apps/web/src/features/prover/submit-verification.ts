@@ -1,5 +1,5 @@
 import type { VerifyReply } from '@zeroid/protocol';
-import { VERIFICATION_RESULT } from '@zeroid/protocol/messages';
+import { CONFIRMATION_CODE, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
 import { config } from '../../shared/config.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
@@ -10,11 +10,15 @@ export type VerifyOutcome = 'Success' | 'Failure';
 /** Loads the browser prover only when a call needs it: the welcome page stays small. */
 const prover = () => import('./prover-client.ts');
 
-/** Verifies a biometric: a zero-knowledge proof in "browser" mode, the raw body in "server" mode. */
+/**
+ * Verifies a biometric: a zero-knowledge proof in "browser" mode, the raw body in "server" mode. A
+ * verification that completed another screen's session comes with the code that screen's person
+ * must type there (decision 035).
+ */
 export async function verify(
   input: { bioInfo: string; session?: string | undefined },
   onProgress?: (p: Progress) => void,
-): Promise<VerifyOutcome> {
+): Promise<{ outcome: VerifyOutcome; confirmationCode?: string | undefined }> {
   onProgress?.(config.proving === 'browser' ? { stage: 'starting' } : { stage: 'sending' });
   const reply =
     config.proving === 'browser'
@@ -23,7 +27,7 @@ export async function verify(
           method: 'POST',
           body: input.session === undefined ? { bio_info: input.bioInfo } : { bio_info: input.bioInfo, session: input.session },
         });
-  return reply[VERIFICATION_RESULT] === 'Success' ? 'Success' : 'Failure';
+  return { outcome: reply[VERIFICATION_RESULT] === 'Success' ? 'Success' : 'Failure', confirmationCode: reply[CONFIRMATION_CODE] };
 }
 
 /**

@@ -1,42 +1,57 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CreatedSessionReply, SessionReply } from '@zeroid/protocol';
-import { sessionCode } from '@zeroid/protocol/session-code';
-import { createSession, fetchQrCode, watchSession } from '../../shared/api-client.ts';
+import { confirmSession, createSession, fetchQrCode, watchSession } from '../../shared/api-client.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
+import { ConfirmationCodeForm } from './confirmation-code-form.tsx';
 
 const clock = (ms: number) => {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 
+/** What a screen does once its session is settled: `code` is what its person typed, undefined when the phone failed. */
+export type FinishSession = (session: string, secret: string, code: string | undefined) => Promise<void>;
+
 /**
  * A one-time verification session as a QR code (fetched from the server as binary, shown as a data
- * URL), with a countdown and the short code the phone shows too. When a phone completes it, this
- * screen moves on by itself. The session's secret stays in this effect's memory: it is what lets
- * this screen, and no other, read the outcome. The sign-in screen (decision 029) passes its own
- * way to create the session and to finish once it has completed.
+ * URL), with a countdown. When a phone fails it, this screen moves on by itself; when a phone
+ * succeeds, the phone shows a code that the person here must type before this screen moves on
+ * (decision 035). The session's secret stays in this effect's memory: it is what lets this screen,
+ * and no other, read the outcome. The sign-in screen (decision 029) passes its own way to create the
+ * session and to finish it.
  */
 export function SessionQrCode({
   create = createSession,
-  onSettled,
-}: {
-  create?: () => Promise<CreatedSessionReply>;
-  onSettled?: (session: string, secret: string) => void;
-} = {}) {
+  finish,
+}: { create?: () => Promise<CreatedSessionReply>; finish?: FinishSession } = {}) {
   const navigate = useSafeNavigate();
   const [session, setSession] = useState<SessionReply>();
+  const [proved, setProved] = useState<{ session: string; secret: string }>();
   const [src, setSrc] = useState<string>();
   const [error, setError] = useState<string>();
   const [now, setNow] = useState(() => Date.now());
   const [attempt, setAttempt] = useState(0);
+
+  // A plain verification: on to the outcome page, once the code matched.
+  const finishHere = useCallback<FinishSession>(
+    async (id, secret, code) => {
+      if (code === undefined) return navigate(routes.invalidDid);
+      if ((await confirmSession(id, secret, code)).confirmed) navigate(routes.authorised, { state: { verified: true } });
+      else navigate(routes.invalidDid);
+    },
+    [navigate],
+  );
+  const settle = useRef(finish ?? finishHere);
+  settle.current = finish ?? finishHere;
 
   useEffect(() => {
     let live = true;
     let stopWatching: (() => void) | undefined;
     setSrc(undefined);
     setError(undefined);
+    setProved(undefined);
     create()
       .then(async (created) => {
         const image = await fetchQrCode(created.session);
@@ -45,13 +60,14 @@ export function SessionQrCode({
         setSrc(image);
         stopWatching = watchSession(created.session, created.secret, (update) => {
           setSession(update);
-          if (onSettled && (update.status === 'success' || update.status === 'failure')) {
+          if (update.status === 'success') {
             stopWatching?.();
-            onSettled(created.session, created.secret);
-            return;
+            setProved({ session: created.session, secret: created.secret });
           }
-          if (update.status === 'success') navigate(routes.authorised, { state: { verified: true } });
-          if (update.status === 'failure') navigate(routes.invalidDid);
+          if (update.status === 'failure') {
+            stopWatching?.();
+            settle.current(created.session, created.secret, undefined).catch((failure: Error) => live && setError(failure.message));
+          }
         });
       })
       .catch((failure: unknown) => live && setError(failure instanceof Error ? failure.message : 'Could not create a QR code.'));
@@ -59,7 +75,7 @@ export function SessionQrCode({
       live = false;
       stopWatching?.();
     };
-  }, [attempt, navigate, create, onSettled]);
+  }, [attempt, create]);
 
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -68,11 +84,13 @@ export function SessionQrCode({
 
   const renew = useCallback(() => setAttempt((n) => n + 1), []);
   const remaining = session ? Date.parse(session.expiresAt) - now : 0;
-  const expired = session !== undefined && (session.status === 'expired' || remaining <= 0);
+  const expired = session !== undefined && !proved && (session.status === 'expired' || remaining <= 0);
+
+  if (proved) return <ConfirmationCodeForm onConfirm={(code) => settle.current(proved.session, proved.secret, code)} />;
 
   return (
     <>
-      <p>Scan this code with your phone to verify there. This screen continues by itself.</p>
+      <p>Scan this code with your phone to verify there. This screen continues once you type the code your phone then shows.</p>
       {session?.phoneConnected && !expired ? (
         <p className="connected" role="status">
           <span className="spinner" aria-hidden="true" />
@@ -80,11 +98,6 @@ export function SessionQrCode({
         </p>
       ) : null}
       {src && !expired ? <img className="qr" src={src} width={320} height={320} alt="QR code for the verification link" /> : null}
-      {session && !expired ? (
-        <p className="session-code">
-          Code: <strong>{sessionCode(session.session)}</strong>. Your phone shows the same code: check that they match.
-        </p>
-      ) : null}
       {session && !expired ? (
         <p className="countdown" role="timer" aria-live="off">
           Expires in {clock(remaining)}

@@ -1,23 +1,25 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { sessionCode } from '@zeroid/protocol/session-code';
 import type { PhoneSignInDetailsReply, PhoneSignInReply } from '@zeroid/protocol';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { BiometricForm } from '../../shared/biometric-form.tsx';
+import { ConfirmationCode } from '../outcome/confirmation-code.tsx';
 
 const prover = () => import('../prover/prover-client.ts');
 
-type Outcome = 'signed-in' | 'not-signed-in';
+/** A proof the site accepted comes with the code the other screen's person types there (decision 035). */
+type Outcome = { confirmationCode: string } | 'not-signed-in';
 
 /**
  * Sign in with ZeroID on a phone (decision 029): opened from the QR code of a sign-in screen. It names
- * the site that asks before anything is proved, so a relayed code cannot sign the person in somewhere
- * they did not mean to; the proof is for that site's sector and bound to its authorization request.
- * The other screen then goes back to the site. A biometric that is not registered, or Cancel, fails
- * the session: the site gets access_denied.
+ * the site that asks before anything is proved; the proof is for that site's sector and bound to its
+ * authorization request. An accepted proof gives a code, which the person types on the other screen
+ * (decision 035): only then does that screen go back to the site, so a relayed QR code does not sign
+ * the person in on someone else's screen. A biometric that is not registered, or Cancel, fails the
+ * session: the site gets access_denied.
  */
 export function PhoneSignIn({ session, site }: { session: string; site: { name: string; host: string } }) {
   const [bioInfo, setBioInfo] = useState('');
@@ -45,7 +47,7 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
         method: 'POST',
         body: { proof, challenge: details.challenge },
       });
-      setOutcome(reply.result === 'Success' ? 'signed-in' : 'not-signed-in');
+      setOutcome(reply.result === 'Success' && reply.confirmationCode ? { confirmationCode: reply.confirmationCode } : 'not-signed-in');
     }, 'Verification failed. Please try again.');
   }
 
@@ -57,15 +59,23 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
     }
   }
 
+  if (outcome === 'not-signed-in') {
+    return (
+      <section className="card">
+        <h1>Not verified</h1>
+        <p className="notice" role="status" data-testid="phone-sign-in-outcome">
+          {site.name} was told that you did not sign in.
+        </p>
+      </section>
+    );
+  }
   if (outcome) {
     return (
       <section className="card">
-        <h1>{outcome === 'signed-in' ? 'Verified' : 'Not verified'}</h1>
-        <p className={outcome === 'signed-in' ? 'success-text' : 'notice'} role="status" data-testid="phone-sign-in-outcome">
-          {outcome === 'signed-in'
-            ? `You are signed in to ${site.name}. Continue on the other screen.`
-            : `${site.name} was told that you did not sign in.`}
-        </p>
+        <h1>Verified</h1>
+        <ConfirmationCode code={outcome.confirmationCode}>
+          <span data-testid="phone-sign-in-outcome">To finish signing in to {site.name}, type this code on the other screen:</span>
+        </ConfirmationCode>
       </section>
     );
   }
@@ -76,10 +86,6 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
       <p className="lead" data-testid="sign-in-site">
         Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. It receives only a pseudonym for this site: not your ID,
         not your biometric, not your DID.
-      </p>
-      <p className="session-code">
-        This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
-        verify.
       </p>
       <BiometricForm
         bioInfo={bioInfo}

@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { Link, useSearchParams } from 'react-router';
-import { sessionCode } from '@zeroid/protocol/session-code';
 import { sessionOpen } from '../../shared/api-client.ts';
 import { prepareProver, verify } from '../prover/submit-verification.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -41,7 +40,14 @@ export function VerifyPage() {
     event.preventDefault();
     if (!check({ bioInfo })) return;
     const done = await run((onProgress) => verify({ bioInfo, session }, onProgress), 'Verification failed. Please try again.');
-    if (done) navigate(done.value === 'Success' ? routes.authorised : routes.invalidDid, { state: { verified: done.value === 'Success' } });
+    // Another screen's session: its person types this phone's code there (decision 035).
+    if (done) {
+      const { outcome, confirmationCode } = done.value;
+      const verified = outcome === 'Success';
+      navigate(verified ? routes.authorised : routes.invalidDid, {
+        state: { verified, ...(confirmationCode ? { confirmationCode } : {}) },
+      });
+    }
   }
 
   if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} />;
@@ -49,15 +55,7 @@ export function VerifyPage() {
   return (
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
-      {session ? (
-        <>
-          <p className="lead">You are completing a verification started on another screen.</p>
-          <p className="session-code">
-            This is a sign-in on the screen that showed this code: <strong>{sessionCode(session)}</strong>. Check that it matches before you
-            verify.
-          </p>
-        </>
-      ) : null}
+      {session ? <p className="lead">You are completing a verification started on another screen.</p> : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={(value) => {
