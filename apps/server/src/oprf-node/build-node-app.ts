@@ -36,7 +36,12 @@ export async function buildNodeApp(
   });
   // Client addresses are keyed under a secret derived from the share: private to this node.
   const limits = nodeLimits(config, deps.attempts, attemptKeySecret(share.share));
-  await registerGuessLimits(app, { perMinute: config.rateLimitPerMinute, ipv6Prefix: config.ipv6ClientPrefix, attempts: limits.attempts });
+  await registerGuessLimits(app, {
+    perMinute: config.rateLimitPerMinute,
+    ipv6Prefix: config.ipv6ClientPrefix,
+    attempts: limits.attempts,
+    keyOf: limits.keyOf,
+  });
   nodeRoutes(app, { share, limits, ping: deps.ping });
   return app;
 }

@@ -22,9 +22,9 @@ describe("an OPRF node's configuration", () => {
     expect(loadNodeConfig({ INIT_CWD: '/srv', DATA_DIR: 'n1' }).dataDir).toBe(path.resolve('/srv/n1'));
   });
 
-  it('keys server clients as every limit keys clients (IPv4-mapped as IPv4, IPv6 by network)', () => {
+  it('names server clients by exact address (IPv4-mapped as IPv4, IPv6 whole, never its /64)', () => {
     const config = loadNodeConfig({ SERVER_CLIENTS: '::ffff:10.0.0.5, 2001:db8::1', CORS_ORIGINS: 'https://app.example' });
-    expect(config.serverClients).toEqual(['10.0.0.5', '2001:db8:0:0:0:0:0:0/64']);
+    expect(config.serverClients).toEqual(['10.0.0.5', '2001:db8:0:0:0:0:0:1']);
     expect(config.corsOrigins).toEqual(['https://app.example']);
   });
 

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError, parseTrustProxy, type Config } from '../config.ts';
-import { clientKey } from '../http/client-key.ts';
+import { exactAddress } from '../http/exact-address.ts';
 
 /**
  * An OPRF node's whole configuration, read once from the environment at start, in the server's
@@ -30,9 +30,10 @@ export interface NodeConfig {
   guessMaxDelayMs: number;
   guessForgetMs: number;
   /**
-   * Client keys (`clientKey`) of the ZeroID servers: on their raw path one server address speaks for
-   * many people, each already limited by the server. They get `serverClientPerMinute` evaluations a
-   * minute (kept in storage) instead of the per-person guess budget; the global budget still binds them.
+   * The ZeroID servers' exact addresses (`exactAddress`: never a network, so a neighbour in a server's
+   * IPv6 /64 is an ordinary client): on their raw path one server address speaks for many people, each
+   * already limited by the server. They get `serverClientPerMinute` evaluations a minute (kept in
+   * storage) instead of the per-person guess budget; the global budget still binds them.
    */
   serverClients: string[];
   serverClientPerMinute: number;
@@ -94,7 +95,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     guessDelayMs: integer('GUESS_DELAY_SECONDS', 30, 1, 86_400) * 1000,
     guessMaxDelayMs: integer('GUESS_MAX_DELAY_SECONDS', 900, 1, 7 * 86_400) * 1000,
     guessForgetMs: integer('GUESS_FORGET_SECONDS', 86_400, 60, 365 * 86_400) * 1000,
-    serverClients: serverClients.map((address) => clientKey(address, ipv6ClientPrefix)),
+    serverClients: serverClients.map((address) => exactAddress(address) ?? address),
     serverClientPerMinute: integer('SERVER_CLIENT_PER_MINUTE', 3000, 1, 100_000_000),
   };
   if (problems.length > 0) throw new ConfigError(problems);
