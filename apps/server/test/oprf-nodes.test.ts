@@ -29,6 +29,7 @@ let refusedStart: Promise<{ code: number | null; output: string }>;
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
+const keysOf = (publicShares: OprfPublicShare[]) => ({ groupPublicKey: single.publicKey, threshold: 2, publicShares });
 const evaluate = (node: ServerProcess, request: Uint8Array) =>
   fetch(`${node.url}/oprf`, {
     method: 'POST',
@@ -109,7 +110,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
 
   it('give, through real HTTP, the single-key VOPRF output from any two nodes', async () => {
     const expected = bytesToHex(await single.evaluate('bio', 'a biometric'));
-    const round = await blindThresholdOprfInput(publicShares, 2, 'bio', 'a biometric');
+    const round = await blindThresholdOprfInput(keysOf(publicShares), 'bio', 'a biometric');
     const answers = await Promise.all(
       nodes.map(async (node, i) => {
         const reply = await evaluate(node, round.request);
@@ -137,7 +138,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
       { domain: 'id', normalised: 'an id' },
     ] as const;
     const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await single.evaluate(domain, normalised))));
-    const round = sodiumThresholdRound(publicShares, 2, tasks);
+    const round = sodiumThresholdRound(keysOf(publicShares), tasks);
     const answers = await Promise.all(
       nodes.slice(0, 2).map(async (node, i) => {
         const reply = await evaluateBatch(node, round.request);
@@ -155,7 +156,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
   });
 
   it("refuse an end user past the node's own guess budget with the server's 429, but not a configured server", async () => {
-    const { request } = await blindThresholdOprfInput(publicShares, 2, 'id', 'an ID');
+    const { request } = await blindThresholdOprfInput(keysOf(publicShares), 'id', 'an ID');
     // A malformed element is refused before it spends anything.
     const malformed = await fetch(`${nodes[2]!.url}/oprf`, {
       method: 'POST',
@@ -166,7 +167,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
     // The round above spent one evaluation at node 3; the budget allows GUESSES before a wait, and
     // each element of a batch is one guess: 1 + 2 (a batch) + 1, then refused.
     await libsodiumReady;
-    const batch = sodiumThresholdRound(publicShares, 2, [
+    const batch = sodiumThresholdRound(keysOf(publicShares), [
       { domain: 'bio', normalised: 'x' },
       { domain: 'id', normalised: 'y' },
     ]).request;

@@ -8,7 +8,8 @@ import { Artifacts } from '../src/services/artifacts.ts';
 import { checkKeyFingerprint } from '../src/services/check-key-fingerprint.ts';
 import { libsodiumReady } from '../src/services/libsodium.ts';
 import { evaluateWithNodes } from '../src/services/oprf-nodes/evaluate-with-nodes.ts';
-import { fetchNodeKeys } from '../src/services/oprf-nodes/fetch-node-keys.ts';
+import { assessNodeKeys } from '../src/services/oprf-nodes/assess-node-keys.ts';
+import { readNodeKeys } from '../src/services/oprf-nodes/read-node-keys.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../src/services/sodium-voprf.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
@@ -93,11 +94,11 @@ class ThresholdZkClient extends ZkTestClient {
       threshold: number;
       publicKey: string;
     };
-    const set = await fetchNodeKeys(published.nodes, published.threshold, 3000);
-    if (!set || Buffer.from(set.groupPublicKey).toString('base64url') !== published.publicKey)
-      throw new Error('the nodes do not fit the published group key');
+    const set = assessNodeKeys(published.nodes, await readNodeKeys(published.nodes, 3000), published.threshold, {
+      groupPublicKey: new Uint8Array(Buffer.from(published.publicKey, 'base64url')),
+    });
     const tasks = [{ domain, normalised: normaliseInput(raw) }];
-    return (await evaluateWithNodes(set.nodes, tasks, { threshold: set.threshold, timeoutMs: 3000 })).outputs[0]!;
+    return (await evaluateWithNodes(set, tasks, { timeoutMs: 3000 })).outputs[0]!;
   }
 }
 

@@ -50,9 +50,11 @@ export {
   refreshOprfShares,
   oprfPublicShare,
   checkPublicShares,
+  partitionPublicShares,
   MAX_OPRF_SHARES,
   type OprfKeyShare,
   type OprfPublicShare,
 } from './threshold-oprf.ts';
-export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
+export { blindThresholdOprfInput, type ThresholdKeys } from './blind-threshold-oprf-input.ts';
+export { chooseCombinableAnswers } from './combinable-shares.ts';
 export { OPRF_BATCH_MAX, OprfBatchRequest, OprfNodeKeyReply } from './oprf-node-schemas.ts';

@@ -52,7 +52,8 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
     /** Route options for the in-memory burst limit (registered with `registerGuessLimits`). */
     burst(): Pick<RouteShorthandOptions, 'config'> {
       if (!on) return {};
-      const max = (_request: FastifyRequest, key: string) => (key.startsWith(SERVER) ? config.serverClientPerMinute : config.rateLimitPerMinute);
+      const max = (_request: FastifyRequest, key: string) =>
+        key.startsWith(SERVER) ? config.serverClientPerMinute : config.rateLimitPerMinute;
       return { config: { rateLimit: { max, timeWindow: WINDOW_MS } } };
     },
 

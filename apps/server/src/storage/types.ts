@@ -173,6 +173,8 @@ export interface KeyFingerprintRepository {
    * (this one, or the one another process recorded first). Atomic across processes.
    */
   adopt(purpose: string, fingerprint: string, now?: number): Promise<string>;
+  /** The fingerprint recorded for `purpose`, if any (a threshold server picks the nodes' group key by it). */
+  recorded(purpose: string): Promise<string | undefined>;
 }
 
 /**

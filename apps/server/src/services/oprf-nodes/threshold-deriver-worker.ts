@@ -24,8 +24,7 @@ export type ThresholdOutcome =
 export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
   const faults: NodeFault[][] = [];
   const evaluateMany = async (tasks: readonly OprfTask[]) => {
-    const result = await evaluateWithNodes(task.set?.nodes ?? [], tasks, {
-      threshold: task.set?.threshold ?? Number.POSITIVE_INFINITY,
+    const result = await evaluateWithNodes(task.set, tasks, {
       timeoutMs: task.timeoutMs,
       forwardedFor: task.client,
     }).catch((error: unknown) => {

@@ -27,9 +27,7 @@ export function thresholdDeriver(
 ): RawDeriver {
   const outputs = (client: string | undefined): OprfOutputs => {
     const evaluateMany = async (tasks: readonly OprfTask[]) => {
-      const set = state.current;
-      const { outputs: values, faults } = await evaluateWithNodes(set?.nodes ?? [], tasks, {
-        threshold: set?.threshold ?? Number.POSITIVE_INFINITY,
+      const { outputs: values, faults } = await evaluateWithNodes(state.current, tasks, {
         timeoutMs,
         forwardedFor: client,
       }).catch((error: unknown) => {
@@ -76,6 +74,8 @@ export function workerThresholdDeriver(
     threads,
     eager: true,
     concurrentTasksPerWorker: TASKS_PER_THREAD,
+    // Each call's timeout must fire while the thread waits for work (thread-pool.ts).
+    idleLoop: true,
   });
   const run = async (task: ThresholdTask) => {
     const outcome = (await pool.run(task)) as ThresholdOutcome;

@@ -1,25 +1,30 @@
 import { blindThresholdOprfInput, ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
 import { base64urlnopad } from '@scure/base';
 import { ApiError } from '../../shared/http.ts';
-import { NODE_TIMEOUT_MS, NODES_UNAVAILABLE_MESSAGE, type KnownNode } from './oprf-nodes.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE, type KnownNode, type NodeKeys } from './oprf-nodes.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
 
 /**
  * One threshold OPRF round (decision 021): blind once and send the same element to every node at
  * once; as answers arrive, finalize with those in hand, so the first t that verify decide and a slow
- * or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ; a node
- * whose answer fails is left out and named in the console, never trusted.
+ * or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ, and only
+ * answers whose Kᵢ interpolate to the group key together are combined (issue 24); a node whose
+ * answer fails either is left out and named in the console, never trusted.
  *
- * @throws ApiError when fewer than t answers verify (the caller keeps what was typed).
+ * @throws ApiError when no t answers may be combined (the caller keeps what was typed), saying
+ *   whether too few nodes answered or their keys do not fit together.
  */
-export async function thresholdOprfRound(nodes: readonly KnownNode[], threshold: number, domain: OprfDomain, normalised: string) {
-  const round = await blindThresholdOprfInput([...nodes], threshold, domain, normalised);
+export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, normalised: string) {
+  const nodes = keys.publicShares;
+  const threshold = keys.threshold;
+  const round = await blindThresholdOprfInput(keys, domain, normalised);
   const body = JSON.stringify({ element: base64urlnopad.encode(round.request) });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), NODE_TIMEOUT_MS);
   const pending = new Map(nodes.map((node) => [node.index, ask(node, body, controller.signal)] as const));
   const answers: Answer[] = [];
+  let inconsistent: number[] = [];
   try {
     while (pending.size > 0) {
       const outcome = await Promise.race(pending.values());
@@ -28,24 +33,28 @@ export async function thresholdOprfRound(nodes: readonly KnownNode[], threshold:
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { output, rejected } = await round.finalize(answers);
-        nameRejected(nodes, rejected);
-        return output;
+        const result = await round.finalize(answers);
+        nameLeftOut(nodes, result);
+        return result.output;
       } catch (error) {
         if (!(error instanceof ThresholdUnavailableError)) throw error;
-        if (pending.size === 0) nameRejected(nodes, error.rejected);
+        inconsistent = error.inconsistent;
+        if (pending.size === 0) nameLeftOut(nodes, error);
       }
     }
-    throw new ApiError(NODES_UNAVAILABLE_MESSAGE, 503);
+    throw new ApiError(inconsistent.length > 0 ? NODES_INCONSISTENT_MESSAGE : NODES_UNAVAILABLE_MESSAGE, 503);
   } finally {
     clearTimeout(timer);
     controller.abort();
   }
 }
 
-function nameRejected(nodes: readonly KnownNode[], rejected: number[]) {
+function nameLeftOut(nodes: readonly KnownNode[], { rejected, inconsistent }: { rejected: number[]; inconsistent: number[] }) {
   for (const node of nodes.filter(({ index }) => rejected.includes(index))) {
     console.warn(`OPRF node ${node.index} (${node.url}) is left out: its answer failed its proof against its published key`);
+  }
+  for (const node of nodes.filter(({ index }) => inconsistent.includes(index))) {
+    console.warn(`OPRF node ${node.index} (${node.url}) is left out: its key does not interpolate to the group key with the others`);
   }
 }
 
