@@ -14,6 +14,7 @@ import { createMetrics, observeOprfNodes } from './services/metrics.ts';
 import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
+import { admissionSeed, admissionSigner } from './services/oprf-admission-signer.ts';
 import { OprfNodeSetMismatch, watchNodeKeys } from './services/oprf-nodes/watch-node-keys.ts';
 import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
@@ -52,12 +53,14 @@ async function main() {
   const oprfKey = threshold ? undefined : await loadOprfKey(config.dataDir, config.oprfPrivateKey);
   await libsodiumReady;
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
+  const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   const metrics = createMetrics();
   const deriver = oprfNodes
     ? (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
         timeoutMs: config.oprfNodeTimeoutMs,
         threads: config.derivationThreads,
+        admissionSeed: admissionSeed(secret),
         onFaults: (faults) => {
           for (const fault of faults) metrics.oprfNodeFaults.inc({ node: String(fault.index), reason: fault.reason });
           console.warn(
@@ -74,7 +77,6 @@ async function main() {
         'delete it and every copy of it (docs/oprf-nodes.md, "Deleting the whole key"), or it stays the weakest point.',
     );
   }
-  const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const registry = new Registry(storage, {
     onError: (error) =>
       console.error(
@@ -134,6 +136,12 @@ async function main() {
           { members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl, group: ristretto255Backend },
           'ZeroID is ready',
         );
+        // Public: every OPRF node lists it in ADMISSION_KEYS (decision 032).
+        if (threshold)
+          app.log.info(
+            { admissionKey: Buffer.from(admissionSigner(admissionSeed(secret)).publicKey).toString('base64url') },
+            'admission key for the OPRF nodes',
+          );
         return;
       } catch (error) {
         // Another key's database cannot become ready by waiting: stop, and say what to fix.

@@ -57,4 +57,11 @@ export {
 } from './threshold-oprf.ts';
 export { blindThresholdOprfInput, type ThresholdKeys } from './blind-threshold-oprf-input.ts';
 export { chooseCombinableAnswers } from './combinable-shares.ts';
-export { OPRF_BATCH_MAX, OprfBatchRequest, OprfNodeKeyReply } from './oprf-node-schemas.ts';
+export {
+  OPRF_ADMISSION_HEADER,
+  OPRF_BATCH_MAX,
+  OprfAdmissionReply,
+  OprfAdmissionRequest,
+  OprfBatchRequest,
+  OprfNodeKeyReply,
+} from './oprf-node-schemas.ts';

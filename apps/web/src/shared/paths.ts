@@ -28,6 +28,7 @@ export const apiUrls = {
   sessionFailure: (id: string) => api(`/sessions/${encodeURIComponent(id)}/failure`),
   oprf: () => api('/oprf'),
   oprfPublicKey: () => api('/oprf/public-key'),
+  oprfAdmission: () => api('/oprf/admission'),
   challenge: () => api('/challenge'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
   artifact: (name: string) => api(`/artifacts/${name}`),

@@ -1,4 +1,4 @@
-import { ThresholdUnavailableError } from '@zeroid/protocol';
+import { OPRF_ADMISSION_HEADER, ThresholdUnavailableError } from '@zeroid/protocol';
 import { libsodiumReady } from '../libsodium.ts';
 import { postToNode } from './post-to-node.ts';
 import { sodiumThresholdRound, type OprfTask } from './sodium-threshold-round.ts';
@@ -29,6 +29,11 @@ export interface NodeCallOptions {
   timeoutMs: number;
   /** The end client's address, so each node keys its own guess budget by the person, not by this server. */
   forwardedFor?: string | undefined;
+  /**
+   * The admission the nodes require for this request (decision 032): signed here on the raw path,
+   * whose route counted the guess before; asked of the server by a client (a test's, as the browser does).
+   */
+  admit?: ((request: Uint8Array) => string | Promise<string>) | undefined;
 }
 
 /**
@@ -49,7 +54,7 @@ export interface NodeCallOptions {
 export async function evaluateWithNodes(
   set: OprfNodeSet | undefined,
   tasks: readonly OprfTask[],
-  { timeoutMs, forwardedFor }: NodeCallOptions,
+  { timeoutMs, forwardedFor, admit }: NodeCallOptions,
 ): Promise<{ outputs: Uint8Array[]; faults: NodeFault[] }> {
   const faults: NodeFault[] = [];
   const nodes = set?.nodes ?? [];
@@ -72,6 +77,11 @@ export async function evaluateWithNodes(
     tasks,
   );
   const encoded = Buffer.from(round.request).toString('base64url');
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+    ...(admit ? { [OPRF_ADMISSION_HEADER]: await admit(round.request) } : {}),
+  };
   const call =
     tasks.length === 1
       ? { path: '/oprf', body: JSON.stringify({ element: encoded }) }
@@ -88,7 +98,7 @@ export async function evaluateWithNodes(
   let asked = 0;
   const askNext = () => {
     const node = order[asked++];
-    if (node) pending.set(node.index, askNode(node, call, signal, forwardedFor));
+    if (node) pending.set(node.index, askNode(node, call, signal, headers));
   };
   for (let i = 0; i < threshold; i++) askNext();
   let hedged: (value: Outcome) => void = () => undefined;
@@ -164,18 +174,13 @@ async function askNode(
   node: OprfNode,
   { path, body }: { path: string; body: string },
   signal: AbortSignal,
-  forwardedFor: string | undefined,
+  headers: Record<string, string>,
 ): Promise<Outcome> {
   const fault = (reason: NodeFault['reason'], status?: number): NodeFault => ({ index: node.index, url: node.url, reason, status });
   let response: { status: number; text: string };
   const started = performance.now();
   try {
-    response = await postToNode(
-      new URL(`${node.url}${path}`),
-      body,
-      { accept: 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
-      signal,
-    );
+    response = await postToNode(new URL(`${node.url}${path}`), body, headers, signal);
   } catch {
     return fault(signal.aborted ? 'timeout' : 'unreachable');
   }
