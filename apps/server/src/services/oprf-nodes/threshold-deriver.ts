@@ -31,13 +31,13 @@ export interface OprfNodesState {
  * 503 before anything is stored.
  */
 export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, admissionSeed }: DeriverOptions): RawDeriver {
-  const admit = admissionSigner(admissionSeed).issue;
+  const admissions = admissionSigner(admissionSeed);
   const outputs = (client: string | undefined): OprfOutputs => {
     const evaluateMany = async (tasks: readonly OprfTask[]) => {
       const { outputs: values, faults } = await evaluateWithNodes(state.current, tasks, {
         timeoutMs,
         forwardedFor: client,
-        admit: (request) => admit(request),
+        admit: (request) => admissions.issue(request),
       }).catch((error: unknown) => {
         if (error instanceof Error && 'faults' in error) onFaults((error as { faults: NodeFault[] }).faults);
         throw error;
