@@ -100,6 +100,7 @@ async function main() {
       urls: config.oprfNodes,
       threshold: config.oprfThreshold,
       timeoutMs: config.oprfNodeTimeoutMs,
+      rereadMs: config.oprfNodeRereadMs,
       log: app.log,
     });
   if (oprfNodes) observeOprfNodes(metrics, () => oprfNodes.current);

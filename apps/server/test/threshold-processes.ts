@@ -42,6 +42,16 @@ export async function splitKey(env: Record<string, string>, out: string, thresho
   return Array.from({ length: shares }, (_, i) => path.join(out, `node-${i + 1}`));
 }
 
+/** Refreshes the shares in `from` (every node's folder) into `out` with the CLI (same key, new shares); returns them in index order. */
+export async function refreshShares(from: string, out: string, threshold = 2, shares = 3): Promise<string[]> {
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', cliEntry, 'refresh', '--threshold', String(threshold), '--shares', String(shares), '--in', from, '--out', out],
+    { cwd: repoRoot },
+  );
+  return Array.from({ length: shares }, (_, i) => path.join(out, `node-${i + 1}`));
+}
+
 /** Starts a node on `dataDir` (on `port` if given: a restarted node keeps its URL) and waits for /healthz. */
 export async function startOprfNode(
   dataDir: string,

@@ -21,19 +21,22 @@ interface Log {
   warn(fields: object, message: string): void;
 }
 
-/** How often a running server reads the nodes' keys again. */
-const REREAD_MS = 5_000;
-
 /**
  * The node set a threshold server uses, kept current (decisions 021 and 033). `firstRead` waits,
  * with backoff, until t nodes publish keys that fit the database's group key, and adopts them;
- * `watch` then reads every node's key every 5 s, so a node that was down joins, refreshed shares are
+ * `watch` then reads every node's key every `rereadMs` (OPRF_NODE_REREAD_MS, 5 s), so a node that was down joins, refreshed shares are
  * taken up, and a node that changed its key, came back on an old share or names another group is
  * left out. Each change of a node's standing is logged once, with its index, URL and the fix.
  */
 export function watchNodeKeys(
   state: OprfNodesState,
-  { urls, threshold, timeoutMs, log }: { urls: readonly string[]; threshold: number; timeoutMs: number; log: Log },
+  {
+    urls,
+    threshold,
+    timeoutMs,
+    rereadMs,
+    log,
+  }: { urls: readonly string[]; threshold: number; timeoutMs: number; rereadMs: number; log: Log },
 ) {
   let timer: NodeJS.Timeout | undefined;
 
@@ -90,7 +93,7 @@ export function watchNodeKeys(
           (replies) => adopt(assessNodeKeys(urls, replies, threshold, { groupPublicKey: set.groupPublicKey, previous: set })!),
           () => undefined,
         );
-      }, REREAD_MS);
+      }, rereadMs);
       timer.unref();
     },
 
