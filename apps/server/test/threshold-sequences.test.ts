@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { generateOprfKeyPair, normaliseInput, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
+import {
+  blindOprfInput,
+  generateOprfKeyPair,
+  normaliseInput,
+  OPRF_ADMISSION_HEADER,
+  OprfEvaluator,
+  type OprfDomain,
+} from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { inProcessDeriver } from '../src/services/raw-deriver.ts';
@@ -108,6 +115,103 @@ afterAll(async () => {
   await server?.stop();
   await Promise.all(nodes.map(killOprfNode));
   if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe('one guess budget in every mode (issue 24, item 3; decision 032)', () => {
+  const LIMITS = { RATE_LIMIT_PER_MINUTE: '60', GUESSES_BEFORE_DELAY: '4', FAILED_VERIFICATIONS_BEFORE_DELAY: '2', TRUST_PROXY: 'true' };
+  let limited: ServerProcess;
+  let singleKey: ServerProcess;
+  beforeAll(async () => {
+    [limited, singleKey] = await Promise.all([
+      startServerProcess({ ...serverEnv, ...LIMITS, DATA_DIR: path.join(root, 'limited') }),
+      startServerProcess({
+        ...LIMITS,
+        DATA_DIR: path.join(root, 'single-key'),
+        OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
+        DERIVATION_THREADS: '1',
+        PROOF_VERIFIER_THREADS: '1',
+      }),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([limited?.stop(), singleKey?.stop()]);
+  });
+  const send = (target: ServerProcess, client: string, route: string, body: object) =>
+    fetch(target.url + route, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      body: JSON.stringify(body),
+    });
+
+  /**
+   * OPRF outputs a client gets, one round after another, until it is refused: in threshold mode an
+   * admission from the server, then both nodes (t = 2) with it; with the single key, POST /oprf.
+   */
+  async function guessesUntilRefused(mode: 'threshold' | 'single key', client: string): Promise<number> {
+    for (let outputs = 0; outputs < 50; outputs++) {
+      const element = Buffer.from((await blindOprfInput(single().publicKey, 'bio', `guess ${outputs}`)).request).toString('base64url');
+      if (mode === 'single key') {
+        if ((await send(singleKey, client, '/oprf', { element })).status !== 200) return outputs;
+        continue;
+      }
+      const admitted = await send(limited, client, '/oprf/admission', { request: element });
+      if (admitted.status !== 200) return outputs;
+      const { admission } = (await admitted.json()) as { admission: string };
+      for (const node of nodes.slice(0, 2)) {
+        const evaluated = await fetch(`${node.url}/oprf`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [OPRF_ADMISSION_HEADER]: admission },
+          body: JSON.stringify({ element }),
+        });
+        expect(evaluated.status).toBe(200);
+      }
+    }
+    throw new Error('never refused');
+  }
+
+  it('gives a client the same number of OPRF outputs as the single key would, and none once the server refused it', async () => {
+    // A fresh client: its guess budget, no more, in both modes.
+    expect(await guessesUntilRefused('threshold', '198.51.100.1')).toBe(4);
+    expect(await guessesUntilRefused('single key', '198.51.100.1')).toBe(4);
+    // A client the failure throttle stopped (two failed raw verifications): nothing more, in both modes.
+    for (const target of [limited, singleKey]) {
+      for (let i = 0; i < 2; i++) {
+        const reply = await send(target, '198.51.100.2', '/verify', { bio_info: `not registered ${i}` });
+        expect(await reply.json()).toEqual({ 'Verification Result': 'Failure' });
+      }
+    }
+    expect(await guessesUntilRefused('threshold', '198.51.100.2')).toBe(0);
+    expect(await guessesUntilRefused('single key', '198.51.100.2')).toBe(0);
+    const refused = await send(limited, '198.51.100.2', '/oprf/admission', {
+      request: Buffer.from((await blindOprfInput(single().publicKey, 'bio', 'x')).request).toString('base64url'),
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Straight to the nodes, without the server: they evaluate nothing at all.
+    const element = Buffer.from((await blindOprfInput(single().publicKey, 'bio', 'y')).request).toString('base64url');
+    for (const node of nodes) {
+      const reply = await fetch(`${node.url}/oprf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ element }),
+      });
+      expect([reply.status, ((await reply.json()) as { error: { code: string } }).error.code]).toEqual([403, 'ADMISSION_REQUIRED']);
+    }
+    // A malformed admission request is a 400 and spends nothing: a fresh client still has its 4.
+    expect((await send(limited, '198.51.100.3', '/oprf/admission', { request: 'AAE' })).status).toBe(400);
+    expect(await guessesUntilRefused('threshold', '198.51.100.3')).toBe(4);
+  });
+
+  it('keeps the raw path working under the limits: a registration and a verification within the budget', async () => {
+    const client = '198.51.100.4';
+    expect(await (await send(limited, client, '/register', { id_info: 'LIMITED-1', bio_info: 'limited biometric' })).json()).toEqual({
+      'DID already generated': false,
+      DID: await expectedDid({ id_info: 'LIMITED-1', bio_info: 'limited biometric' }),
+    });
+    expect(await (await send(limited, client, '/verify', { bio_info: 'limited biometric' })).json()).toEqual({
+      'Verification Result': 'Success',
+    });
+  });
 });
 
 describe('threshold nodes under real sequences (issue 24)', () => {
