@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
-import { byteForms, findBytes } from './scan-bytes.ts';
+import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
@@ -284,7 +284,9 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
 
   it('SQLite: no file under DATA_DIR holds any form of an erased value once the erasure is answered, while running and after a clean stop', async () => {
     const dataDir = tempDir();
-    const server = await startServerProcess({ ...env, DATA_DIR: dataDir }, { readyTimeoutMs: 120_000 });
+    const metricsToken = 'erasure-bytes-metrics-token-0123456789ab';
+    const server = await startServerProcess({ ...env, DATA_DIR: dataDir, METRICS_TOKEN: metricsToken }, { readyTimeoutMs: 120_000 });
+    let metrics = '';
     try {
       const names = Array.from({ length: 30 }, (_, i) => `bytes-${i}`);
       for (let i = 0; i < names.length; i += 10) await Promise.all(names.slice(i, i + 10).map((name) => register(server, name)));
@@ -308,13 +310,19 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
       expect(findBytes(dataDir, erased), 'while running, after more writes').toEqual([]);
       const kept = await derived('bytes-4');
       expect(findBytes(dataDir, [kept]).length).toBeGreaterThan(0);
+      metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      expect(metrics).toContain('zeroid_http_requests_total');
     } finally {
       await server.stop();
     }
     const erased = await Promise.all(['bytes-3', 'bytes-17', 'bytes-29'].map(derived));
     expect(findBytes(dataDir, erased), 'after a clean stop').toEqual([]);
+    // Nor did the logs or the metrics ever hold them.
     const logs = server.output.join('');
-    for (const form of erased.flatMap(byteForms)) expect(logs.includes(form.bytes.toString('latin1'))).toBe(false);
+    for (const value of erased.flatMap(({ commitment, idTag, did }) => [commitment, idTag, did, BigInt(commitment).toString(16)])) {
+      expect(logs).not.toContain(value);
+      expect(metrics).not.toContain(value);
+    }
   }, 180_000);
 });
 
