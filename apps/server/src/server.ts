@@ -103,7 +103,12 @@ async function main() {
       rereadMs: config.oprfNodeRereadMs,
       log: app.log,
     });
-  if (oprfNodes) observeOprfNodes(metrics, () => oprfNodes.current);
+  if (oprfNodes) {
+    observeOprfNodes(metrics, () => oprfNodes.current);
+    // Public, and needed by every node (ADMISSION_KEYS, decision 032) before this server can be ready.
+    const admissionKey = Buffer.from(admissionSigner(admissionSeed(secret)).publicKey).toString('base64url');
+    app.log.info({ admissionKey }, 'admission key for the OPRF nodes');
+  }
   const metricsApp = config.metricsPort === undefined ? undefined : await buildMetricsApp({ config, metrics });
 
   let closing = false;
@@ -137,12 +142,6 @@ async function main() {
           { members: registry.size, storage: storage.dialect, publicUrl: config.publicUrl, group: ristretto255Backend },
           'ZeroID is ready',
         );
-        // Public: every OPRF node lists it in ADMISSION_KEYS (decision 032).
-        if (threshold)
-          app.log.info(
-            { admissionKey: Buffer.from(admissionSigner(admissionSeed(secret)).publicKey).toString('base64url') },
-            'admission key for the OPRF nodes',
-          );
         return;
       } catch (error) {
         // Another key's database cannot become ready by waiting: stop, and say what to fix.
