@@ -187,6 +187,8 @@ describe('one guess budget in every mode (issue 24, item 3; decision 032)', () =
     });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The single key's server has nothing to admit: its own POST /oprf is the gate.
+    expect((await send(singleKey, '198.51.100.9', '/oprf/admission', { request: 'AAE' })).status).toBe(409);
     // Straight to the nodes, without the server: they evaluate nothing at all.
     const element = Buffer.from((await blindOprfInput(single().publicKey, 'bio', 'y')).request).toString('base64url');
     for (const node of nodes) {
