@@ -16,9 +16,8 @@ type Answer = { index: number; evaluation: Uint8Array };
  * One threshold OPRF round (decision 021): blind once, have the server count the guess and admit the
  * element (POST /oprf/admission, decision 032: a client over its guess budget or waiting on failed
  * verifications is refused there with the server's 429, as at POST /oprf with the single key), then
- * send the same element, with the admission, to every node at
- * once; as answers arrive, finalize with those in hand, so the first t that verify decide and a slow
- * or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ, and only
+ * send the same element, with the admission, to every node at once; as answers arrive, finalize with
+ * those in hand, so the first t that verify decide and a slow or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ, and only
  * answers whose Kᵢ interpolate to the group key together are combined (issue 24); a node whose
  * answer fails either is left out and named in the console, never trusted.
  *
