@@ -25,7 +25,7 @@ import { FULL, post, report } from './chaos-settings.ts';
  * acknowledged registration lost, and every identity verifiable; it prints the 503s and the longest
  * time without service (a probe verifies one person every 200 ms).
  *
- * `npm test`: one kill and restart, one refresh (all nodes at once) and one restore from the backup,
+ * `npm test`: one refresh (all nodes killed and restarted at once) and one restore from the backup,
  * under at least 10 s of load, without Chromium (its journeys need a web build and most of a core)
  * and without two nodes down at once (threshold-sequences.test.ts covers fewer than t).
  * `npm run test:chaos`: every fault over and over for at least 10 minutes (CHAOS_THRESHOLD_SECONDS),
@@ -234,7 +234,7 @@ async function faults(until: () => boolean) {
       // One node restored from the backup taken before the refresh: left out until it gets its share.
       const j = generation % 3;
       await restart(j, backups[j]!, `node ${j + 1} restored from the backup before the refresh`);
-      await sleep(FULL ? 4000 : 2000);
+      await sleep(FULL ? 4000 : 1000);
       await restart(j, current[j]!, `node ${j + 1} back on its current share`);
     },
     async () => {
@@ -245,9 +245,10 @@ async function faults(until: () => boolean) {
       await Promise.all([restart(i, current[i]!, `two nodes down: ${i + 1}`), restart(j, current[j]!, `two nodes down: ${j + 1}`)]);
     },
   ];
-  // npm test leaves out two-nodes-down, which threshold-sequences.test.ts covers: each restart costs seconds.
+  // npm test runs the refresh and the restore only (the refresh's restarts are SIGKILLs too); two
+  // nodes down is in threshold-sequences.test.ts. Each node restart costs seconds.
   do {
-    for (const step of FULL ? steps : steps.slice(0, 2)) {
+    for (const step of FULL ? steps : steps.slice(1, 2)) {
       await step();
       if (FULL) await sleep(10_000);
     }
@@ -312,6 +313,10 @@ describe('threshold mode under chaos', () => {
 
       const started = Date.now();
       let stop = false;
+      /** A wait that ends as soon as the load stops. */
+      const pause = async (ms: number) => {
+        for (const end = Date.now() + ms; !stop && Date.now() < end;) await sleep(100);
+      };
       const loops = (count: number, body: (worker: number, i: number) => Promise<unknown>) =>
         Array.from({ length: count }, async (_, worker) => {
           for (let i = 0; !stop; i++) await body(worker, i);
@@ -329,7 +334,7 @@ describe('threshold mode under chaos', () => {
         ...loops(1, async () => {
           const someone = tally.acknowledged.filter((p) => p.via === 'browser round').at(-1);
           if (someone) await verifyThroughRound(someone.raw.bio_info);
-          await sleep(FULL ? 15_000 : 3000);
+          await pause(FULL ? 15_000 : 3000);
         }),
         ...loops(1, async () => {
           const verdict = await verifyRaw(probe.bio_info, true);
@@ -413,7 +418,7 @@ describe('threshold mode under chaos', () => {
       expect(tally.unexpected).toEqual([]);
       expect({ lost, notVerifiable }).toEqual({ lost: 0, notVerifiable: 0 });
       // The chaos happened, and the load went on through it.
-      expect(tally.nodeActions.length).toBeGreaterThanOrEqual(6);
+      expect(tally.nodeActions.length).toBeGreaterThanOrEqual(5);
       expect(figures.byPath.raw).toBeGreaterThan(10);
       expect(figures.byPath['browser round']).toBeGreaterThan(0);
       expect(tally.proofs).toBeGreaterThan(0);
