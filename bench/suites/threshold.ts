@@ -6,7 +6,13 @@ import { chromium } from 'playwright-core';
 import { loadOprfKey } from '../../apps/server/src/services/oprf-key.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { startServerProcess, type ServerProcess } from '../../apps/server/test/server-process.ts';
-import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from '../../apps/server/test/threshold-processes.ts';
+import {
+  killOprfNode,
+  SERVER_SECRET_ENV,
+  splitKey,
+  startOprfNode,
+  type OprfNodeProcess,
+} from '../../apps/server/test/threshold-processes.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { entry, repeat, type BenchEntry } from '../stats.ts';
@@ -38,8 +44,14 @@ export async function runThreshold({ runs, seconds, members }: { runs: number; s
     await storage.close();
     const shareDirs = await splitKey({ DATA_DIR: dataDir }, path.join(dir, 'shares'));
     nodes.push(...(await Promise.all(shareDirs.map((share) => startOprfNode(share)))));
-    // A load test measures throughput under saturation: the node timeout is not what it is about.
-    const thresholdEnv = { OPRF_NODES: nodes.map((node) => node.url).join(','), OPRF_THRESHOLD: '2', OPRF_NODE_TIMEOUT_MS: '8000' };
+    // A load test measures throughput under saturation: the node timeout is not what it is about. The
+    // servers share the attempt-key secret, so their admissions (decision 032) are the nodes' ADMISSION_KEYS.
+    const thresholdEnv = {
+      ...SERVER_SECRET_ENV,
+      OPRF_NODES: nodes.map((node) => node.url).join(','),
+      OPRF_THRESHOLD: '2',
+      OPRF_NODE_TIMEOUT_MS: '8000',
+    };
     const start = async (env: Record<string, string>): Promise<ServerProcess> => {
       const server = await startServerProcess(env);
       started.push(server);

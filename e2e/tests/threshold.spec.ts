@@ -5,14 +5,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from '../../apps/server/test/threshold-processes.ts';
 import { registerThroughUi, verifyThroughUi } from './journeys.ts';
+import { decodeQrDataUrl } from './qr.ts';
 import { freePort, startProcess as startEntry, stopProcess } from './processes.ts';
 
 /**
  * Threshold mode in Chromium (decision 021): a key split 2-of-3, three real OPRF node processes, and
- * a server in threshold mode serving the built app. With node 2 stopped, the browser registers and
- * verifies through nodes 1 and 3 and names node 2 in its console; with node 3 stopped too, the page
- * says too few nodes answered and keeps what was typed.
+ * a server in threshold mode serving the built app. Every round is admitted by the server first
+ * (decision 032). A phone completes a desktop's QR session through the nodes. With node 2 stopped,
+ * the browser registers and verifies through nodes 1 and 3 and names node 2 in its console; with
+ * node 3 stopped too, the page says too few nodes answered and keeps what was typed.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const root = mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-threshold-'));
@@ -47,13 +50,18 @@ test.beforeAll(async () => {
   nodes.push(
     ...(await Promise.all(
       [1, 2, 3].map((i) =>
-        startProcess('apps/server/src/oprf-node/main.ts', { DATA_DIR: path.join(root, 'shares', `node-${i}`), CORS_ORIGINS: serverUrl }),
+        startProcess('apps/server/src/oprf-node/main.ts', {
+          ...NODE_ADMISSION_ENV,
+          DATA_DIR: path.join(root, 'shares', `node-${i}`),
+          CORS_ORIGINS: serverUrl,
+        }),
       ),
     )),
   );
   await startProcess(
     'apps/server/src/server.ts',
     {
+      ...SERVER_SECRET_ENV,
       DATA_DIR: path.join(root, 'server'),
       WEB_DIST: path.join(repoRoot, 'apps/web/dist'),
       PUBLIC_URL: serverUrl,
@@ -69,6 +77,27 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await Promise.all(children.map(stopProcess));
   rmSync(root, { recursive: true, force: true });
+});
+
+test("threshold mode: a phone completes the desktop's QR session, every OPRF round admitted by the server", async ({ page, browser }) => {
+  const admissions: string[] = [];
+  await page.goto('/generate-qr');
+  const img = page.locator('img.qr');
+  await expect(img).toBeVisible();
+  const link = decodeQrDataUrl((await img.getAttribute('src'))!)!;
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const mobile = await phone.newPage();
+  mobile.on('request', (request) => {
+    if (request.url().endsWith('/oprf/admission')) admissions.push(request.method());
+  });
+  const bio = `threshold phone ${randomUUID()}`;
+  await registerThroughUi(mobile, `PHONE-THRESHOLD-${randomUUID()}`, bio);
+  await verifyThroughUi(mobile, bio, link);
+  await expect(mobile).toHaveURL(/\/user-authorised$/);
+  await expect(page).toHaveURL(/\/user-authorised$/);
+  // Registration: the biometric and the ID; verification: the biometric.
+  expect(admissions).toEqual(['POST', 'POST', 'POST']);
+  await phone.close();
 });
 
 test('threshold mode: register and verify through 2 of 3 nodes, then a clear message when too few answer', async ({ page }) => {

@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
 import type { Artifacts } from './services/artifacts.ts';
 import type { Metrics } from './services/metrics.ts';
+import type { admissionSigner } from './services/oprf-admission-signer.ts';
 import type { OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import type { ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import type { RawDeriver } from './services/raw-deriver.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   oprf: OprfEvaluator | undefined;
   /** Threshold mode only (decision 021): the nodes' keys once t of them have been checked. */
   oprfNodes?: OprfNodesState | undefined;
+  /** Threshold mode only (decision 032): signs the admissions the nodes require, once a guess is counted. */
+  admissions?: ReturnType<typeof admissionSigner> | undefined;
   /** The raw path's derivations: on worker threads in the server, in-process by default. */
   deriver: RawDeriver;
   /** Groth16 verification on worker threads, batched. */

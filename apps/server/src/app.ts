@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
+import { admissionSeed, admissionSigner } from './services/oprf-admission-signer.ts';
 import { AttemptLimits } from './services/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
@@ -40,7 +41,16 @@ import { signInWithZeroIdRoutes } from './routes/sign-in-with-zeroid.ts';
 export async function buildApp(
   deps: Omit<
     AppDeps,
-    'limits' | 'metrics' | 'lifecycle' | 'deriver' | 'proofVerifier' | 'sessionWatcher' | 'streamCaps' | 'qrImages' | 'openidProvider'
+    | 'limits'
+    | 'metrics'
+    | 'lifecycle'
+    | 'deriver'
+    | 'proofVerifier'
+    | 'sessionWatcher'
+    | 'streamCaps'
+    | 'qrImages'
+    | 'openidProvider'
+    | 'admissions'
   > & {
     /** Keys client addresses in the attempt counters (`attemptKeySecret` of the OPRF key). */
     attemptKeySecret: Uint8Array;
@@ -103,6 +113,7 @@ export async function buildApp(
     proofVerifier,
     lifecycle: deps.lifecycle ?? { warmingUp: false, draining: false },
     deriver: deps.deriver ?? inProcessDeriver(requireKey(deps.oprf)),
+    admissions: deps.oprfNodes ? admissionSigner(admissionSeed(deps.attemptKeySecret)) : undefined,
     limits,
     metrics,
     sessionWatcher,

@@ -48,6 +48,8 @@ export interface Config {
   oprfThreshold: number;
   /** How long the raw path waits for the nodes' answers before it gives up on the slow ones. */
   oprfNodeTimeoutMs: number;
+  /** Threshold mode: how often the nodes' published keys are read again (a node joins, refreshes, or is left out). */
+  oprfNodeRereadMs: number;
   /** Threshold mode: the attempt counters' HMAC secret (base64url, 32 bytes); otherwise a file in dataDir. */
   attemptKeySecret: string | undefined;
   /** Where the built web app lives. */
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oprfNodes,
     oprfThreshold,
     oprfNodeTimeoutMs: integer('OPRF_NODE_TIMEOUT_MS', 2000, 50, 60_000),
+    oprfNodeRereadMs: integer('OPRF_NODE_REREAD_MS', 5000, 100, 600_000),
     attemptKeySecret,
     webDist: path.resolve(env.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
     challengeTtlMs: integer('CHALLENGE_TTL_SECONDS', 300, 10, 86_400) * 1000,

@@ -9,12 +9,13 @@ import { buildApp } from './app.ts';
 import { buildMetricsApp } from './metrics-app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './services/artifacts.ts';
-import { checkKeyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
-import { createMetrics } from './services/metrics.ts';
+import { checkKeyFingerprint, keyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
+import { createMetrics, observeOprfNodes } from './services/metrics.ts';
 import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './services/libsodium.ts';
 import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
 import { loadOprfKey } from './services/oprf-key.ts';
-import { fetchNodeKeys, OprfNodeSetMismatch } from './services/oprf-nodes/fetch-node-keys.ts';
+import { admissionSeed, admissionSigner } from './services/oprf-admission-signer.ts';
+import { OprfNodeSetMismatch, watchNodeKeys } from './services/oprf-nodes/watch-node-keys.ts';
 import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
 import { Registry } from './services/registry.ts';
@@ -55,15 +56,20 @@ async function main() {
   const oprfKey = threshold ? undefined : await loadOprfKey(config.dataDir, config.oprfPrivateKey);
   await libsodiumReady;
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
+  const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
+  const metrics = createMetrics();
   const deriver = oprfNodes
     ? (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
         timeoutMs: config.oprfNodeTimeoutMs,
         threads: config.derivationThreads,
-        onFaults: (faults) =>
+        admissionSeed: admissionSeed(secret),
+        onFaults: (faults) => {
+          for (const fault of faults) metrics.oprfNodeFaults.inc({ node: String(fault.index), reason: fault.reason });
           console.warn(
             `OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`,
-          ),
+          );
+        },
       })
     : config.derivationThreads > 0
       ? workerDeriver(oprfKey!, config.derivationThreads)
@@ -74,7 +80,6 @@ async function main() {
         'delete it and every copy of it (docs/oprf-nodes.md, "Deleting the whole key"), or it stays the weakest point.',
     );
   }
-  const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const oidcKeySecret = await loadOidcKeySecret({ fromEnv: config.oidcKeySecret, dataDir: config.dataDir, oprfPrivateKey: oprfKey });
   const registry = new Registry(storage, {
     onError: (error) =>
@@ -89,11 +94,25 @@ async function main() {
     .ready()
     .catch((error: unknown) => console.error('Warming up the derivation threads failed:', error instanceof Error ? error.message : error))
     .finally(() => (lifecycle.warmingUp = false));
-  const metrics = createMetrics();
   const app = await buildApp(
     { config, storage, registry, oprf, oprfNodes, deriver, artifacts, lifecycle, metrics, attemptKeySecret: secret, oidcKeySecret },
     { eager: true },
   );
+  const nodeKeys =
+    oprfNodes &&
+    watchNodeKeys(oprfNodes, {
+      urls: config.oprfNodes,
+      threshold: config.oprfThreshold,
+      timeoutMs: config.oprfNodeTimeoutMs,
+      rereadMs: config.oprfNodeRereadMs,
+      log: app.log,
+    });
+  if (oprfNodes) {
+    observeOprfNodes(metrics, () => oprfNodes.current);
+    // Public, and needed by every node (ADMISSION_KEYS, decision 032) before this server can be ready.
+    const admissionKey = Buffer.from(admissionSigner(admissionSeed(secret)).publicKey).toString('base64url');
+    app.log.info({ admissionKey }, 'admission key for the OPRF nodes');
+  }
   const metricsApp = config.metricsPort === undefined ? undefined : await buildMetricsApp({ config, metrics });
 
   let closing = false;
@@ -108,7 +127,10 @@ async function main() {
         });
         if (closing) return opened.close();
         try {
-          const publicKey = oprfKey ? oprfPublicKey(oprfKey) : await nodesGroupKey();
+          const recorded = await opened.keyFingerprints.recorded('oprf');
+          const isRecorded = (groupPublicKey: Uint8Array) =>
+            keyFingerprint({ purpose: 'oprf', suite: OPRF_SUITE, publicKey: groupPublicKey }) === recorded;
+          const publicKey = oprfKey ? oprfPublicKey(oprfKey) : await nodeKeys!.firstRead(isRecorded, () => closing);
           // The group key is the single key's public key: a database made in single-key mode matches
           // the nodes its key was split among, and no others.
           await checkKeyFingerprint(opened.keyFingerprints, { purpose: 'oprf', suite: OPRF_SUITE, publicKey });
@@ -147,50 +169,10 @@ async function main() {
     }
   })();
 
-  /** Waits until t nodes publish keys that form one split; the group key they share. */
-  async function nodesGroupKey(): Promise<Uint8Array> {
-    for (let attempt = 1, delayMs = 250; ; attempt++, delayMs = Math.min(delayMs * 2, 5_000)) {
-      if (closing) throw new Error('shutting down');
-      const set = await fetchNodeKeys(config.oprfNodes, config.oprfThreshold, config.oprfNodeTimeoutMs);
-      if (set) {
-        oprfNodes!.current = set;
-        const missing = set.nodes.filter((node) => !node.publicKey).map((node) => `${node.index} ${node.url}`);
-        app.log.info({ threshold: set.threshold, nodes: set.nodes.length, missing }, 'OPRF nodes checked');
-        return set.groupPublicKey;
-      }
-      app.log.warn(
-        { attempt, threshold: config.oprfThreshold, retryInMs: delayMs },
-        'fewer OPRF nodes than the threshold answer: not ready',
-      );
-      await sleep(delayMs);
-    }
-  }
-
-  // The nodes' keys are read again every few seconds: a node that was down at start joins once it
-  // publishes a key that fits, and after a refresh (new Kᵢ, same group key) the new keys are used.
-  // A set that no longer fits, or names another group key, is logged and never adopted.
-  const rereadNodes = setInterval(() => {
-    const set = oprfNodes?.current;
-    if (!set) return;
-    fetchNodeKeys(config.oprfNodes, config.oprfThreshold, config.oprfNodeTimeoutMs).then(
-      (fresh) => {
-        if (!fresh) return;
-        if (!sameBytes(fresh.groupPublicKey, set.groupPublicKey)) {
-          app.log.error('the OPRF nodes now name another group key than this database was checked against: kept the keys read before');
-          return;
-        }
-        const changed = fresh.nodes.filter((node, i) => node.publicKey && !sameBytes(node.publicKey, set.nodes[i]?.publicKey));
-        if (changed.length === 0) return;
-        oprfNodes.current = { ...fresh, nodes: fresh.nodes.map((node, i) => (node.publicKey ? node : set.nodes[i]!)) };
-        app.log.info(
-          { nodes: changed.map((node) => `${node.index} ${node.url}`) },
-          'OPRF node keys read (a node joined, or the shares were refreshed)',
-        );
-      },
-      (error: unknown) => app.log.error({ err: { name: (error as Error).name } }, (error as Error).message),
-    );
-  }, 5_000);
-  rereadNodes.unref();
+  // The nodes' keys are read again every few seconds (watch-node-keys.ts): a node that was down
+  // joins once it publishes a key that fits, refreshed keys are taken up, and a node whose key no
+  // longer fits the others is left out and named.
+  nodeKeys?.watch();
 
   // Expired challenges, sessions and sign-in records and idle counters are useless; purge them so
   // no table grows without bound and a full database frees itself (decision 037).
@@ -206,7 +188,7 @@ async function main() {
     if (closing) return;
     closing = true;
     clearInterval(purge);
-    clearInterval(rereadNodes);
+    nodeKeys?.stop();
     // First report not-ready while still serving, so a load balancer stops sending requests here
     // and nothing already on its way is cut off; then stop accepting connections, let in-flight
     // requests finish (each is bounded by the request timeout), and close the database.
@@ -237,8 +219,6 @@ async function main() {
     app.log.info({ metrics: `http://${config.metricsHost}:${config.metricsPort}/metrics` }, 'metrics listener');
   }
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array | undefined) => b !== undefined && Buffer.from(a).equals(Buffer.from(b));
 
 /**
  * Loading a large tree leaves hundreds of MB of short-lived strings behind (at a million members the

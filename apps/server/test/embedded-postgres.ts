@@ -13,6 +13,8 @@ export interface RunningPostgres {
   createDatabase(): Promise<string>;
   /** Stops the server and deletes its directory. Safe to call twice. */
   stop(): Promise<void>;
+  /** The server's data directory (heap and index files under base/, WAL under pg_wal/), for byte scans. */
+  dataDir: string;
 }
 
 const START_TIMEOUT_MS = 60_000;
@@ -101,6 +103,7 @@ async function startOnce(): Promise<RunningPostgres> {
   let databases = 0;
   return {
     url: serverUrl('zeroid'),
+    dataDir: path.join(parent, 'data'),
     async createDatabase() {
       const name = `zeroid_${++databases}`;
       await createDatabase(serverUrl('postgres'), name);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/services/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
@@ -256,6 +257,73 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
       expect(health).toMatchObject({ members: rows.length, root: rootOfRows(rows) });
     }
   }, 60_000);
+});
+
+describe('erased bytes (issue 24, item 7; decision 034)', () => {
+  it('PostgreSQL: the server VACUUMs the erased row versions away; after VACUUM FULL no heap or index file holds a value, the WAL still does', async () => {
+    const erased = await Promise.all(['alice', 'dave', 'frank'].map(derived));
+    const kept = await derived('carol');
+    // The server's own VACUUM of the erasure's tables has run (it is scheduled a second after an erasure).
+    const vacuumed = async () =>
+      Number((await query<{ n: string }>("SELECT vacuum_count AS n FROM pg_stat_user_tables WHERE relname = 'identities'"))[0]?.n ?? 0);
+    for (const deadline = Date.now() + 30_000; (await vacuumed()) === 0;) {
+      if (Date.now() > deadline) throw new Error('the server did not VACUUM identities after the erasures');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // What an operator does for byte-level erasure (docs/deploy.md): rewrite the tables, then a checkpoint.
+    await query('VACUUM FULL identities, roots, tree_checkpoints, tree_checkpoint_pages');
+    await query('CHECKPOINT');
+    const inTables = (file: string) => file.startsWith('base/') || file.startsWith('global/');
+    expect(findBytes(postgres.dataDir, erased, inTables)).toEqual([]);
+    // The scan sees what is there: a member not erased is found in the heap and index files.
+    expect(findBytes(postgres.dataDir, [kept], inTables).length).toBeGreaterThan(0);
+    // What does not hold, and docs/deploy.md says: the WAL keeps the registrations' records until its
+    // segments are recycled and overwritten (and archives and backups keep them as long as they are kept).
+    expect(findBytes(postgres.dataDir, erased, (file) => file.startsWith('pg_wal/')).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('SQLite: no file under DATA_DIR holds any form of an erased value once the erasure is answered, while running and after a clean stop', async () => {
+    const dataDir = tempDir();
+    const metricsToken = 'erasure-bytes-metrics-token-0123456789ab';
+    const server = await startServerProcess({ ...env, DATA_DIR: dataDir, METRICS_TOKEN: metricsToken }, { readyTimeoutMs: 120_000 });
+    let metrics = '';
+    try {
+      const names = Array.from({ length: 30 }, (_, i) => `bytes-${i}`);
+      for (let i = 0; i < names.length; i += 10) await Promise.all(names.slice(i, i + 10).map((name) => register(server, name)));
+      const targets = ['bytes-3', 'bytes-17', 'bytes-29'];
+      const erased = await Promise.all(targets.map(derived));
+      // The scan sees the values while they are registered.
+      expect(findBytes(dataDir, erased).length).toBeGreaterThan(0);
+
+      expect((await eraseRaw(server, person('bytes-3'))).body).toEqual({ 'Erasure Result': 'Success' });
+      expect((await eraseZk(server, person('bytes-17').id_info, person('bytes-17').bio_info)).body).toEqual({
+        'Erasure Result': 'Success',
+      });
+      expect((await eraseRaw(server, person('bytes-29'))).body).toEqual({ 'Erasure Result': 'Success' });
+      const files = readdirSync(dataDir);
+      expect(files).toEqual(expect.arrayContaining(['zeroid.sqlite', 'zeroid.sqlite-wal', 'zeroid.sqlite-shm']));
+      expect(findBytes(dataDir, erased), 'while running, right after the erasures').toEqual([]);
+
+      // More registrations and tree checkpoints after the erasures write nothing of them back.
+      await Promise.all(['bytes-30', 'bytes-31', 'bytes-32'].map((name) => register(server, name)));
+      expect(await verifyRaw(server, 'bytes-31')).toBe('Success');
+      expect(findBytes(dataDir, erased), 'while running, after more writes').toEqual([]);
+      const kept = await derived('bytes-4');
+      expect(findBytes(dataDir, [kept]).length).toBeGreaterThan(0);
+      metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      expect(metrics).toContain('zeroid_http_requests_total');
+    } finally {
+      await server.stop();
+    }
+    const erased = await Promise.all(['bytes-3', 'bytes-17', 'bytes-29'].map(derived));
+    expect(findBytes(dataDir, erased), 'after a clean stop').toEqual([]);
+    // Nor did the logs or the metrics ever hold them.
+    const logs = server.output.join('');
+    for (const value of erased.flatMap(({ commitment, idTag, did }) => [commitment, idTag, did, BigInt(commitment).toString(16)])) {
+      expect(logs).not.toContain(value);
+      expect(metrics).not.toContain(value);
+    }
+  }, 180_000);
 });
 
 describe('SIGKILL during erasures under load (SQLite)', () => {

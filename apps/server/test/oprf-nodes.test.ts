@@ -8,6 +8,7 @@ import {
   checkPublicShares,
   OPRF_SUITE,
   OprfEvaluator,
+  OPRF_ADMISSION_HEADER,
   type OprfNodeKeyReply,
   type OprfPublicShare,
 } from '@zeroid/protocol';
@@ -18,10 +19,15 @@ import { sodiumThresholdRound } from '../src/services/oprf-nodes/sodium-threshol
 import { readShareFile } from '../src/services/oprf-share-store.ts';
 import { runOprfNodeUntilExit, startOprfNodeProcess } from './oprf-node-process.ts';
 import type { ServerProcess } from './server-process.ts';
+import { admissionSigner } from '../src/services/oprf-admission-signer.ts';
+import { invalidEncodings } from './ristretto255-invalid-encodings.ts';
+import { admissions, NODE_ADMISSION_ENV } from './threshold-processes.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'zeroid-oprf-nodes-'));
 const APP_ORIGIN = 'https://app.example';
 const GUESSES = 4;
+/** A listed server's IPv6 address; its /64 neighbour is an ordinary client. */
+const SERVER_V6 = '2001:db8::1';
 let single: OprfEvaluator;
 let nodes: ServerProcess[] = [];
 let tamperedShare: Uint8Array;
@@ -29,18 +35,21 @@ let refusedStart: Promise<{ code: number | null; output: string }>;
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 const fromB64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
-const evaluate = (node: ServerProcess, request: Uint8Array) =>
+const keysOf = (publicShares: OprfPublicShare[]) => ({ groupPublicKey: single.publicKey, threshold: 2, publicShares });
+/** POST /oprf with an admission for `request` (decision 032) unless `headers` says otherwise. */
+const evaluate = (node: ServerProcess, request: Uint8Array, headers: Record<string, string> = admitted(request)) =>
   fetch(`${node.url}/oprf`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ element: b64(request) }),
   });
 const evaluateBatch = (node: ServerProcess, request: Uint8Array) =>
   fetch(`${node.url}/oprf/batch`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...admitted(request) },
     body: JSON.stringify({ request: b64(request) }),
   });
+const admitted = (request: Uint8Array, now?: number) => ({ [OPRF_ADMISSION_HEADER]: admissions.issue(request, now) });
 
 // A 2-of-3 set from the server's real key file (under tsx: compiled-server.test.ts owns dist/ and
 // checks the oprf-node bundle is built); node 2 treats this test (127.0.0.1) as a ZeroID server client, node 3 as an end user.
@@ -57,22 +66,31 @@ beforeAll(async () => {
   tamperedShare = (await readShareFile(path.join(root, 'shares/node-2/oprf-share.json'))).share;
   const body = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   writeFileSync(file, JSON.stringify({ ...body, share: b64(tamperedShare) }), { mode: 0o600 });
-  refusedStart = runOprfNodeUntilExit({ DATA_DIR: tampered });
+  refusedStart = runOprfNodeUntilExit({ ...NODE_ADMISSION_ENV, DATA_DIR: tampered });
 
-  const common = { CORS_ORIGINS: APP_ORIGIN, GUESSES_BEFORE_DELAY: String(GUESSES) };
+  const common = { ...NODE_ADMISSION_ENV, CORS_ORIGINS: APP_ORIGIN, GUESSES_BEFORE_DELAY: String(GUESSES) };
   nodes = await Promise.all([
     startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }),
+    // Node 2 trusts this test as its proxy, so X-Forwarded-For names other clients (issue 24, item 6).
     startOprfNodeProcess({
       ...common,
       DATA_DIR: path.join(root, 'shares/node-2'),
-      SERVER_CLIENTS: '127.0.0.1',
+      SERVER_CLIENTS: `127.0.0.1,${SERVER_V6}`,
       SERVER_CLIENT_PER_MINUTE: '50',
+      TRUST_PROXY: '127.0.0.1',
     }),
     // Node 3 takes its share from OPRF_SHARE (the whole file, base64url), its DATA_DIR holding only counters.
     startOprfNodeProcess({
       ...common,
       DATA_DIR: path.join(root, 'node-3-counters'),
       OPRF_SHARE: readFileSync(path.join(root, 'shares/node-3/oprf-share.json')).toString('base64url'),
+    }),
+    // Node 1's share again, on libsodium's WebAssembly instead of the native addon (issue 24, item 4).
+    startOprfNodeProcess({
+      ...common,
+      DATA_DIR: path.join(root, 'node-1-wasm-counters'),
+      OPRF_SHARE: readFileSync(path.join(root, 'shares/node-1/oprf-share.json')).toString('base64url'),
+      ZEROID_SODIUM_NATIVE: '0',
     }),
   ]);
 }, 180_000);
@@ -86,9 +104,11 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
   let publicShares: OprfPublicShare[];
 
   it('publish public shares that interpolate to the group key, with CORS for the app origin only', async () => {
-    const replies = await Promise.all(
+    const [one, two, three, oneOnWasm] = await Promise.all(
       nodes.map(async (node) => (await (await fetch(`${node.url}/oprf/public-key`)).json()) as OprfNodeKeyReply),
     );
+    const replies = [one!, two!, three!];
+    expect(oneOnWasm).toEqual(one);
     expect(replies.map(({ suite, index, threshold }) => [suite, index, threshold])).toEqual([
       [OPRF_SUITE, 1, 2],
       [OPRF_SUITE, 2, 2],
@@ -109,9 +129,9 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
 
   it('give, through real HTTP, the single-key VOPRF output from any two nodes', async () => {
     const expected = bytesToHex(await single.evaluate('bio', 'a biometric'));
-    const round = await blindThresholdOprfInput(publicShares, 2, 'bio', 'a biometric');
+    const round = await blindThresholdOprfInput(keysOf(publicShares), 'bio', 'a biometric');
     const answers = await Promise.all(
-      nodes.map(async (node, i) => {
+      nodes.slice(0, 3).map(async (node, i) => {
         const reply = await evaluate(node, round.request);
         expect(reply.status).toBe(200);
         return { index: i + 1, evaluation: fromB64(((await reply.json()) as { evaluation: string }).evaluation) };
@@ -137,7 +157,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
       { domain: 'id', normalised: 'an id' },
     ] as const;
     const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await single.evaluate(domain, normalised))));
-    const round = sodiumThresholdRound(publicShares, 2, tasks);
+    const round = sodiumThresholdRound(keysOf(publicShares), tasks);
     const answers = await Promise.all(
       nodes.slice(0, 2).map(async (node, i) => {
         const reply = await evaluateBatch(node, round.request);
@@ -155,7 +175,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
   });
 
   it("refuse an end user past the node's own guess budget with the server's 429, but not a configured server", async () => {
-    const { request } = await blindThresholdOprfInput(publicShares, 2, 'id', 'an ID');
+    const { request } = await blindThresholdOprfInput(keysOf(publicShares), 'id', 'an ID');
     // A malformed element is refused before it spends anything.
     const malformed = await fetch(`${nodes[2]!.url}/oprf`, {
       method: 'POST',
@@ -166,7 +186,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
     // The round above spent one evaluation at node 3; the budget allows GUESSES before a wait, and
     // each element of a batch is one guess: 1 + 2 (a batch) + 1, then refused.
     await libsodiumReady;
-    const batch = sodiumThresholdRound(publicShares, 2, [
+    const batch = sodiumThresholdRound(keysOf(publicShares), [
       { domain: 'bio', normalised: 'x' },
       { domain: 'id', normalised: 'y' },
     ]).request;
@@ -184,6 +204,61 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
 
     // Node 2 counts this address as a ZeroID server: a per-minute allowance instead of a guess budget.
     for (let i = 0; i < GUESSES + 2; i++) expect((await evaluate(nodes[1]!, request)).status).toBe(200);
+  });
+
+  it('refuse every non-canonical encoding with the same 400 on the native addon and the WebAssembly, before anything is spent (issue 24, item 4)', async () => {
+    const [native, , , wasm] = nodes;
+    const both = async (element: Uint8Array) =>
+      Promise.all(
+        [native!, wasm!].map(async (node) => {
+          const reply = await evaluate(node, Uint8Array.from([0, 1, ...element]));
+          return { status: reply.status, body: await reply.text() };
+        }),
+      );
+    for (const [kind, element] of invalidEncodings) {
+      const [onNative, onWasm] = await both(element);
+      expect(onNative, kind).toEqual({ status: 400, body: expect.stringContaining('"code":"INVALID_ELEMENT"') as string });
+      expect(onWasm, kind).toEqual(onNative);
+    }
+    // The WebAssembly node is fresh: all 36 refusals spent nothing, so its whole budget is still there.
+    const { request } = await blindThresholdOprfInput(keysOf(publicShares), 'bio', 'gate');
+    const statuses = [];
+    for (let i = 0; i <= GUESSES; i++) statuses.push((await evaluate(wasm!, request)).status);
+    expect(statuses).toEqual([...Array<number>(GUESSES).fill(200), 429]);
+  });
+
+  it('evaluate only with an admission signed by a trusted server over these very elements, and spend nothing on a refusal (decision 032)', async () => {
+    const node = nodes[1]!;
+    const viaClient = { 'x-forwarded-for': '2001:db8:1::2' };
+    const one = (await blindThresholdOprfInput(keysOf(publicShares), 'bio', 'one')).request;
+    const other = (await blindThresholdOprfInput(keysOf(publicShares), 'bio', 'other')).request;
+    const forger = admissionSigner(new Uint8Array(32).fill(9));
+    const refusals: [string, Record<string, string>, string][] = [
+      ['none', {}, 'ADMISSION_REQUIRED'],
+      ['another key', { [OPRF_ADMISSION_HEADER]: forger.issue(one) }, 'ADMISSION_INVALID'],
+      ["another request's", admitted(other), 'ADMISSION_INVALID'],
+      ['expired', admitted(one, Date.now() - 61_000), 'ADMISSION_INVALID'],
+      ['dated ahead', admitted(one, Date.now() + 120_000), 'ADMISSION_INVALID'],
+      ['garbage', { [OPRF_ADMISSION_HEADER]: 'x'.repeat(96) }, 'ADMISSION_INVALID'],
+    ];
+    for (const [what, headers, code] of refusals) {
+      const reply = await evaluate(node, one, { ...headers, ...viaClient });
+      expect(reply.status, what).toBe(403);
+      expect(((await reply.json()) as { error: { code: string } }).error.code, what).toBe(code);
+    }
+    // None of the refusals spent a guess: the client still has its whole budget, then 429.
+    const statuses = [];
+    for (let i = 0; i <= GUESSES; i++) statuses.push((await evaluate(node, one, { ...admitted(one), ...viaClient })).status);
+    expect(statuses).toEqual([...Array<number>(GUESSES).fill(200), 429]);
+  });
+
+  it('names SERVER_CLIENTS by exact address: a listed IPv6 server gets its allowance, its /64 neighbour only the guess budget (issue 24, item 6)', async () => {
+    const { request } = await blindThresholdOprfInput(keysOf(publicShares), 'id', 'exact');
+    const from = (address: string) => ({ ...admitted(request), 'x-forwarded-for': address });
+    for (let i = 0; i < GUESSES + 2; i++) expect((await evaluate(nodes[1]!, request, from(SERVER_V6))).status).toBe(200);
+    const statuses = [];
+    for (let i = 0; i <= GUESSES; i++) statuses.push((await evaluate(nodes[1]!, request, from('2001:db8::2'))).status);
+    expect(statuses).toEqual([...Array<number>(GUESSES).fill(200), 429]);
   });
 
   it('refuses to start with a share that does not match its published place, and with a readable share file', async () => {

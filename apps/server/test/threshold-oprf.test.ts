@@ -8,11 +8,12 @@ import { Artifacts } from '../src/services/artifacts.ts';
 import { checkKeyFingerprint } from '../src/services/check-key-fingerprint.ts';
 import { libsodiumReady } from '../src/services/libsodium.ts';
 import { evaluateWithNodes } from '../src/services/oprf-nodes/evaluate-with-nodes.ts';
-import { fetchNodeKeys } from '../src/services/oprf-nodes/fetch-node-keys.ts';
+import { assessNodeKeys } from '../src/services/oprf-nodes/assess-node-keys.ts';
+import { readNodeKeys } from '../src/services/oprf-nodes/read-node-keys.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../src/services/sodium-voprf.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
-import { killOprfNode, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
+import { admissions, killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
@@ -76,7 +77,12 @@ const post = (server: ServerProcess, route: string, body: object) =>
   fetch(server.url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const postJson = async (server: ServerProcess, route: string, body: object) =>
   (await (await post(server, route, body)).json()) as Record<string, unknown>;
-const thresholdEnv = (urls: string[]) => ({ OPRF_NODES: urls.join(','), OPRF_THRESHOLD: '2', OPRF_NODE_TIMEOUT_MS: '3000' });
+const thresholdEnv = (urls: string[]) => ({
+  ...SERVER_SECRET_ENV,
+  OPRF_NODES: urls.join(','),
+  OPRF_THRESHOLD: '2',
+  OPRF_NODE_TIMEOUT_MS: '3000',
+});
 
 /** The browser's zero-knowledge flow in Node, with its OPRF rounds sent to the nodes the server publishes. */
 class ThresholdZkClient extends ZkTestClient {
@@ -93,11 +99,17 @@ class ThresholdZkClient extends ZkTestClient {
       threshold: number;
       publicKey: string;
     };
-    const set = await fetchNodeKeys(published.nodes, published.threshold, 3000);
-    if (!set || Buffer.from(set.groupPublicKey).toString('base64url') !== published.publicKey)
-      throw new Error('the nodes do not fit the published group key');
+    const set = assessNodeKeys(published.nodes, await readNodeKeys(published.nodes, 3000), published.threshold, {
+      groupPublicKey: new Uint8Array(Buffer.from(published.publicKey, 'base64url')),
+    });
     const tasks = [{ domain, normalised: normaliseInput(raw) }];
-    return (await evaluateWithNodes(set.nodes, tasks, { threshold: set.threshold, timeoutMs: 3000 })).outputs[0]!;
+    // As the browser does: the server counts the guess and admits the element, then the nodes evaluate it.
+    const admit = async (request: Uint8Array) => {
+      const reply = await post(this.server, '/oprf/admission', { request: Buffer.from(request).toString('base64url') });
+      if (!reply.ok) throw new Error(`POST /oprf/admission answered ${reply.status}`);
+      return ((await reply.json()) as { admission: string }).admission;
+    };
+    return (await evaluateWithNodes(set, tasks, { timeoutMs: 3000, admit })).outputs[0]!;
   }
 }
 
@@ -141,7 +153,13 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
 
     const published = (await (await fetch(`${server.url}/oprf/public-key`)).json()) as Record<string, unknown>;
     const singleKey = JSON.parse(readFileSync(path.join(singleDir, 'oprf-key.json'), 'utf8')) as { publicKey: string };
-    expect(published).toEqual({ suite: OPRF_SUITE, publicKey: singleKey.publicKey, threshold: 2, nodes: nodes.map((n) => n.url) });
+    expect(published).toEqual({
+      suite: OPRF_SUITE,
+      publicKey: singleKey.publicKey,
+      threshold: 2,
+      nodes: nodes.map((n) => n.url),
+      admissionKey: Buffer.from(admissions.publicKey).toString('base64url'),
+    });
     const refused = await post(server, '/oprf', { element: 'AAE' });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('OPRF_THRESHOLD_MODE');

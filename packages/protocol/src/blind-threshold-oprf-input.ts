@@ -1,5 +1,6 @@
 import { ristretto255 } from '@noble/curves/ed25519.js';
 import { DLEQVerifier, Evaluation, Oprf, VOPRFClient, type Elt } from '@cloudflare/voprf-ts';
+import { chooseCombinableAnswers } from './combinable-shares.ts';
 import { ThresholdUnavailableError } from './errors.ts';
 import { lagrangeCoefficients } from './lagrange-coefficients.ts';
 import { OPRF_CRYPTO, OPRF_SUITE, oprfInput, type OprfDomain } from './oprf-suite.ts';
@@ -25,31 +26,41 @@ class ThresholdVoprfClient extends VOPRFClient {
   }
 }
 
+/** What a threshold client knows of the key: the group key K, the threshold t and the nodes' Kᵢ. */
+export interface ThresholdKeys {
+  groupPublicKey: Uint8Array;
+  threshold: number;
+  publicShares: readonly OprfPublicShare[];
+}
+
 /**
  * The client side of one threshold round: blind once, send `request` (the same bytes as
  * blindOprfInput's request, i.e. the existing POST /oprf body element) to ≥ t nodes; `finalize`
  * verifies each node's answer (the existing serialized Evaluation with its DLEQ proof) against that
- * node's Kᵢ, leaves out and reports the ones that fail, combines the first `threshold` good ones by
- * Lagrange interpolation in the exponent, and finalizes as RFC 9497 says.
+ * node's Kᵢ, leaves out and reports the ones that fail, combines t good ones by Lagrange
+ * interpolation in the exponent, and finalizes as RFC 9497 says.
  *
  * Node i answers Zᵢ = kᵢ·B for the blinded B = r·H(x); with λᵢ the Lagrange coefficients at 0 of any
  * t indices, Σ λᵢ·Zᵢ = (Σ λᵢ·kᵢ)·B = k·B, which is exactly the single-key evaluation, so the output
- * equals what `blindOprfInput` gives against the group key. Check the public shares against the
- * group key first (`checkPublicShares`): this function trusts `publicShares`, not the nodes.
+ * equals what `blindOprfInput` gives against the group key. That holds only when the t chosen Kᵢ
+ * interpolate to the group key: `finalize` combines only such a set (`chooseCombinableAnswers`), so
+ * a node on an old or foreign share whose own proofs verify is left out (`inconsistent`), never
+ * combined into a wrong output (issue 24).
  *
  * `finalize` may be called again with more answers (for example after a node timed out); every answer
  * it is given is checked, and `rejected` lists the indices whose answers failed (wrong or malformed
  * evaluation or proof, an index not among `publicShares`, or a repeated index).
- * @throws ThresholdUnavailableError from `finalize` when fewer than `threshold` answers verify.
+ * @throws ThresholdUnavailableError from `finalize` when no t verified answers may be combined.
  */
 export async function blindThresholdOprfInput(
-  publicShares: OprfPublicShare[],
-  threshold: number,
+  { groupPublicKey, threshold, publicShares }: ThresholdKeys,
   domain: OprfDomain,
   normalised: string,
 ): Promise<{
   request: Uint8Array;
-  finalize(answers: { index: number; evaluation: Uint8Array }[]): Promise<{ output: Uint8Array; rejected: number[] }>;
+  finalize(
+    answers: { index: number; evaluation: Uint8Array }[],
+  ): Promise<{ output: Uint8Array; rejected: number[]; inconsistent: number[] }>;
 }> {
   if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError('The threshold is a positive integer');
   const keys = new Map(publicShares.map(({ index, publicKey }) => [index, publicKey]));
@@ -60,29 +71,28 @@ export async function blindThresholdOprfInput(
     request: evaluationRequest.serialize(),
     async finalize(answers) {
       const rejected: number[] = [];
-      const good: { index: number; element: Elt }[] = [];
-      const answered = new Set<number>();
+      const good = new Map<number, Elt>();
       for (const { index, evaluation: serialized } of answers) {
         const publicKey = keys.get(index);
         let evaluation: Evaluation | undefined;
         try {
           evaluation = Evaluation.deserialize(OPRF_SUITE, serialized, OPRF_CRYPTO);
-          if (!publicKey || answered.has(index) || !(await client.proves(publicKey, blinded!, evaluation))) evaluation = undefined;
+          if (!publicKey || good.has(index) || rejected.includes(index) || !(await client.proves(publicKey, blinded!, evaluation)))
+            evaluation = undefined;
         } catch {
           evaluation = undefined;
         }
-        if (evaluation) good.push({ index, element: evaluation.evaluated[0]! });
+        if (evaluation) good.set(index, evaluation.evaluated[0]!);
         else rejected.push(index);
-        answered.add(index);
       }
-      if (good.length < threshold) throw new ThresholdUnavailableError(threshold, good.length, rejected);
-      const chosen = good.slice(0, threshold);
-      const lambdas = lagrangeCoefficients(chosen.map(({ index }) => index));
+      const { chosen, inconsistent } = chooseCombinableAnswers(groupPublicKey, keys, [...good.keys()], threshold);
+      if (!chosen) throw new ThresholdUnavailableError(threshold, good.size, rejected, inconsistent);
+      const lambdas = lagrangeCoefficients(chosen);
       const combined = chosen
-        .map(({ element }, i) => element.mul(client.group.desScalar(ristretto255.Point.Fn.toBytes(lambdas[i]!))))
+        .map((index, i) => good.get(index)!.mul(client.group.desScalar(ristretto255.Point.Fn.toBytes(lambdas[i]!))))
         .reduce((sum, term) => sum.add(term));
       const [output] = await client.doFinalize(finalizeData, new Evaluation(Oprf.Mode.VOPRF, [combined]));
-      return { output: output!, rejected };
+      return { output: output!, rejected, inconsistent };
     },
   };
 }

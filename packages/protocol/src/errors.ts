@@ -43,19 +43,23 @@ export class ThresholdKeyMismatchError extends Error {
 }
 
 /**
- * Fewer than t OPRF nodes gave an answer whose DLEQ proof verifies, so no output can be formed. No
- * output is guessed: the caller asks again later (the API answers 503). `rejected` names the nodes
- * whose answers failed their proof (never trusted), `verified` counts the good ones.
+ * Fewer than t OPRF nodes gave answers that may be combined, so no output can be formed. No output is
+ * guessed: the caller asks again later (the API answers 503). `rejected` names the nodes whose answers
+ * failed their proof (never trusted), `verified` counts the good ones, and `inconsistent` names nodes
+ * whose answers verified but whose keys do not interpolate to the group key with the others (a share
+ * from before a refresh, or of another split).
  */
 export class ThresholdUnavailableError extends Error {
   constructor(
     readonly needed: number,
     readonly verified: number,
     readonly rejected: number[],
+    readonly inconsistent: number[] = [],
   ) {
     super(
       `Only ${verified} of the ${needed} OPRF nodes needed gave a verifiable answer` +
-        (rejected.length > 0 ? ` (node(s) ${rejected.join(', ')} answered wrongly).` : '.'),
+        (rejected.length > 0 ? ` (node(s) ${rejected.join(', ')} answered wrongly)` : '') +
+        (inconsistent.length > 0 ? `; the keys of node(s) ${inconsistent.join(', ')} do not interpolate to the group key together.` : '.'),
     );
     this.name = 'ThresholdUnavailableError';
   }

@@ -53,11 +53,20 @@ export {
   refreshOprfShares,
   oprfPublicShare,
   checkPublicShares,
+  partitionPublicShares,
   MAX_OPRF_SHARES,
   type OprfKeyShare,
   type OprfPublicShare,
 } from './threshold-oprf.ts';
-export { blindThresholdOprfInput } from './blind-threshold-oprf-input.ts';
-export { OPRF_BATCH_MAX, OprfBatchRequest, OprfNodeKeyReply } from './oprf-node-schemas.ts';
+export { blindThresholdOprfInput, type ThresholdKeys } from './blind-threshold-oprf-input.ts';
+export { chooseCombinableAnswers } from './combinable-shares.ts';
+export {
+  OPRF_ADMISSION_HEADER,
+  OPRF_BATCH_MAX,
+  OprfAdmissionReply,
+  OprfAdmissionRequest,
+  OprfBatchRequest,
+  OprfNodeKeyReply,
+} from './oprf-node-schemas.ts';
 export { type OprfSuite } from './oprf-group-suite.ts';
 export { ristretto255Suite } from './ristretto255-suite.ts';

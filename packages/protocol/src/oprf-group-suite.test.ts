@@ -39,15 +39,14 @@ describe.each([
     expect(suite.recoverKey(refreshed.slice(0, 2))).toEqual(privateKey);
     for (const set of [shares, refreshed]) {
       const round = await suite.blindThreshold(
-        set.map((s) => suite.publicShare(s)),
-        2,
+        { groupPublicKey: publicKey, threshold: 2, publicShares: set.map((s) => suite.publicShare(s)) },
         'bio',
         'threshold biometric',
       );
       const answers = await Promise.all(
         set.map(async (s) => ({ index: s.index, evaluation: await suite.blindEvaluate(s.share, round.request) })),
       );
-      expect(await round.finalize([answers[2]!, answers[0]!])).toEqual({ output: expected, rejected: [] });
+      expect(await round.finalize([answers[2]!, answers[0]!])).toEqual({ output: expected, rejected: [], inconsistent: [] });
     }
     const stranger = suite.publicShare({ index: 3, share: (await suite.generateKeyPair()).privateKey });
     expect(() => suite.checkPublicShares(publicKey, [...publicShares.slice(0, 2), stranger], 2)).toThrow(ThresholdKeyMismatchError);
@@ -56,7 +55,7 @@ describe.each([
     } catch (error) {
       expect((error as ThresholdKeyMismatchError).indices).toEqual([3]);
     }
-    const round = await suite.blindThreshold(publicShares, 2, 'id', 'x');
+    const round = await suite.blindThreshold({ groupPublicKey: publicKey, threshold: 2, publicShares }, 'id', 'x');
     const lying = { index: 1, evaluation: await suite.blindEvaluate((await suite.generateKeyPair()).privateKey, round.request) };
     await expect(
       round.finalize([lying, { index: 2, evaluation: await suite.blindEvaluate(shares[1]!.share, round.request) }]),

@@ -1,4 +1,5 @@
 import type { OprfDomain } from './oprf-suite.ts';
+import type { ThresholdKeys } from './blind-threshold-oprf-input.ts';
 import type { OprfKeyShare, OprfPublicShare } from './threshold-oprf.ts';
 
 /**
@@ -37,16 +38,18 @@ export interface OprfSuite {
   ): Promise<{ request: Uint8Array; finalize(evaluation: Uint8Array): Promise<Uint8Array> }>;
   /**
    * The client's round against t-of-n nodes: one request for all, every answer checked against its
-   * node's public share, the first `threshold` good ones combined. @throws ThresholdUnavailableError.
+   * node's public share, and the first `threshold` good ones whose shares interpolate to the group
+   * key combined (issue 24). @throws ThresholdUnavailableError.
    */
   blindThreshold(
-    publicShares: OprfPublicShare[],
-    threshold: number,
+    keys: ThresholdKeys,
     domain: OprfDomain,
     normalised: string,
   ): Promise<{
     request: Uint8Array;
-    finalize(answers: { index: number; evaluation: Uint8Array }[]): Promise<{ output: Uint8Array; rejected: number[] }>;
+    finalize(
+      answers: { index: number; evaluation: Uint8Array }[],
+    ): Promise<{ output: Uint8Array; rejected: number[]; inconsistent: number[] }>;
   }>;
 
   /** Shamir shares of the key, any `threshold` of which recover it; the group key does not change. */

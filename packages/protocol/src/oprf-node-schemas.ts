@@ -36,3 +36,32 @@ export const OprfBatchRequest = Type.Object(
   { additionalProperties: false },
 );
 export type OprfBatchRequest = Static<typeof OprfBatchRequest>;
+
+/**
+ * The header that carries an admission to an OPRF node (decision 032): a ZeroID server's Ed25519
+ * signature over the request's blinded elements and the time, issued after the server counted the
+ * client's guess. A node evaluates nothing without one.
+ */
+export const OPRF_ADMISSION_HEADER = 'zeroid-admission';
+
+/**
+ * POST /oprf/admission on a ZeroID server in threshold mode (decision 032): the serialized
+ * EvaluationRequest (one or two blinded elements) the client is about to send to the nodes. The
+ * server counts one guess per element, as POST /oprf does in single-key mode, and admits it.
+ */
+export const OprfAdmissionRequest = Type.Object(
+  {
+    request: Type.String({
+      pattern: '^[A-Za-z0-9_-]{1,128}$',
+      description: 'base64url of the serialized EvaluationRequest the nodes will evaluate',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type OprfAdmissionRequest = Static<typeof OprfAdmissionRequest>;
+
+export const OprfAdmissionReply = Type.Object(
+  { admission: Type.String({ description: 'base64url; send it to each node in the zeroid-admission header' }) },
+  { additionalProperties: false },
+);
+export type OprfAdmissionReply = Static<typeof OprfAdmissionReply>;

@@ -135,6 +135,12 @@ export const OprfKeyReply = Type.Object(
         description: 'threshold mode only: the OPRF nodes in share order (the first holds share 1); POST /oprf goes to them',
       }),
     ),
+    admissionKey: Type.Optional(
+      Type.String({
+        description:
+          "threshold mode only: base64url of this server's Ed25519 admission key, which each node lists in ADMISSION_KEYS (decision 032)",
+      }),
+    ),
   },
   closed,
 );

@@ -9,6 +9,7 @@ import { ThresholdKeyMismatchError, ThresholdUnavailableError } from './errors.t
 import {
   checkPublicShares,
   oprfPublicShare,
+  partitionPublicShares,
   recoverOprfKey,
   refreshOprfShares,
   splitOprfKey,
@@ -42,7 +43,7 @@ describe('threshold OPRF (Shamir over the ristretto255 scalar field, Lagrange in
         const shares = splitOprfKey(privateKey, threshold, count);
         const publicShares = shares.map(oprfPublicShare);
         checkPublicShares(publicKey, publicShares, threshold);
-        const thresholdRound = await blindThresholdOprfInput(publicShares, threshold, domain, text);
+        const thresholdRound = await blindThresholdOprfInput({ groupPublicKey: publicKey, threshold, publicShares }, domain, text);
         assertBlindedRequest(thresholdRound.request);
         const answers = await Promise.all(
           nodesOf(shares).map(async ({ index, evaluator }) => ({
@@ -97,10 +98,14 @@ describe('threshold OPRF (Shamir over the ristretto255 scalar field, Lagrange in
   });
 
   it('leaves out and names a node that answers with another key and a valid-looking proof', async () => {
-    const { privateKey } = await generateOprfKeyPair();
+    const { privateKey, publicKey } = await generateOprfKeyPair();
     const shares = splitOprfKey(privateKey, 2, 3);
     const expected = hex(await new OprfEvaluator(privateKey).evaluate('bio', 'a biometric'));
-    const round = await blindThresholdOprfInput(shares.map(oprfPublicShare), 2, 'bio', 'a biometric');
+    const round = await blindThresholdOprfInput(
+      { groupPublicKey: publicKey, threshold: 2, publicShares: shares.map(oprfPublicShare) },
+      'bio',
+      'a biometric',
+    );
     const [one, , three] = nodesOf(shares);
     // Node 2 evaluates with a key of its own: a well-formed element and a proof that verifies, but
     // against its own key, not against the K₂ it published.
@@ -140,6 +145,43 @@ describe('threshold OPRF (Shamir over the ristretto255 scalar field, Lagrange in
         { index: 3, evaluation: new Uint8Array([1, 2, 3]) },
       ]),
     ).rejects.toThrow(expect.objectContaining({ rejected: [1, 9, 3], verified: 1 }));
+  });
+
+  it('never combines answers whose keys do not interpolate to the group key: node 3 on its share from before a refresh (issue 24)', async () => {
+    const { privateKey, publicKey } = await generateOprfKeyPair();
+    const old = splitOprfKey(privateKey, 2, 3);
+    const fresh = refreshOprfShares(old.slice(0, 2), 2, 3);
+    const expected = hex(await new OprfEvaluator(privateKey).evaluate('bio', 'a biometric'));
+    // What a client reads after the refresh with node 3 down, then node 3 back on its old share:
+    // nodes 1 and 2 refreshed, node 3 old. Each proof verifies against the key its node publishes.
+    const mixed = [fresh[0]!, fresh[1]!, old[2]!];
+    const round = await blindThresholdOprfInput(
+      { groupPublicKey: publicKey, threshold: 2, publicShares: mixed.map(oprfPublicShare) },
+      'bio',
+      'a biometric',
+    );
+    const answers = await Promise.all(
+      nodesOf(mixed).map(async ({ index, evaluator }) => ({ index, evaluation: await evaluator.blindEvaluate(round.request) })),
+    );
+    const [one, two, three] = answers;
+    // Node 2 down: 1 (new) and 3 (old) verify one by one, but may not be combined. No output.
+    await expect(round.finalize([one!, three!])).rejects.toThrow(
+      expect.objectContaining({ name: 'ThresholdUnavailableError', rejected: [], verified: 2, inconsistent: [1, 3] }),
+    );
+    // With node 2 back, 1 and 2 combine and node 3 is named, whatever the order the answers came in.
+    for (const order of [
+      [three!, one!, two!],
+      [one!, three!, two!],
+      [two!, three!, one!],
+    ]) {
+      const { output, rejected, inconsistent } = await round.finalize(order);
+      expect(hex(output)).toBe(expected);
+      expect(rejected).toEqual([]);
+      expect(inconsistent).toEqual([3]);
+    }
+    // The node list says the same before any round: 3 does not fit; with only 1 and 3, nobody can tell.
+    expect(partitionPublicShares(publicKey, mixed.map(oprfPublicShare), 2)).toEqual({ fit: [1, 2], misfits: [3] });
+    expect(partitionPublicShares(publicKey, [fresh[0]!, old[2]!].map(oprfPublicShare), 2)).toEqual({ fit: [], misfits: [1, 3] });
   });
 
   it('refuses shapes no operator means: t < 2, t > n, n > 255, a malformed key', async () => {

@@ -82,35 +82,52 @@ export function oprfPublicShare(share: OprfKeyShare): OprfPublicShare {
 
 /**
  * Throws ThresholdKeyMismatchError (in errors.ts, with the indices that do not fit) unless every
- * published Kᵢ lies on one degree t−1 polynomial whose value at 0 is groupPublicKey. Any t−1 shares
- * with the group key fix such a polynomial; the others must be its values at their indices
- * (interpolation in the exponent). When some do not fit, the basis most shares agree with decides
- * which ones are named.
+ * published Kᵢ lies on one degree t−1 polynomial whose value at 0 is groupPublicKey
+ * (`partitionPublicShares` names them).
  */
 export function checkPublicShares(groupPublicKey: Uint8Array, shares: OprfPublicShare[], threshold: number): void {
+  const { misfits } = partitionPublicShares(groupPublicKey, shares, threshold);
+  if (misfits.length > 0) throw new ThresholdKeyMismatchError(misfits);
+  if (shares.length < threshold) throw new ThresholdKeyMismatchError([]);
+}
+
+/**
+ * Splits the published Kᵢ into those that lie on one degree t−1 polynomial through the group key
+ * (`fit`: any t of them interpolate to it, so their answers combine to k·B) and the others
+ * (`misfits`: a share of another split, an old share from before a refresh, garbage, a repeated or
+ * out-of-range index). Any t−1 shares with the group key fix such a polynomial; the others must be
+ * its values at their indices (interpolation in the exponent). The basis most shares agree with
+ * decides. When no basis has t shares on it, nobody can tell which are wrong, and every share is a
+ * misfit: with t = 2, an old K₃ beside a new K₁ each fit the group key alone, but not together.
+ */
+export function partitionPublicShares(
+  groupPublicKey: Uint8Array,
+  shares: readonly OprfPublicShare[],
+  threshold: number,
+): { fit: number[]; misfits: number[] } {
   if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError('The threshold is a positive integer');
   const group = decodePoint(groupPublicKey);
-  if (!group) throw new ThresholdKeyMismatchError([], 'The group public key is not a valid ristretto255 point.');
   const bad = new Set<number>();
   const points = new Map<number, Point>();
   for (const { index, publicKey } of shares) {
     const point = decodePoint(publicKey);
-    if (!isIndex(index) || points.has(index) || !point) bad.add(index);
+    if (!group || !isIndex(index) || points.has(index) || bad.has(index) || !point) bad.add(index);
     else points.set(index, point);
   }
+  for (const index of bad) points.delete(index);
   const valid = [...points.keys()].sort((a, b) => a - b);
-  if (valid.length < threshold) throw new ThresholdKeyMismatchError([...bad].sort((a, b) => a - b));
+  const sorted = (indices: Iterable<number>) => [...indices].sort((a, b) => a - b);
+  if (valid.length < threshold) return { fit: [], misfits: sorted([...bad, ...valid]) };
   let best: number[] | undefined;
   let tried = 0;
   for (const basis of subsets(valid, threshold - 1)) {
-    const misfits = valid.filter((index) => !basis.includes(index) && !fitsPolynomial(group, basis, points, index));
+    const misfits = valid.filter((index) => !basis.includes(index) && !fitsPolynomial(group!, basis, points, index));
     if (!best || misfits.length < best.length) best = misfits;
     if (misfits.length === 0 || ++tried >= MAX_BASES_TRIED) break;
   }
   // A basis no other share agrees with shows only that the set is inconsistent, not who is wrong.
   const misfits = best!.length > valid.length - threshold ? valid : best!;
-  const all = [...bad, ...misfits].sort((a, b) => a - b);
-  if (all.length > 0) throw new ThresholdKeyMismatchError(all);
+  return { fit: valid.filter((index) => !misfits.includes(index)), misfits: sorted([...bad, ...misfits]) };
 }
 
 function fitsPolynomial(group: Point, basis: number[], points: Map<number, Point>, at: number): boolean {

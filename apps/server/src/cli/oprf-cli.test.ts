@@ -26,7 +26,11 @@ const readShares = async (dir: string) =>
 
 /** The output t nodes holding `files` give for one input, through a real threshold round. */
 async function thresholdOutput(files: OprfShareFile[], threshold: number, domain: OprfDomain, text: string) {
-  const round = await blindThresholdOprfInput(files[0]!.publicShares, threshold, domain, text);
+  const round = await blindThresholdOprfInput(
+    { groupPublicKey: files[0]!.groupPublicKey, threshold, publicShares: files[0]!.publicShares },
+    domain,
+    text,
+  );
   const answers = await Promise.all(
     files.map(async ({ index, share }) => ({ index, evaluation: await new OprfEvaluator(share).blindEvaluate(round.request) })),
   );

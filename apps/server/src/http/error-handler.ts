@@ -69,15 +69,25 @@ function toProblem(error: FastifyError | Error): Problem {
 }
 
 /**
- * Threshold mode: fewer than t OPRF nodes gave an answer that verifies, so there is no output and no
- * verdict, and nothing was stored. A 503 the client may retry; a 429 when the nodes that refused did
- * so because this client is over its guess budget at them.
+ * Threshold mode: fewer than t OPRF nodes gave answers that may be combined, so there is no output
+ * and no verdict, and nothing was stored. A 503 the client may retry, whose code says whether too few
+ * nodes answered (OPRF_UNAVAILABLE) or their keys do not fit together (OPRF_NODES_INCONSISTENT: a
+ * node on an old share, or another split's; decision 033); a 429 when the nodes that refused did so
+ * because this client is over its guess budget at them.
  */
 function oprfNodesProblem(error: OprfNodesUnavailable): Problem {
   if (error.rateLimitedFor !== undefined) {
     return new Problem(429, 'RATE_LIMITED', 'Too many attempts. Please wait a minute and try again.', {
       'retry-after': String(error.rateLimitedFor),
     });
+  }
+  if (error.code === 'OPRF_NODES_INCONSISTENT') {
+    return new Problem(
+      503,
+      'OPRF_NODES_INCONSISTENT',
+      'The OPRF nodes do not agree on their keys right now, so your identity cannot be derived safely. Nothing was saved; please try again later.',
+      { 'retry-after': '30' },
+    );
   }
   return new Problem(
     503,

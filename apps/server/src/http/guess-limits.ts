@@ -11,6 +11,8 @@ export interface GuessLimitSettings {
   ipv6Prefix: number;
   /** The limits kept in the database: the failure throttle, the guess budget and the global budget. */
   attempts: AttemptLimits;
+  /** The burst limit's client key; `clientKey` of the address by default (an OPRF node keys its listed servers exactly). */
+  keyOf?: (request: FastifyRequest) => string;
 }
 
 /** What a request evaluates: nothing, one OPRF evaluation, a verification, or a raw registration. */
@@ -36,7 +38,7 @@ export async function registerGuessLimits(app: FastifyInstance, settings: GuessL
   await app.register(rateLimit, {
     global: false,
     timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => clientKey(request.ip, settings.ipv6Prefix),
+    keyGenerator: settings.keyOf ?? ((request: FastifyRequest) => clientKey(request.ip, settings.ipv6Prefix)),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       return new Problem(429, 'RATE_LIMITED', `Too many attempts. Please try again in ${seconds} seconds.`, {

@@ -45,6 +45,7 @@ const probes = (): Record<string, Probe[]> => ({
   ],
   'get /oprf/public-key': [{ method: 'GET', url: '/oprf/public-key' }],
   'post /oprf': [json('/oprf', { blinded: 'AAAA' })],
+  'post /oprf/admission': [json('/oprf/admission', { request: 'AAE' })],
   'post /challenge': [json('/challenge', {})],
   'get /members': [
     { method: 'GET', url: '/members' },

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
+import { OPRF_ADMISSION_HEADER } from '@zeroid/protocol';
 import { hardenedServerOptions } from '../http/server-options.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { registerGuessLimits } from '../http/guess-limits.ts';
@@ -9,6 +10,7 @@ import { attemptKeySecret } from '../services/attempt-key-secret.ts';
 import type { OprfShareFile } from '../services/oprf-share-file.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
+import { admissionChecker } from './check-admission.ts';
 import { nodeLimits } from './node-limits.ts';
 import { nodeRoutes } from './node-routes.ts';
 
@@ -32,11 +34,17 @@ export async function buildNodeApp(
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST'],
+    allowedHeaders: ['content-type', OPRF_ADMISSION_HEADER],
     credentials: false,
   });
   // Client addresses are keyed under a secret derived from the share: private to this node.
   const limits = nodeLimits(config, deps.attempts, attemptKeySecret(share.share));
-  await registerGuessLimits(app, { perMinute: config.rateLimitPerMinute, ipv6Prefix: config.ipv6ClientPrefix, attempts: limits.attempts });
-  nodeRoutes(app, { share, limits, ping: deps.ping });
+  await registerGuessLimits(app, {
+    perMinute: config.rateLimitPerMinute,
+    ipv6Prefix: config.ipv6ClientPrefix,
+    attempts: limits.attempts,
+    keyOf: limits.keyOf,
+  });
+  nodeRoutes(app, { share, limits, checkAdmission: admissionChecker(config.admissionKeys, config.admissionMaxAgeMs), ping: deps.ping });
   return app;
 }

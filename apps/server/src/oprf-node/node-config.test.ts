@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../config.ts';
 import { loadNodeConfig } from './node-config.ts';
 
+/** A server's admission key (decision 032), which every node must be given. */
+const ADMISSION_KEYS = 'A'.repeat(43);
+
 describe("an OPRF node's configuration", () => {
   it('has working defaults, and takes a relative DATA_DIR from where npm was started', () => {
-    const config = loadNodeConfig({ INIT_CWD: '/srv/zeroid' });
+    const config = loadNodeConfig({ INIT_CWD: '/srv/zeroid', ADMISSION_KEYS });
     expect(config).toMatchObject({
       port: 8091,
       host: '127.0.0.1',
@@ -18,13 +21,15 @@ describe("an OPRF node's configuration", () => {
       rateLimitGlobalPerMinute: 6000,
       guessesBeforeDelay: 20,
       serverClientPerMinute: 3000,
+      admissionMaxAgeMs: 60_000,
     });
-    expect(loadNodeConfig({ INIT_CWD: '/srv', DATA_DIR: 'n1' }).dataDir).toBe(path.resolve('/srv/n1'));
+    expect(config.admissionKeys).toEqual([new Uint8Array(32)]);
+    expect(loadNodeConfig({ INIT_CWD: '/srv', DATA_DIR: 'n1', ADMISSION_KEYS }).dataDir).toBe(path.resolve('/srv/n1'));
   });
 
-  it('keys server clients as every limit keys clients (IPv4-mapped as IPv4, IPv6 by network)', () => {
-    const config = loadNodeConfig({ SERVER_CLIENTS: '::ffff:10.0.0.5, 2001:db8::1', CORS_ORIGINS: 'https://app.example' });
-    expect(config.serverClients).toEqual(['10.0.0.5', '2001:db8:0:0:0:0:0:0/64']);
+  it('names server clients by exact address (IPv4-mapped as IPv4, IPv6 whole, never its /64)', () => {
+    const config = loadNodeConfig({ SERVER_CLIENTS: '::ffff:10.0.0.5, 2001:db8::1', CORS_ORIGINS: 'https://app.example', ADMISSION_KEYS });
+    expect(config.serverClients).toEqual(['10.0.0.5', '2001:db8:0:0:0:0:0:1']);
     expect(config.corsOrigins).toEqual(['https://app.example']);
   });
 
@@ -39,6 +44,7 @@ describe("an OPRF node's configuration", () => {
         'CORS_ORIGINS entry "*" is not an origin like https://app.example (a node allows the app\'s origins only, never *)',
         'CORS_ORIGINS entry "https://app.example/path" is not an origin like https://app.example (a node allows the app\'s origins only, never *)',
         'SERVER_CLIENTS entry "server.example" is not an IP address',
+        "ADMISSION_KEYS is not set: list the admission key of each ZeroID server (its GET /oprf/public-key's admissionKey, also in its start-up log); the node evaluates only what a server admitted",
         'PORT must be an integer from 0 to 65535 (got "x")',
       ]);
     }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { ConfigError, parseTrustProxy, type Config } from '../config.ts';
-import { clientKey } from '../http/client-key.ts';
+import { exactAddress } from '../http/exact-address.ts';
 
 /**
  * An OPRF node's whole configuration, read once from the environment at start, in the server's
@@ -30,12 +30,21 @@ export interface NodeConfig {
   guessMaxDelayMs: number;
   guessForgetMs: number;
   /**
-   * Client keys (`clientKey`) of the ZeroID servers: on their raw path one server address speaks for
-   * many people, each already limited by the server. They get `serverClientPerMinute` evaluations a
-   * minute (kept in storage) instead of the per-person guess budget; the global budget still binds them.
+   * The ZeroID servers' exact addresses (`exactAddress`: never a network, so a neighbour in a server's
+   * IPv6 /64 is an ordinary client): on their raw path one server address speaks for many people, each
+   * already limited by the server. They get `serverClientPerMinute` evaluations a minute (kept in
+   * storage) instead of the per-person guess budget; the global budget still binds them.
    */
   serverClients: string[];
   serverClientPerMinute: number;
+  /**
+   * The Ed25519 public keys (32 bytes each) of the ZeroID servers whose admissions this node accepts
+   * (decision 032): it evaluates only a request one of them admitted, after counting the client's
+   * guess. Required: a node without it would give a client the server refused fresh guesses.
+   */
+  admissionKeys: Uint8Array[];
+  /** How old an admission may be when it reaches this node. */
+  admissionMaxAgeMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -78,6 +87,20 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     .filter(Boolean);
   for (const address of serverClients) if (isIP(address) === 0) problems.push(`SERVER_CLIENTS entry "${address}" is not an IP address`);
 
+  const admissionKeys = (env.ADMISSION_KEYS || '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  if (admissionKeys.length === 0) {
+    problems.push(
+      "ADMISSION_KEYS is not set: list the admission key of each ZeroID server (its GET /oprf/public-key's admissionKey, also in its start-up log); the node evaluates only what a server admitted",
+    );
+  }
+  for (const key of admissionKeys) {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(key))
+      problems.push(`ADMISSION_KEYS entry "${key}" is not a base64url Ed25519 public key (43 characters)`);
+  }
+
   const config: NodeConfig = {
     port: integer('PORT', 8091, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -94,8 +117,10 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env): NodeConfig
     guessDelayMs: integer('GUESS_DELAY_SECONDS', 30, 1, 86_400) * 1000,
     guessMaxDelayMs: integer('GUESS_MAX_DELAY_SECONDS', 900, 1, 7 * 86_400) * 1000,
     guessForgetMs: integer('GUESS_FORGET_SECONDS', 86_400, 60, 365 * 86_400) * 1000,
-    serverClients: serverClients.map((address) => clientKey(address, ipv6ClientPrefix)),
+    serverClients: serverClients.map((address) => exactAddress(address) ?? address),
     serverClientPerMinute: integer('SERVER_CLIENT_PER_MINUTE', 3000, 1, 100_000_000),
+    admissionKeys: admissionKeys.map((key) => new Uint8Array(Buffer.from(key, 'base64url'))),
+    admissionMaxAgeMs: integer('ADMISSION_MAX_AGE_SECONDS', 60, 5, 3600) * 1000,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,5 +1,6 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from '../http/client-key.ts';
+import { exactAddress } from '../http/exact-address.ts';
 import { OPRF_EVALUATION } from '../http/guess-limits.ts';
 import { AttemptLimits } from '../services/attempt-limits.ts';
 import { AttemptRefused } from '../services/attempt-refused.ts';
@@ -7,6 +8,8 @@ import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
 
 const WINDOW_MS = 60_000;
+/** The prefix of a listed server's client key: no address or network key starts with it. */
+const SERVER = 'server ';
 
 /**
  * A node's limits on POST /oprf, the server's machinery with the node's own counters (its own
@@ -33,16 +36,24 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
     keySecret,
   );
   const servers = new Set(config.serverClients);
-  const keyOf = (request: FastifyRequest) => clientKey(request.ip, config.ipv6ClientPrefix);
+  /** A listed server by its exact address; everyone else as every limit keys clients (IPv6 by network). */
+  const keyOf = (request: FastifyRequest) => {
+    const exact = exactAddress(request.ip);
+    return exact !== undefined && servers.has(exact) ? `${SERVER}${exact}` : clientKey(request.ip, config.ipv6ClientPrefix);
+  };
 
   return {
     /** The stored limits themselves (the server's `AttemptLimits`). */
     attempts: limits,
 
+    /** The key of the request's client, for the burst limit and the stored limits alike. */
+    keyOf,
+
     /** Route options for the in-memory burst limit (registered with `registerGuessLimits`). */
     burst(): Pick<RouteShorthandOptions, 'config'> {
       if (!on) return {};
-      const max = (_request: FastifyRequest, key: string) => (servers.has(key) ? config.serverClientPerMinute : config.rateLimitPerMinute);
+      const max = (_request: FastifyRequest, key: string) =>
+        key.startsWith(SERVER) ? config.serverClientPerMinute : config.rateLimitPerMinute;
       return { config: { rateLimit: { max, timeWindow: WINDOW_MS } } };
     },
 
@@ -53,7 +64,7 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
     async admit(request: FastifyRequest, elements = 1): Promise<void> {
       if (!on) return;
       const client = keyOf(request);
-      if (!servers.has(client)) {
+      if (!client.startsWith(SERVER)) {
         await limits.admit(client, { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements });
         return;
       }

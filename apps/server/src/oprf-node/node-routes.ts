@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  OPRF_ADMISSION_HEADER,
   OPRF_BATCH_MAX,
   OPRF_SUITE,
   OprfBatchRequest,
@@ -13,6 +14,8 @@ import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../services/libsodium.ts';
 import type { OprfShareFile } from '../services/oprf-share-file.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../services/sodium-voprf.ts';
+import { Problem } from '../http/problem.ts';
+import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from './node-limits.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
@@ -42,10 +45,25 @@ function blindedElements(encoded: string, max: number): Uint8Array[] {
  * evaluations a second. POST /oprf/batch (decision 027) evaluates one or two elements with one proof
  * for both: the server's raw path sends a registration's biometric and ID together. Each element is
  * one guess on the client's budget.
+ *
+ * Both evaluate only with an admission (decision 032): the `zeroid-admission` header, signed by a
+ * ZeroID server over these very elements after it counted the client's guess. Without one, or with a
+ * forged, stale or borrowed one, 403, before anything is spent; the node's own limits then apply as a
+ * second line.
  */
 export function nodeRoutes(
   app: FastifyInstance,
-  { share, limits, ping }: { share: OprfShareFile; limits: ReturnType<typeof nodeLimits>; ping: () => Promise<void> },
+  {
+    share,
+    limits,
+    checkAdmission,
+    ping,
+  }: {
+    share: OprfShareFile;
+    limits: ReturnType<typeof nodeLimits>;
+    checkAdmission: ReturnType<typeof admissionChecker>;
+    ping: () => Promise<void>;
+  },
 ) {
   const keyReply: OprfNodeKeyReply = {
     suite: OPRF_SUITE,
@@ -69,8 +87,13 @@ export function nodeRoutes(
 
   async function evaluate(request: FastifyRequest, encoded: string, max: number): Promise<OprfReply> {
     await libsodiumReady;
-    // Refused (400) before it spends an attempt; each valid element draws on the client's budget.
+    // Refused (400, then 403) before it spends an attempt; each valid element draws on the client's budget.
     const elements = blindedElements(encoded, max);
+    const verdict = checkAdmission(
+      request.headers[OPRF_ADMISSION_HEADER] as string | undefined,
+      Uint8Array.from([0, elements.length, ...elements.flatMap((element) => [...element])]),
+    );
+    if (verdict !== 'admitted') throw admissionRefused(verdict);
     await limits.admit(request, elements.length);
     return { evaluation: b64(sodiumBlindEvaluateBatch(share.share, share.publicKey, elements)) };
   }
@@ -84,4 +107,21 @@ export function nodeRoutes(
       return replyNotReady(request, reply, error);
     }
   });
+}
+
+/** 403: this node evaluates only what a ZeroID server admitted (decision 032). */
+function admissionRefused(verdict: 'missing' | 'invalid' | 'expired'): Problem {
+  return verdict === 'missing'
+    ? new Problem(
+        403,
+        'ADMISSION_REQUIRED',
+        'This node evaluates only with an admission from a ZeroID server: ask the server (POST /oprf/admission) for one, and send it in the zeroid-admission header.',
+      )
+    : new Problem(
+        403,
+        'ADMISSION_INVALID',
+        verdict === 'expired'
+          ? 'The admission has expired: ask the server for a new one.'
+          : 'The admission is not signed by a server this node trusts, or not for these elements.',
+      );
 }

@@ -16,6 +16,7 @@ const ROUTES = [
   '/verify',
   '/erase',
   '/oprf',
+  '/oprf/admission',
   '/challenge',
   '/members',
   '/members?bucket=ab',

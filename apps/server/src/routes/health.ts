@@ -23,7 +23,8 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
     }
     // Threshold mode: not ready until t nodes have published keys that fit the group key and the
     // database (decision 021). Afterwards a node outage shows per request (503 OPRF_UNAVAILABLE),
-    // not here: every instance shares the nodes, so taking instances out of rotation would not help.
+    // and here only as `degraded` with the nodes left out (decision 033), still 200: every instance
+    // shares the nodes, so taking instances out of rotation would not help.
     if (!oprf && !oprfNodes?.current) {
       return reply
         .code(503)
@@ -33,6 +34,8 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
     try {
       await storage.ping();
       await registry.catchUp();
+      const leftOut = (oprfNodes?.current?.nodes ?? []).flatMap(({ index, problem }) => (problem ? [{ index, problem }] : []));
+      if (leftOut.length > 0) return { status: 'degraded', members: registry.size, root: registry.root, oprfNodes: { leftOut } };
       return { status: 'ready', members: registry.size, root: registry.root };
     } catch (error) {
       return replyNotReady(request, reply, error);

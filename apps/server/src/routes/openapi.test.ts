@@ -27,6 +27,7 @@ const API_ROUTES = [
   ['get', '/generateQRCode'],
   ['get', '/oprf/public-key'],
   ['post', '/oprf'],
+  ['post', '/oprf/admission'],
   ['post', '/challenge'],
   ['get', '/members'],
   ['get', '/artifacts'],

@@ -1,8 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import { assertBlindedRequest, OPRF_SUITE, OprfKeyReply, OprfReply, OprfRequest, type Static } from '@zeroid/protocol';
+import {
+  assertBlindedRequest,
+  OPRF_BATCH_MAX,
+  OPRF_SUITE,
+  OprfAdmissionReply,
+  OprfAdmissionRequest,
+  OprfKeyReply,
+  OprfReply,
+  OprfRequest,
+  ProtocolInputError,
+  type Static,
+} from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
+import { sodiumBlindedElements } from '../services/sodium-voprf.ts';
+import { libsodiumReady } from '../services/libsodium.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
@@ -11,9 +24,33 @@ import { Problem } from '../http/problem.ts';
  * gate, under both rate limits. GET /oprf/public-key publishes the key the client checks proofs against.
  *
  * In threshold mode (decision 021) this process holds no key: GET /oprf/public-key publishes the
- * group key with the nodes and the threshold, and POST /oprf tells a client to ask the nodes.
+ * group key with the nodes, the threshold and the admission key, POST /oprf tells a client to ask the
+ * nodes, and POST /oprf/admission is where their guess is counted first (decision 032): the same
+ * burst limit, failure throttle, guess budget and global budget as POST /oprf in single-key mode, one
+ * guess per element, and then a signed admission for exactly those elements, without which no node
+ * evaluates them. A client this server refuses gets no more guesses through the nodes than it would
+ * get here with the single key.
  */
-export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, limits, metrics }: AppDeps) {
+export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, limits, metrics }: AppDeps) {
+  app.post<{ Body: Static<typeof OprfAdmissionRequest> }>(
+    '/oprf/admission',
+    { ...guessLimited(limits), schema: { body: OprfAdmissionRequest, response: { 200: OprfAdmissionReply } } },
+    async (request) => {
+      if (!admissions) {
+        throw new Problem(409, 'OPRF_SINGLE_KEY_MODE', 'This server holds the OPRF key itself: send the blinded element to POST /oprf.');
+      }
+      await libsodiumReady;
+      const bytes = new Uint8Array(Buffer.from(request.body.request, 'base64url'));
+      // A malformed request is refused (400) before it spends an attempt, as at POST /oprf.
+      const elements = sodiumBlindedElements(bytes, OPRF_BATCH_MAX);
+      if (!elements)
+        throw new ProtocolInputError('INVALID_ELEMENT', `The request is not 1 to ${OPRF_BATCH_MAX} valid ristretto255 points.`);
+      await admitGuess(request, limits, { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length });
+      metrics.oprfEvaluations.inc({ kind: 'admitted' }, elements.length);
+      return { admission: admissions.issue(bytes) };
+    },
+  );
+
   if (!oprf) {
     app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => {
       const set = oprfNodes?.current;
@@ -27,6 +64,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, limits, metr
         publicKey: Buffer.from(set.groupPublicKey).toString('base64url'),
         threshold: set.threshold,
         nodes: set.nodes.map((node) => node.url),
+        ...(admissions ? { admissionKey: Buffer.from(admissions.publicKey).toString('base64url') } : {}),
       };
     });
     app.post('/oprf', { schema: { body: OprfRequest } }, async () => {

@@ -55,12 +55,17 @@ export async function eraseSigned(storage: Storage, registry: Registry, erasure:
 /**
  * Erases the identity whose one row holds this commitment, ID tag and DID, in one transaction
  * (`IdentityRepository.erase`), and has this process's tree catch up at once; other processes catch
- * up from the erasure log before their next tree question. Anything else (a wrong biometric, a wrong
- * ID, an identity already erased) erases nothing and answers false.
+ * up from the erasure log before their next tree question, and the bytes it freed are scrubbed
+ * (`scrubErased`, decision 034). Anything else (a wrong biometric, a wrong ID, an identity already
+ * erased) erases nothing and answers false.
  */
 export async function eraseIdentity(storage: Storage, registry: Registry, claim: ErasureClaim): Promise<boolean> {
   const erased = await storage.identities.erase({ commitment: claim.commitment, idTag: claim.idTag, did: claim.did });
-  if (erased) registry.catchUpSoon();
-  if (erased && claim.secretScalar !== undefined) await forgetSignIns(storage, claim.secretScalar);
+  if (erased) {
+    registry.catchUpSoon();
+    if (claim.secretScalar !== undefined) await forgetSignIns(storage, claim.secretScalar);
+    // Before the Success goes out: on SQLite the erased values' bytes are then gone from every file.
+    await storage.identities.scrubErased();
+  }
   return erased;
 }

@@ -1,6 +1,7 @@
 import sodium from 'libsodium-wrappers-sumo';
 import type { Ed25519PublicKeyOf, RistrettoMultiply } from '@zeroid/protocol';
 import native from '@zeroid/sodium-ristretto';
+import { isCanonicalRistretto255Encoding } from './canonical-ristretto255.ts';
 
 /**
  * Resolves once libsodium's WebAssembly is ready; the functions below throw before. (No top-level
@@ -20,14 +21,41 @@ export const libsodiumReady: Promise<void> = sodium.ready;
 export const sodiumRistrettoMultiply: RistrettoMultiply = (uniformBytes, privateKey) =>
   ristretto255.scalarmult(privateKey, ristretto255.fromHash(uniformBytes));
 
-/** The ristretto255 operations that cost, on libsodium-wrappers' WebAssembly. */
-export const wasmRistretto255 = {
+type Ristretto255 = Omit<NonNullable<typeof native>, 'libsodiumVersion'>;
+
+/**
+ * A backend behind one encoding gate (`isCanonicalRistretto255Encoding`, RFC 9496's byte rules):
+ * `isValidPoint` is false, and `scalarmult` and `add` throw, for an encoding the gate refuses, before
+ * the library reads it. libsodium 1.0.18 (the addon's) accepts encodings with bit 255 set, which the
+ * WebAssembly refuses; with the gate in front, both refuse the same bytes (issue 24).
+ */
+function gated(backend: Ristretto255): Ristretto255 {
+  const check = (element: Uint8Array) => {
+    if (element instanceof Uint8Array && element.length === 32 && !isCanonicalRistretto255Encoding(element))
+      throw new Error('invalid point: not a canonical ristretto255 encoding');
+  };
+  return {
+    scalarmult: (scalar, element) => (check(element), backend.scalarmult(scalar, element)),
+    scalarmultBase: backend.scalarmultBase,
+    fromHash: backend.fromHash,
+    add: (p, q) => (check(p), check(q), backend.add(p, q)),
+    isValidPoint: (element) =>
+      (!(element instanceof Uint8Array) || element.length !== 32 || isCanonicalRistretto255Encoding(element)) &&
+      backend.isValidPoint(element),
+  };
+}
+
+/** The ristretto255 operations that cost, on libsodium-wrappers' WebAssembly, behind the encoding gate. */
+export const wasmRistretto255 = gated({
   scalarmult: (scalar: Uint8Array, element: Uint8Array) => sodium.crypto_scalarmult_ristretto255(scalar, element),
   scalarmultBase: (scalar: Uint8Array) => sodium.crypto_scalarmult_ristretto255_base(scalar),
   fromHash: (hash: Uint8Array) => sodium.crypto_core_ristretto255_from_hash(hash),
   add: (p: Uint8Array, q: Uint8Array) => sodium.crypto_core_ristretto255_add(p, q),
   isValidPoint: (element: Uint8Array) => sodium.crypto_core_ristretto255_is_valid_point(element),
-};
+});
+
+/** The native addon's operations behind the same gate; undefined when the addon did not load. */
+export const nativeRistretto255 = native && gated(native);
 
 /**
  * The same operations on the system's libsodium through the optional addon `@zeroid/sodium-ristretto`
@@ -36,7 +64,7 @@ export const wasmRistretto255 = {
  * native scalar multiplication is about 2.5 times faster (decision 031). Scalar arithmetic, which is
  * cheap, stays on the WebAssembly.
  */
-export const ristretto255: typeof wasmRistretto255 = native ?? wasmRistretto255;
+export const ristretto255: Ristretto255 = nativeRistretto255 ?? wasmRistretto255;
 
 /** Which libsodium does the group work, for the start-up log. */
 export const ristretto255Backend = native ? `native libsodium ${native.libsodiumVersion}` : 'libsodium WebAssembly';

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { usableNodes, type OprfNodeSet } from './oprf-nodes/oprf-node-set.ts';
 
 /**
  * Prometheus metrics. Labels carry routes, modes and verdicts, never anything from a request body.
@@ -39,6 +40,12 @@ export function createMetrics() {
       labelNames: ['kind'] as const,
       registers: [registry],
     }),
+    oprfNodeFaults: new Counter({
+      name: 'zeroid_oprf_node_faults_total',
+      help: 'Threshold mode: answers of an OPRF node left out of an evaluation, by node index and reason.',
+      labelNames: ['node', 'reason'] as const,
+      registers: [registry],
+    }),
     rateLimited: new Counter({
       name: 'zeroid_rate_limited_total',
       help: 'Requests refused with 429.',
@@ -64,6 +71,31 @@ export function observeSessionStreams(metrics: Metrics, read: () => { streams: n
     registers: [metrics.registry],
     collect() {
       this.set(read().watchedSessions);
+    },
+  });
+}
+
+/**
+ * Threshold mode: one series per OPRF node the server does not use, or cannot reach, at the last read
+ * of the nodes' keys (`problem`: unreachable, inconsistent-key, wrong-place, …), and how many it uses.
+ */
+export function observeOprfNodes(metrics: Metrics, read: () => OprfNodeSet | undefined) {
+  new Gauge({
+    name: 'zeroid_oprf_node_left_out',
+    help: 'Threshold mode: 1 for each OPRF node left out or unreachable at the last read of their keys, by node index and problem.',
+    labelNames: ['node', 'problem'] as const,
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      for (const node of read()?.nodes ?? []) if (node.problem) this.set({ node: String(node.index), problem: node.problem }, 1);
+    },
+  });
+  new Gauge({
+    name: 'zeroid_oprf_nodes_usable',
+    help: 'Threshold mode: OPRF nodes whose keys fit the group key, at the last read.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(usableNodes(read()).length);
     },
   });
 }

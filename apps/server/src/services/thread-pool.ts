@@ -13,7 +13,12 @@ import Piscina from 'piscina';
  * is bounded by the work ahead.
  *
  * `concurrentTasksPerWorker` (default 1) is for tasks that mostly wait, as the threshold raw path's
- * calls to the OPRF nodes do: each thread runs many of them at once.
+ * calls to the OPRF nodes do: each thread runs many of them at once. Such a pool must also set
+ * `idleLoop`: by default an idle piscina worker waits for its next task in `Atomics.wait`, which
+ * blocks its event loop, so timers and sockets left running by a finished task (a call to a hanging
+ * node, due to be aborted at OPRF_NODE_TIMEOUT_MS) only ran when the next task came: 50 of 50 sockets
+ * to a hanging node were still open at 3× the timeout (issue 24, item 5). With `idleLoop` the worker
+ * waits on its message port instead, and its event loop keeps turning.
  */
 export function threadPool(
   entry: URL,
@@ -22,7 +27,8 @@ export function threadPool(
     threads,
     eager,
     concurrentTasksPerWorker = 1,
-  }: { workerData: unknown; threads: number; eager: boolean; concurrentTasksPerWorker?: number },
+    idleLoop = false,
+  }: { workerData: unknown; threads: number; eager: boolean; concurrentTasksPerWorker?: number; idleLoop?: boolean },
 ) {
   return new Piscina({
     filename: entry.href,
@@ -33,5 +39,6 @@ export function threadPool(
     idleTimeout: Number.POSITIVE_INFINITY,
     stricterFIFO: true,
     concurrentTasksPerWorker,
+    ...(idleLoop ? { atomics: 'disabled' as const } : {}),
   });
 }

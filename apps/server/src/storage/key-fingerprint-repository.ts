@@ -11,6 +11,7 @@ export function keyFingerprintRepository(db: Kysely<Database>): KeyFingerprintRe
   const recorded = async (purpose: string) =>
     (await db.selectFrom('key_fingerprints').select('fingerprint').where('purpose', '=', purpose).executeTakeFirst())?.fingerprint;
   return {
+    recorded,
     async adopt(purpose, fingerprint, now = Date.now()) {
       const existing = await recorded(purpose);
       if (existing !== undefined) return existing;

@@ -24,6 +24,11 @@ export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
     database.pragma('foreign_keys = ON');
+    // Erasure erases the bytes (issue 24, item 7): content SQLite deletes or frees is overwritten
+    // with zeros, in the page images it writes, so a freed cell or page holds nothing of an erased
+    // identity. The WAL's older frames are cut by the truncating checkpoint after each erasure
+    // (IdentityRepository.scrubErased).
+    database.pragma('secure_delete = ON');
     // 64 MiB of page cache (the default is 2 MiB): at a million identities the three unique indexes
     // no longer fit in 2 MiB, and every registration would read their pages back from the OS.
     database.pragma('cache_size = -65536');
@@ -32,11 +37,13 @@ export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes
       synchronous: database.pragma('synchronous', { simple: true }),
       busy_timeout: database.pragma('busy_timeout', { simple: true }),
       foreign_keys: database.pragma('foreign_keys', { simple: true }),
+      secure_delete: database.pragma('secure_delete', { simple: true }),
     };
-    const expected = { journal_mode: 'wal', synchronous: 2, busy_timeout: SQLITE_BUSY_TIMEOUT_MS, foreign_keys: 1 };
+    const expected = { journal_mode: 'wal', synchronous: 2, busy_timeout: SQLITE_BUSY_TIMEOUT_MS, foreign_keys: 1, secure_delete: 1 };
     if (Object.entries(expected).some(([name, value]) => actual[name as keyof typeof actual] !== value)) {
       throw new Error(`SQLite refused its durability settings: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
     }
+    zeroFreedPagesOnce(database);
     return database;
   } catch (error) {
     database.close();
@@ -55,4 +62,26 @@ function ownerOnly(file: string) {
   for (const name of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
     if (existsSync(name)) chmodSync(name, 0o600);
   }
+}
+
+/** `PRAGMA user_version` from which every page this database freed was zeroed (secure_delete). */
+const FREED_PAGES_ZEROED = 1;
+
+/**
+ * A database from before secure_delete may hold erased identities' values in its free pages and
+ * freed cells (decision 022's erasures left them there). Once, the first time this version opens it,
+ * and only if it has erasures, VACUUM rewrites the file without them; it takes about as long as
+ * copying the file (minutes at ten million identities), which the log says. A new database, or one
+ * without erasures, is only marked.
+ */
+function zeroFreedPagesOnce(database: SqliteDatabase) {
+  if (Number(database.pragma('user_version', { simple: true })) >= FREED_PAGES_ZEROED) return;
+  const erasures = database.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'leaf_erasures'").get()
+    ? Number((database.prepare('SELECT COUNT(*) AS n FROM leaf_erasures').get() as { n: number }).n)
+    : 0;
+  if (erasures > 0) {
+    console.warn(`SQLite: rewriting ${database.name} once (VACUUM) so that no freed page holds an erased identity's values…`);
+    database.exec('VACUUM');
+  }
+  database.pragma(`user_version = ${FREED_PAGES_ZEROED}`);
 }

@@ -433,6 +433,8 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(new Set(recorded).size).toBe(1);
     expect(recorded[0]).toMatch(/^fingerprint-\d+$/);
     expect(await storage.keyFingerprints.adopt('oprf', 'another')).toBe(recorded[0]);
+    expect(await storage.keyFingerprints.recorded('oprf')).toBe(recorded[0]);
+    expect(await storage.keyFingerprints.recorded('nothing recorded')).toBeUndefined();
     expect(await storage.keyFingerprints.adopt('oprf-group', 'group')).toBe('group');
     await storage.close();
 

@@ -31,6 +31,12 @@ export interface IdentityRepository {
    * and nothing written, when no row holds all three.
    */
   erase(identity: { commitment: string; idTag: string; did: string }): Promise<boolean>;
+  /**
+   * After an erasure: makes the bytes it freed unreadable where the database can (decision 034).
+   * SQLite: a truncating WAL checkpoint, done when this resolves. PostgreSQL: a VACUUM of the
+   * erasure's tables, scheduled in the background.
+   */
+  scrubErased(): Promise<void>;
   /** The erasure log after `seq`, in order: the leaves to set to zero. */
   erasuresAfter(seq: number): Promise<Array<{ seq: number; leafIndex: number }>>;
   /** True when `did` was erased and not registered again. */
@@ -196,6 +202,8 @@ export interface KeyFingerprintRepository {
    * (this one, or the one another process recorded first). Atomic across processes.
    */
   adopt(purpose: string, fingerprint: string, now?: number): Promise<string>;
+  /** The fingerprint recorded for `purpose`, if any (a threshold server picks the nodes' group key by it). */
+  recorded(purpose: string): Promise<string | undefined>;
 }
 
 /**

@@ -29,6 +29,7 @@ export const apiUrls = {
   sessionConfirm: (id: string) => api(`/sessions/${encodeURIComponent(id)}/confirm`),
   oprf: () => api('/oprf'),
   oprfPublicKey: () => api('/oprf/public-key'),
+  oprfAdmission: () => api('/oprf/admission'),
   challenge: () => api('/challenge'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
   // With its SHA-256 in the URL an artifact may be kept for good (decision 043).

@@ -13,7 +13,7 @@ import { finalizeOutput } from './finalize-output.ts';
 import { oprfQuery } from './oprf-query.ts';
 import { SUITE_ID } from './oprf-v3-suite.ts';
 import { queryPoint } from './query-point.ts';
-import { lagrangeCoefficients, publicShare, recoverKey, splitKey } from './threshold-key.ts';
+import { publicShare, recoverKey, splitKey } from './threshold-key.ts';
 import { unblindEvaluation } from './unblind-evaluation.ts';
 
 const invalidElement = () => new ProtocolInputError('INVALID_ELEMENT', 'The blinded element is not one valid Baby Jubjub point.');
@@ -73,14 +73,9 @@ export const babyJubjubSuite: OprfSuite = {
       },
     };
   },
-  async blindThreshold(publicShares, threshold, domain, normalised) {
+  async blindThreshold({ groupPublicKey, threshold, publicShares }, domain, normalised) {
+    const groupKey = groupPoint(groupPublicKey, 'The group public key');
     const shares = new Map(publicShares.map(({ index, publicKey }) => [index, groupPoint(publicKey, `Node ${index}'s public key`)]));
-    // Additive blinding needs K: the checked public shares interpolate to it at 0.
-    const basis = [...shares.keys()].slice(0, threshold);
-    const groupKey = lagrangeCoefficients(basis).reduce(
-      (sum, lambda, i) => sum.add(shares.get(basis[i]!)!.multiplyUnsafe(lambda)),
-      Point.ZERO,
-    );
     const round = blindQuery(domain, normalised);
     return {
       request: encodePoint(round.blinded),
@@ -89,8 +84,9 @@ export const babyJubjubSuite: OprfSuite = {
           const answer = decodeEvaluation(evaluation);
           return { index, evaluated: answer?.evaluated, proof: answer?.proof ?? { e: -1n, s: -1n } };
         });
-        const { evaluated, rejected } = combineEvaluations(round.blinded, shares, threshold, decoded);
-        return { output: outputBytes(unblindEvaluation(round, groupKey, evaluated).output), rejected };
+        // Only answers whose Kᵢ interpolate to K are combined; additive blinding then unblinds with K.
+        const { evaluated, rejected, inconsistent } = combineEvaluations(round.blinded, groupKey, shares, threshold, decoded);
+        return { output: outputBytes(unblindEvaluation(round, groupKey, evaluated).output), rejected, inconsistent };
       },
     };
   },

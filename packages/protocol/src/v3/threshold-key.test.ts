@@ -31,7 +31,7 @@ describe('v3 threshold OPRF', () => {
           const publicShares = new Map(shares.map((s) => [s.index, publicShare(s).publicKey]));
           const answers: NodeAnswer[] = shares.map((s) => ({ index: s.index, ...evaluateBlinded(s.share, round.blinded) }));
           for (const chosen of subsets(answers, threshold)) {
-            const { evaluated, rejected } = combineEvaluations(round.blinded, publicShares, threshold, chosen);
+            const { evaluated, rejected } = combineEvaluations(round.blinded, groupKey, publicShares, threshold, chosen);
             expect(rejected).toEqual([]);
             expect(evaluated.equals(round.blinded.multiply(key))).toBe(true);
             expect(unblindEvaluation(round, groupKey, evaluated).output).toBe(single);
@@ -47,6 +47,7 @@ describe('v3 threshold OPRF', () => {
     const key = randomScalar();
     const shares = splitKey(key, 2, 4);
     const publicShares = new Map(shares.slice(0, 3).map((s) => [s.index, publicShare(s).publicKey]));
+    const groupKey = G.multiply(key);
     const round = blindQuery('id', 'ID 1');
     const answer = (index: number, share: bigint = shares[index - 1]!.share): NodeAnswer => ({
       index,
@@ -56,7 +57,7 @@ describe('v3 threshold OPRF', () => {
     const otherKey = answer(2, randomScalar());
     const outsider = answer(4);
     const repeated = answer(3);
-    const { evaluated, used, rejected } = combineEvaluations(round.blinded, publicShares, 2, [
+    const { evaluated, used, rejected } = combineEvaluations(round.blinded, groupKey, publicShares, 2, [
       lying,
       outsider,
       answer(3),
@@ -66,9 +67,39 @@ describe('v3 threshold OPRF', () => {
     expect(rejected).toEqual([1, 4, 3]);
     expect(used).toEqual([3, 2]);
     expect(evaluated.equals(round.blinded.multiply(key))).toBe(true);
-    expect(() => combineEvaluations(round.blinded, publicShares, 2, [lying, answer(3)])).toThrow(ThresholdUnavailableError);
+    expect(() => combineEvaluations(round.blinded, groupKey, publicShares, 2, [lying, answer(3)])).toThrow(ThresholdUnavailableError);
     // A node answering with a key other than its published share, even a valid proof for that key.
-    expect(() => combineEvaluations(round.blinded, publicShares, 2, [otherKey, answer(3)])).toThrow(ThresholdUnavailableError);
+    expect(() => combineEvaluations(round.blinded, groupKey, publicShares, 2, [otherKey, answer(3)])).toThrow(ThresholdUnavailableError);
+  });
+
+  it('never combines a refreshed node with a node on its pre-refresh share (issue 24): left out and named', () => {
+    const key = randomScalar();
+    const groupKey = G.multiply(key);
+    const before = splitKey(key, 2, 3);
+    const after = splitKey(key, 2, 3);
+    const round = blindQuery('bio', 'refresh');
+    // Node 3 came back on its old share and publishes its old Kᵢ; nodes 1 and 2 were refreshed.
+    const published = new Map([
+      [1, publicShare(after[0]!).publicKey],
+      [2, publicShare(after[1]!).publicKey],
+      [3, publicShare(before[2]!).publicKey],
+    ]);
+    const answer = (share: { index: number; share: bigint }): NodeAnswer => ({
+      index: share.index,
+      ...evaluateBlinded(share.share, round.blinded),
+    });
+    // Node 2 down: each remaining proof verifies against its own Kᵢ, but 1 and 3 do not fit K together.
+    expect(() => combineEvaluations(round.blinded, groupKey, published, 2, [answer(after[0]!), answer(before[2]!)])).toThrow(
+      ThresholdUnavailableError,
+    );
+    const { evaluated, used, inconsistent } = combineEvaluations(round.blinded, groupKey, published, 2, [
+      answer(after[0]!),
+      answer(before[2]!),
+      answer(after[1]!),
+    ]);
+    expect(used).toEqual([1, 2]);
+    expect(inconsistent).toEqual([3]);
+    expect(evaluated.equals(round.blinded.multiply(key))).toBe(true);
   });
 
   it('fewer than t shares, or shares of two splits, recover an unrelated key', () => {

@@ -1,30 +1,39 @@
-import { ThresholdUnavailableError } from '@zeroid/protocol';
+import { OPRF_ADMISSION_HEADER, ThresholdUnavailableError } from '@zeroid/protocol';
 import { libsodiumReady } from '../libsodium.ts';
 import { postToNode } from './post-to-node.ts';
 import { sodiumThresholdRound, type OprfTask } from './sodium-threshold-round.ts';
-import type { NodeFault, OprfNode } from './oprf-node-set.ts';
+import { usableNodes, type NodeFault, type OprfNode, type OprfNodeSet } from './oprf-node-set.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
 type Outcome = Answer | NodeFault;
 
-/** Fewer than t nodes gave an answer that verifies: no output, so no verdict and nothing stored. */
+/**
+ * Fewer than t nodes gave answers that may be combined: no output, so no verdict and nothing stored.
+ * `code` says why: `OPRF_NODES_INCONSISTENT` when answers verified but their keys do not interpolate
+ * to the group key together (a node on an old share, or another split's), else `OPRF_UNAVAILABLE`.
+ */
 export class OprfNodesUnavailable extends Error {
-  readonly code = 'OPRF_UNAVAILABLE';
+  readonly code: 'OPRF_UNAVAILABLE' | 'OPRF_NODES_INCONSISTENT';
   constructor(
     readonly faults: NodeFault[],
     /** Every node that answered refused this client its guess: its Retry-After, in seconds. */
     readonly rateLimitedFor: number | undefined,
   ) {
-    super('Fewer OPRF nodes than the threshold gave a valid answer.');
+    super('Fewer OPRF nodes than the threshold gave answers that may be combined.');
     this.name = 'OprfNodesUnavailable';
+    this.code = faults.some((fault) => fault.reason === 'inconsistent-key') ? 'OPRF_NODES_INCONSISTENT' : 'OPRF_UNAVAILABLE';
   }
 }
 
 export interface NodeCallOptions {
-  threshold: number;
   timeoutMs: number;
   /** The end client's address, so each node keys its own guess budget by the person, not by this server. */
   forwardedFor?: string | undefined;
+  /**
+   * The admission the nodes require for this request (decision 032): signed here on the raw path,
+   * whose route counted the guess before; asked of the server by a client (a test's, as the browser does).
+   */
+  admit?: ((request: Uint8Array) => string | Promise<string>) | undefined;
 }
 
 /**
@@ -32,31 +41,47 @@ export interface NodeCallOptions {
  * values there by design). It blinds once and sends the same elements to t nodes, and to the others
  * as soon as one fails or after a short hedge delay; as answers arrive it tries to finalize with
  * those in hand and stops at the first t that verify, so a slow or dead node costs little. A node whose
- * answer fails its DLEQ proof against its published Kᵢ is left out and reported, never trusted.
+ * answer fails its DLEQ proof against its published Kᵢ is left out and reported, never trusted; so is
+ * one whose answer verifies but whose Kᵢ does not interpolate to the group key with the others
+ * (`chooseCombinableAnswers`: issue 24). Only the nodes of `set` whose keys fit are asked.
  *
  * One task goes to a node's `POST /oprf`, as the browser's round does; several (a registration's
  * biometric and ID) go in one `POST /oprf/batch`, answered with one DLEQ proof for the batch: half the
  * requests and fewer scalar multiplications on both sides (decision 027). `outputs` follow `tasks`.
  *
- * @throws OprfNodesUnavailable when all answers are in (or timed out) and fewer than t verify.
+ * @throws OprfNodesUnavailable when all answers are in (or timed out) and no t of them may be combined.
  */
 export async function evaluateWithNodes(
-  nodes: readonly OprfNode[],
+  set: OprfNodeSet | undefined,
   tasks: readonly OprfTask[],
-  { threshold, timeoutMs, forwardedFor }: NodeCallOptions,
+  { timeoutMs, forwardedFor, admit }: NodeCallOptions,
 ): Promise<{ outputs: Uint8Array[]; faults: NodeFault[] }> {
   const faults: NodeFault[] = [];
-  const known = nodes.filter((node): node is Required<OprfNode> => node.publicKey !== undefined);
-  for (const node of nodes) if (!node.publicKey) faults.push({ index: node.index, url: node.url, reason: 'no-public-key' });
-  if (known.length < threshold) throw new OprfNodesUnavailable(faults, undefined);
+  const nodes = set?.nodes ?? [];
+  const threshold = set?.threshold ?? Number.POSITIVE_INFINITY;
+  const known = usableNodes(set);
+  // Nodes the set leaves out are named when this evaluation fails for want of them.
+  const leftOut = (): NodeFault[] =>
+    nodes
+      .filter((node) => !node.publicKey)
+      .map((node) => ({
+        index: node.index,
+        url: node.url,
+        reason: node.problem === 'inconsistent-key' ? 'inconsistent-key' : 'no-public-key',
+      }));
+  if (!set || known.length < threshold) throw new OprfNodesUnavailable(leftOut(), undefined);
 
   await libsodiumReady;
   const round = sodiumThresholdRound(
-    known.map(({ index, publicKey }) => ({ index, publicKey })),
-    threshold,
+    { groupPublicKey: set.groupPublicKey, threshold, publicShares: known.map(({ index, publicKey }) => ({ index, publicKey })) },
     tasks,
   );
   const encoded = Buffer.from(round.request).toString('base64url');
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+    ...(admit ? { [OPRF_ADMISSION_HEADER]: await admit(round.request) } : {}),
+  };
   const call =
     tasks.length === 1
       ? { path: '/oprf', body: JSON.stringify({ element: encoded }) }
@@ -73,7 +98,7 @@ export async function evaluateWithNodes(
   let asked = 0;
   const askNext = () => {
     const node = order[asked++];
-    if (node) pending.set(node.index, askNode(node, call, signal, forwardedFor));
+    if (node) pending.set(node.index, askNode(node, call, signal, headers));
   };
   for (let i = 0; i < threshold; i++) askNext();
   let hedged: (value: Outcome) => void = () => undefined;
@@ -84,6 +109,7 @@ export async function evaluateWithNodes(
   const answers: Answer[] = [];
   let retryAfter: number | undefined;
   let lastRejected: number[] = [];
+  let lastInconsistent: number[] = [];
   try {
     while (pending.size > (pending.has(HEDGE) ? 1 : 0) || asked < order.length) {
       if (pending.size === (pending.has(HEDGE) ? 1 : 0)) askNext();
@@ -101,17 +127,21 @@ export async function evaluateWithNodes(
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { outputs, rejected } = round.finalize(answers);
+        const { outputs, rejected, inconsistent } = round.finalize(answers);
         for (const index of rejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
+        for (const index of inconsistent) faults.push({ index, url: urlOf(nodes, index), reason: 'inconsistent-key' });
         return { outputs, faults };
       } catch (error) {
-        // Some answer in hand does not verify: wait for the next node rather than give up.
+        // Some answer in hand does not verify, or does not fit the others: wait for the next node.
         if (!(error instanceof ThresholdUnavailableError)) throw error;
         lastRejected = error.rejected;
+        lastInconsistent = error.inconsistent;
         askNext();
       }
     }
     for (const index of lastRejected) faults.push({ index, url: urlOf(nodes, index), reason: 'proof-failed' });
+    for (const index of lastInconsistent) faults.push({ index, url: urlOf(nodes, index), reason: 'inconsistent-key' });
+    faults.push(...leftOut());
     // Every node has answered or failed and no t of the answers verify together. If the nodes that
     // refused did so because this client is over its guess budget there, say so (a 429, not a 503).
     const limited = faults.filter((fault) => fault.reason === 'rate-limited').length;
@@ -144,18 +174,13 @@ async function askNode(
   node: OprfNode,
   { path, body }: { path: string; body: string },
   signal: AbortSignal,
-  forwardedFor: string | undefined,
+  headers: Record<string, string>,
 ): Promise<Outcome> {
   const fault = (reason: NodeFault['reason'], status?: number): NodeFault => ({ index: node.index, url: node.url, reason, status });
   let response: { status: number; text: string };
   const started = performance.now();
   try {
-    response = await postToNode(
-      new URL(`${node.url}${path}`),
-      body,
-      { accept: 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) },
-      signal,
-    );
+    response = await postToNode(new URL(`${node.url}${path}`), body, headers, signal);
   } catch {
     return fault(signal.aborted ? 'timeout' : 'unreachable');
   }

@@ -1,13 +1,23 @@
+/** Why a node is not asked, or (`unreachable` with a key still known) why it may not answer. */
+export type NodeProblem = 'unreachable' | 'other-suite' | 'wrong-place' | 'wrong-threshold' | 'other-group' | 'inconsistent-key';
+
 /** One OPRF node as the server and the browser know it: its place in the split and its share's public key. */
 export interface OprfNode {
   /** The share index, 1..n: the node's position in OPRF_NODES. */
   index: number;
   url: string;
-  /** Kᵢ = kᵢ·G, once the node has published it and it fits the others; absent until then. */
+  /**
+   * Kᵢ = kᵢ·G when the node is used: it published this key (now, or before its last read failed)
+   * and the key fits the others on one polynomial through the group key. Absent otherwise.
+   */
   publicKey?: Uint8Array;
+  /** What is wrong with the node at its last read (reported on /healthz, in the log and in a metric). */
+  problem?: NodeProblem;
+  /** The problem in words, with what to fix; public values only. */
+  detail?: string;
 }
 
-/** The nodes of a threshold deployment (decision 021). */
+/** The nodes of a threshold deployment (decision 021) as the last read of their keys found them. */
 export interface OprfNodeSet {
   threshold: number;
   /** K = k·G, the single key's public key before the split: what the database's fingerprint records. */
@@ -19,6 +29,10 @@ export interface OprfNodeSet {
 export interface NodeFault {
   index: number;
   url: string;
-  reason: 'unreachable' | 'timeout' | 'refused' | 'rate-limited' | 'malformed' | 'proof-failed' | 'no-public-key';
+  reason: 'unreachable' | 'timeout' | 'refused' | 'rate-limited' | 'malformed' | 'proof-failed' | 'inconsistent-key' | 'no-public-key';
   status?: number;
 }
+
+/** The nodes of `set` that are asked: those with a key that fits. */
+export const usableNodes = (set: OprfNodeSet | undefined): Required<Pick<OprfNode, 'index' | 'url' | 'publicKey'>>[] =>
+  (set?.nodes ?? []).flatMap(({ index, url, publicKey }) => (publicKey ? [{ index, url, publicKey }] : []));

@@ -1,5 +1,5 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { OprfEvaluator, oprfPublicShare, splitOprfKey, ThresholdUnavailableError } from '@zeroid/protocol';
+import { OprfEvaluator, oprfPublicShare, refreshOprfShares, splitOprfKey, ThresholdUnavailableError } from '@zeroid/protocol';
 import sodium from 'libsodium-wrappers-sumo';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { libsodiumReady } from '../libsodium.ts';
@@ -21,7 +21,9 @@ describe('the threshold round on libsodium', () => {
       [2, 3],
       [3, 1],
     ]) {
-      const round = sodiumThresholdRound(publicShares, 2, [{ domain: 'bio', normalised: 'iris text' }]);
+      const round = sodiumThresholdRound({ groupPublicKey: key.publicKey, threshold: 2, publicShares }, [
+        { domain: 'bio', normalised: 'iris text' },
+      ]);
       // One node answers with voprf-ts (as before decision 026), the other with libsodium: both verify.
       const [first, second] = pair.map((index) => shares[index - 1]!);
       const answers = [
@@ -52,7 +54,7 @@ describe('the threshold round on libsodium', () => {
       { domain: 'id', normalised: 'id 42' },
     ] as const;
     const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await key.evaluate(domain, normalised))));
-    const round = sodiumThresholdRound(publicShares, 2, tasks);
+    const round = sodiumThresholdRound({ groupPublicKey: key.publicKey, threshold: 2, publicShares }, tasks);
     expect(round.request.length).toBe(2 + 2 * 32);
     expect([...round.request.subarray(0, 2)]).toEqual([0, 2]);
     const elements = [round.request.slice(2, 34), round.request.slice(34)];
@@ -82,5 +84,30 @@ describe('the threshold round on libsodium', () => {
       evaluation: sodiumBlindEvaluateBatch(shares[2]!.share, publicShares[2]!.publicKey, [elements[1]!, elements[0]!]),
     };
     for (const wrong of [single, swapped]) expect(() => round.finalize([wrong, answer(1)])).toThrow(ThresholdUnavailableError);
+  });
+
+  it('never combines a refreshed node with one on its old share, though each proof verifies (issue 24)', async () => {
+    const privateKey = sodium.crypto_core_ristretto255_scalar_random();
+    const key = new OprfEvaluator(privateKey);
+    const old = splitOprfKey(privateKey, 2, 3);
+    const mixed = [...refreshOprfShares(old.slice(1), 2, 3).slice(0, 2), old[2]!];
+    const publicShares = mixed.map(oprfPublicShare);
+    const tasks = [
+      { domain: 'bio', normalised: 'iris text' },
+      { domain: 'id', normalised: 'id 42' },
+    ] as const;
+    const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await key.evaluate(domain, normalised))));
+    const round = sodiumThresholdRound({ groupPublicKey: key.publicKey, threshold: 2, publicShares }, tasks);
+    const elements = [round.request.slice(2, 34), round.request.slice(34)];
+    const answer = (index: number) => ({
+      index,
+      evaluation: sodiumBlindEvaluateBatch(mixed[index - 1]!.share, publicShares[index - 1]!.publicKey, elements),
+    });
+    expect(() => round.finalize([answer(1), answer(3)])).toThrow(
+      expect.objectContaining({ name: 'ThresholdUnavailableError', verified: 2, inconsistent: [1, 3] }),
+    );
+    const { outputs, rejected, inconsistent } = round.finalize([answer(3), answer(1), answer(2)]);
+    expect(outputs.map(bytesToHex)).toEqual(expected);
+    expect([rejected, inconsistent]).toEqual([[], [3]]);
   });
 });

@@ -1,4 +1,4 @@
-import { oprfInput, ThresholdUnavailableError, type OprfDomain, type OprfPublicShare } from '@zeroid/protocol';
+import { chooseCombinableAnswers, oprfInput, ThresholdUnavailableError, type OprfDomain, type ThresholdKeys } from '@zeroid/protocol';
 import { sodiumBlind, sodiumCombine, sodiumFinalizeUnblinded, sodiumUnblinder, sodiumVerifiedEvaluations } from '../sodium-voprf.ts';
 
 /** One value to evaluate: its OPRF domain and its normalised text. */
@@ -8,15 +8,17 @@ export type OprfTask = { domain: OprfDomain; normalised: string };
  * `blindThresholdOprfInput` (packages/protocol, which the browser runs) on libsodium, for the
  * server's raw path in threshold mode (decision 026), for a batch of inputs at once (decision 027:
  * a registration's biometric and ID go to each node in one request, with one DLEQ proof for both):
- * the same checks of each node's proof against its Kᵢ, the same Lagrange combination and RFC 9497
- * Finalize, so the same outputs. Call it after `libsodiumReady`.
+ * the same checks of each node's proof against its Kᵢ, the same rule for which answers may be
+ * combined (their Kᵢ interpolate to the group key: `chooseCombinableAnswers`), the same Lagrange
+ * combination and RFC 9497 Finalize, so the same outputs. Call it after `libsodiumReady`.
  *
  * `finalize` checks every answer it is given; `rejected` lists the indices whose answers failed
  * (malformed, a proof that does not verify against that node's Kᵢ for the whole batch, an unknown or
- * repeated index).
- * @throws ThresholdUnavailableError from `finalize` when fewer than `threshold` answers verify.
+ * repeated index), `inconsistent` those whose answers verified but whose Kᵢ do not fit the chosen
+ * ones (a node on an old share, or on another split's).
+ * @throws ThresholdUnavailableError from `finalize` when no `threshold` verified answers may be combined.
  */
-export function sodiumThresholdRound(publicShares: readonly OprfPublicShare[], threshold: number, tasks: readonly OprfTask[]) {
+export function sodiumThresholdRound({ groupPublicKey, threshold, publicShares }: ThresholdKeys, tasks: readonly OprfTask[]) {
   if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError('The threshold is a positive integer');
   if (tasks.length < 1 || tasks.length > 0xffff) throw new RangeError('A round evaluates 1 to 65535 inputs');
   const keys = new Map(publicShares.map(({ index, publicKey }) => [index, publicKey]));
@@ -26,29 +28,32 @@ export function sodiumThresholdRound(publicShares: readonly OprfPublicShare[], t
   return {
     /** The serialized EvaluationRequest: a 2-byte count, then the blinded elements in the tasks' order. */
     request: Uint8Array.from([tasks.length >> 8, tasks.length & 0xff, ...blinded.flatMap((element) => [...element])]),
-    finalize(answers: readonly { index: number; evaluation: Uint8Array }[]): { outputs: Uint8Array[]; rejected: number[] } {
+    finalize(answers: readonly { index: number; evaluation: Uint8Array }[]): {
+      outputs: Uint8Array[];
+      rejected: number[];
+      inconsistent: number[];
+    } {
       const rejected: number[] = [];
-      const good: { index: number; elements: Uint8Array[] }[] = [];
-      const answered = new Set<number>();
+      const good = new Map<number, Uint8Array[]>();
       for (const { index, evaluation } of answers) {
         const publicKey = keys.get(index);
-        const elements = publicKey && !answered.has(index) ? sodiumVerifiedEvaluations(publicKey, blinded, evaluation) : undefined;
-        if (elements) good.push({ index, elements });
+        const fresh = !good.has(index) && !rejected.includes(index);
+        const elements = publicKey && fresh ? sodiumVerifiedEvaluations(publicKey, blinded, evaluation) : undefined;
+        if (elements) good.set(index, elements);
         else rejected.push(index);
-        answered.add(index);
       }
-      if (good.length < threshold) throw new ThresholdUnavailableError(threshold, good.length, rejected);
-      const chosen = good.slice(0, threshold);
+      const { chosen, inconsistent } = chooseCombinableAnswers(groupPublicKey, keys, [...good.keys()], threshold);
+      if (!chosen) throw new ThresholdUnavailableError(threshold, good.size, rejected, inconsistent);
       const outputs = inputs.map((input, i) =>
         sodiumFinalizeUnblinded(
           input,
           sodiumCombine(
-            chosen.map(({ index, elements }) => ({ index, element: elements[i]! })),
+            chosen.map((index) => ({ index, element: good.get(index)![i]! })),
             sodiumUnblinder(blinds[i]!.blind),
           ),
         ),
       );
-      return { outputs, rejected };
+      return { outputs, rejected, inconsistent };
     },
   };
 }

@@ -1,3 +1,5 @@
+import { workerData } from 'node:worker_threads';
+import { admissionSigner } from '../oprf-admission-signer.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from '../raw-identity.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from './evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from './oprf-node-set.ts';
@@ -21,13 +23,16 @@ export type ThresholdOutcome =
  * calls to the nodes included, so neither the group work nor the HTTP client's work runs on the
  * server's event loop. Each worker runs many tasks at once (they mostly wait for the nodes).
  */
+/** The server's admission key, given to every thread once (decision 032). */
+const admissions = admissionSigner((workerData as { admissionSeed: Uint8Array }).admissionSeed);
+
 export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
   const faults: NodeFault[][] = [];
   const evaluateMany = async (tasks: readonly OprfTask[]) => {
-    const result = await evaluateWithNodes(task.set?.nodes ?? [], tasks, {
-      threshold: task.set?.threshold ?? Number.POSITIVE_INFINITY,
+    const result = await evaluateWithNodes(task.set, tasks, {
       timeoutMs: task.timeoutMs,
       forwardedFor: task.client,
+      admit: (request) => admissions.issue(request),
     }).catch((error: unknown) => {
       if (error instanceof OprfNodesUnavailable && error.faults.length > 0) faults.push(error.faults);
       throw error;

@@ -2,11 +2,20 @@ import { availableParallelism } from 'node:os';
 import { threadEntry } from '../../thread-entry.ts';
 import type { RawDeriver } from '../raw-deriver.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from '../raw-identity.ts';
+import { admissionSigner } from '../oprf-admission-signer.ts';
 import { threadPool } from '../thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from './evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from './oprf-node-set.ts';
 import type { OprfTask } from './sodium-threshold-round.ts';
 import type { ThresholdOutcome, ThresholdTask } from './threshold-deriver-worker.ts';
+
+interface DeriverOptions {
+  timeoutMs: number;
+  onFaults: (faults: NodeFault[]) => void;
+  /** The server's admission key (decision 032): the raw path admits its own node calls, after the route counted the guess. */
+  admissionSeed: Uint8Array;
+  threads?: number;
+}
 
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
 export interface OprfNodesState {
@@ -21,17 +30,14 @@ export interface OprfNodesState {
  * and URL only); fewer than t good answers throw OprfNodesUnavailable, which the routes turn into a
  * 503 before anything is stored.
  */
-export function thresholdDeriver(
-  state: OprfNodesState,
-  { timeoutMs, onFaults }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void; threads?: number },
-): RawDeriver {
+export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, admissionSeed }: DeriverOptions): RawDeriver {
+  const admissions = admissionSigner(admissionSeed);
   const outputs = (client: string | undefined): OprfOutputs => {
     const evaluateMany = async (tasks: readonly OprfTask[]) => {
-      const set = state.current;
-      const { outputs: values, faults } = await evaluateWithNodes(set?.nodes ?? [], tasks, {
-        threshold: set?.threshold ?? Number.POSITIVE_INFINITY,
+      const { outputs: values, faults } = await evaluateWithNodes(state.current, tasks, {
         timeoutMs,
         forwardedFor: client,
+        admit: (request) => admissions.issue(request),
       }).catch((error: unknown) => {
         if (error instanceof Error && 'faults' in error) onFaults((error as { faults: NodeFault[] }).faults);
         throw error;
@@ -65,17 +71,15 @@ const TASKS_PER_THREAD = 32;
  */
 export function workerThresholdDeriver(
   state: OprfNodesState,
-  {
-    timeoutMs,
-    onFaults,
-    threads = availableParallelism(),
-  }: { timeoutMs: number; onFaults: (faults: NodeFault[]) => void; threads?: number },
+  { timeoutMs, onFaults, admissionSeed, threads = availableParallelism() }: DeriverOptions,
 ): RawDeriver {
   const pool = threadPool(threadEntry('threshold-deriver-worker', import.meta.url), {
-    workerData: undefined,
+    workerData: { admissionSeed },
     threads,
     eager: true,
     concurrentTasksPerWorker: TASKS_PER_THREAD,
+    // Each call's timeout must fire while the thread waits for work (thread-pool.ts).
+    idleLoop: true,
   });
   const run = async (task: ThresholdTask) => {
     const outcome = (await pool.run(task)) as ThresholdOutcome;

@@ -1,4 +1,4 @@
-import { checkPublicShares, OPRF_SUITE, ThresholdKeyMismatchError, type OprfPublicShare } from '@zeroid/protocol';
+import { OPRF_SUITE, partitionPublicShares, type OprfPublicShare, type ThresholdKeys } from '@zeroid/protocol';
 import { base64urlnopad } from '@scure/base';
 import { ApiError } from '../../shared/http.ts';
 
@@ -7,21 +7,30 @@ export interface KnownNode extends OprfPublicShare {
   url: string;
 }
 
+/** The key material of a threshold round: the group key, t, and the nodes whose Kᵢ fit it. */
+export interface NodeKeys extends ThresholdKeys {
+  publicShares: KnownNode[];
+}
+
 /** How long a node may take to answer before the round goes on without it. */
 export const NODE_TIMEOUT_MS = 10_000;
 
 export const NODES_UNAVAILABLE_MESSAGE =
   'Too few of the OPRF nodes answered correctly to derive your identity. Nothing was sent; please try again shortly.';
 
+/** Too few nodes whose keys fit together (issue 24): said apart from "too few answered", so the person knows it is not their input. */
+export const NODES_INCONSISTENT_MESSAGE =
+  'The OPRF nodes do not agree on their keys right now (one holds a share from before a refresh or of another split), so your identity cannot be derived safely. Nothing was sent; please try again later.';
+
 /**
  * Reads each node's published Kᵢ and keeps the nodes whose keys interpolate (in the exponent) to the
- * group key the server published: a node is trusted for nothing, and a wrong key would only let it
- * prove answers made with another key. A node that is down, answers for another place or another
- * group, or whose Kᵢ does not fit is left out and named in the console.
+ * group key the server published (`partitionPublicShares`): a node is trusted for nothing, and a
+ * wrong key would only let it prove answers made with another key. A node that is down, answers for
+ * another place or another group, or whose Kᵢ does not fit is left out and named in the console.
  *
  * @throws ApiError when fewer than `threshold` nodes remain.
  */
-export async function fetchNodeKeys(urls: readonly string[], threshold: number, groupPublicKey: string): Promise<KnownNode[]> {
+export async function fetchNodeKeys(urls: readonly string[], threshold: number, groupPublicKey: string): Promise<NodeKeys> {
   const replies = await Promise.all(
     urls.map(async (url, i): Promise<KnownNode | undefined> => {
       const index = i + 1;
@@ -44,17 +53,14 @@ export async function fetchNodeKeys(urls: readonly string[], threshold: number, 
       }
     }),
   );
-  let nodes = replies.filter((node): node is KnownNode => node !== undefined);
-  if (nodes.length < threshold) throw new ApiError(NODES_UNAVAILABLE_MESSAGE, 503);
-  try {
-    checkPublicShares(base64urlnopad.decode(groupPublicKey), nodes, threshold);
-  } catch (error) {
-    const misfits = error instanceof ThresholdKeyMismatchError ? error.indices : [];
-    for (const node of nodes.filter((node) => misfits.includes(node.index))) {
-      console.warn(`OPRF node ${node.index} (${node.url}) is left out: its public key does not interpolate to the group key`);
-    }
-    nodes = misfits.length > 0 ? nodes.filter((node) => !misfits.includes(node.index)) : [];
-    if (nodes.length < threshold) throw new ApiError(NODES_UNAVAILABLE_MESSAGE, 503);
+  const answered = replies.filter((node): node is KnownNode => node !== undefined);
+  if (answered.length < threshold) throw new ApiError(NODES_UNAVAILABLE_MESSAGE, 503);
+  const group = base64urlnopad.decode(groupPublicKey);
+  const { fit, misfits } = partitionPublicShares(group, answered, threshold);
+  for (const node of answered.filter((node) => misfits.includes(node.index))) {
+    console.warn(`OPRF node ${node.index} (${node.url}) is left out: its public key does not interpolate to the group key with the others`);
   }
-  return nodes;
+  const nodes = answered.filter((node) => fit.includes(node.index));
+  if (nodes.length < threshold) throw new ApiError(misfits.length > 0 ? NODES_INCONSISTENT_MESSAGE : NODES_UNAVAILABLE_MESSAGE, 503);
+  return { groupPublicKey: group, threshold, publicShares: nodes };
 }

@@ -2,11 +2,11 @@ import { blindOprfInput, type OprfDomain, type OprfKeyReply, type OprfReply } fr
 import { base64urlnopad } from '@scure/base';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { fetchNodeKeys, type KnownNode } from './oprf-nodes.ts';
+import { fetchNodeKeys, type NodeKeys } from './oprf-nodes.ts';
 import { thresholdOprfRound } from './threshold-oprf-round.ts';
 
 /** The server's key, or in threshold mode the nodes that hold its shares (decision 021). */
-type OprfSetup = { kind: 'single'; publicKey: Uint8Array } | { kind: 'threshold'; threshold: number; nodes: KnownNode[] };
+type OprfSetup = { kind: 'single'; publicKey: Uint8Array } | { kind: 'threshold'; keys: NodeKeys };
 
 let setup: Promise<OprfSetup> | undefined;
 
@@ -14,7 +14,7 @@ let setup: Promise<OprfSetup> | undefined;
 export function oprfSetup(): Promise<OprfSetup> {
   setup ??= requestJson<OprfKeyReply>(apiUrls.oprfPublicKey()).then(async (reply): Promise<OprfSetup> => {
     if (!reply.nodes || reply.threshold === undefined) return { kind: 'single', publicKey: base64urlnopad.decode(reply.publicKey) };
-    return { kind: 'threshold', threshold: reply.threshold, nodes: await fetchNodeKeys(reply.nodes, reply.threshold, reply.publicKey) };
+    return { kind: 'threshold', keys: await fetchNodeKeys(reply.nodes, reply.threshold, reply.publicKey) };
   });
   setup.catch(() => (setup = undefined));
   return setup;
@@ -29,7 +29,7 @@ export async function oprfRound(domain: OprfDomain, normalised: string): Promise
   const current = await oprfSetup();
   if (current.kind === 'threshold') {
     // A round that fails may have met nodes that were down: look at them afresh next time.
-    return thresholdOprfRound(current.nodes, current.threshold, domain, normalised).catch((error: unknown) => {
+    return thresholdOprfRound(current.keys, domain, normalised).catch((error: unknown) => {
       setup = undefined;
       throw error;
     });

@@ -1,25 +1,41 @@
-import { blindThresholdOprfInput, ThresholdUnavailableError, type OprfDomain } from '@zeroid/protocol';
+import {
+  blindThresholdOprfInput,
+  OPRF_ADMISSION_HEADER,
+  ThresholdUnavailableError,
+  type OprfAdmissionReply,
+  type OprfDomain,
+} from '@zeroid/protocol';
 import { base64urlnopad } from '@scure/base';
-import { ApiError } from '../../shared/http.ts';
-import { NODE_TIMEOUT_MS, NODES_UNAVAILABLE_MESSAGE, type KnownNode } from './oprf-nodes.ts';
+import { ApiError, requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../../shared/paths.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE, type KnownNode, type NodeKeys } from './oprf-nodes.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
 
 /**
- * One threshold OPRF round (decision 021): blind once and send the same element to every node at
- * once; as answers arrive, finalize with those in hand, so the first t that verify decide and a slow
- * or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ; a node
- * whose answer fails is left out and named in the console, never trusted.
+ * One threshold OPRF round (decision 021): blind once, have the server count the guess and admit the
+ * element (POST /oprf/admission, decision 032: a client over its guess budget or waiting on failed
+ * verifications is refused there with the server's 429, as at POST /oprf with the single key), then
+ * send the same element, with the admission, to every node at once; as answers arrive, finalize with
+ * those in hand, so the first t that verify decide and a slow or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ, and only
+ * answers whose Kᵢ interpolate to the group key together are combined (issue 24); a node whose
+ * answer fails either is left out and named in the console, never trusted.
  *
- * @throws ApiError when fewer than t answers verify (the caller keeps what was typed).
+ * @throws ApiError when no t answers may be combined (the caller keeps what was typed), saying
+ *   whether too few nodes answered or their keys do not fit together.
  */
-export async function thresholdOprfRound(nodes: readonly KnownNode[], threshold: number, domain: OprfDomain, normalised: string) {
-  const round = await blindThresholdOprfInput([...nodes], threshold, domain, normalised);
-  const body = JSON.stringify({ element: base64urlnopad.encode(round.request) });
+export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, normalised: string) {
+  const nodes = keys.publicShares;
+  const threshold = keys.threshold;
+  const round = await blindThresholdOprfInput(keys, domain, normalised);
+  const element = base64urlnopad.encode(round.request);
+  const { admission } = await requestJson<OprfAdmissionReply>(apiUrls.oprfAdmission(), { method: 'POST', body: { request: element } });
+  const body = JSON.stringify({ element });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), NODE_TIMEOUT_MS);
-  const pending = new Map(nodes.map((node) => [node.index, ask(node, body, controller.signal)] as const));
+  const pending = new Map(nodes.map((node) => [node.index, ask(node, body, admission, controller.signal)] as const));
   const answers: Answer[] = [];
+  let inconsistent: number[] = [];
   try {
     while (pending.size > 0) {
       const outcome = await Promise.race(pending.values());
@@ -28,31 +44,40 @@ export async function thresholdOprfRound(nodes: readonly KnownNode[], threshold:
       answers.push(outcome);
       if (answers.length < threshold) continue;
       try {
-        const { output, rejected } = await round.finalize(answers);
-        nameRejected(nodes, rejected);
-        return output;
+        const result = await round.finalize(answers);
+        nameLeftOut(nodes, result);
+        return result.output;
       } catch (error) {
         if (!(error instanceof ThresholdUnavailableError)) throw error;
-        if (pending.size === 0) nameRejected(nodes, error.rejected);
+        inconsistent = error.inconsistent;
+        if (pending.size === 0) nameLeftOut(nodes, error);
       }
     }
-    throw new ApiError(NODES_UNAVAILABLE_MESSAGE, 503);
+    throw new ApiError(inconsistent.length > 0 ? NODES_INCONSISTENT_MESSAGE : NODES_UNAVAILABLE_MESSAGE, 503);
   } finally {
     clearTimeout(timer);
     controller.abort();
   }
 }
 
-function nameRejected(nodes: readonly KnownNode[], rejected: number[]) {
+function nameLeftOut(nodes: readonly KnownNode[], { rejected, inconsistent }: { rejected: number[]; inconsistent: number[] }) {
   for (const node of nodes.filter(({ index }) => rejected.includes(index))) {
     console.warn(`OPRF node ${node.index} (${node.url}) is left out: its answer failed its proof against its published key`);
+  }
+  for (const node of nodes.filter(({ index }) => inconsistent.includes(index))) {
+    console.warn(`OPRF node ${node.index} (${node.url}) is left out: its key does not interpolate to the group key with the others`);
   }
 }
 
 /** POST /oprf to one node; a failure is logged and returned as such, so the race never rejects. */
-async function ask(node: KnownNode, body: string, signal: AbortSignal): Promise<Answer | { index: number }> {
+async function ask(node: KnownNode, body: string, admission: string, signal: AbortSignal): Promise<Answer | { index: number }> {
   try {
-    const response = await fetch(`${node.url}/oprf`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+    const response = await fetch(`${node.url}/oprf`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [OPRF_ADMISSION_HEADER]: admission },
+      body,
+      signal,
+    });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const reply = (await response.json()) as { evaluation?: unknown };
     if (typeof reply.evaluation !== 'string') throw new Error('a reply without an evaluation');
