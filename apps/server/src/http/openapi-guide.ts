@@ -24,7 +24,7 @@ export const TAGS = [
   {
     name: 'Sign in with ZeroID (OpenID Connect)',
     description:
-      'ZeroID as an OpenID provider (decision 023). A site uses the standard endpoints with any certified OpenID Connect library; the `/signin` calls are those of ZeroID’s own sign-in screen. There is no end-session (RP-initiated logout) endpoint: ZeroID keeps no login beyond one sign-in, so signing out is the site’s own.',
+      'ZeroID as an OpenID provider (decision 023). A site uses the standard endpoints with any certified OpenID Connect library; the `/signin` calls are those of ZeroID’s own sign-in screen. ZeroID keeps no login beyond one sign-in; RP-initiated logout (`/oidc/session/end`) revokes the person’s tokens at that site and returns to its registered `post_logout_redirect_uri` (decision 036).',
   },
   { name: 'Decentralised identifiers', description: 'Every identity has a did:key that anyone can resolve.' },
   { name: 'Operations', description: 'Health for load balancers and orchestrators.' },
@@ -117,6 +117,13 @@ export const GUIDE: Record<string, Guide> = {
     request: { element: { summary: 'A blinded element', value: { element: 'AQAgNmD1bCHLf5yM_7D9o8ZqH6ZkW4H2Kp7bqG0r8mYkXWo' } } },
     replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 30 seconds.') },
   },
+  'post /oprf/admission': {
+    tag: 'Zero-knowledge client',
+    summary: 'Threshold mode: admission to the OPRF nodes (decision 032)',
+    description:
+      'Counts the guess against the same limits as `POST /oprf`, then signs the blinded request: each node evaluates it only with this admission in the `zeroid-admission` header. 409 in single-key mode.',
+    replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 30 seconds.') },
+  },
   'post /challenge': {
     tag: 'Zero-knowledge client',
     summary: 'A one-time challenge',
@@ -205,6 +212,12 @@ export const GUIDE: Record<string, Guide> = {
     replies: { '200': { open: { summary: 'Open', value: { session, open: true, expiresAt } } } },
   },
   'post /sessions/{id}/failure': { tag: 'Cross-device verification', summary: 'The phone reports a biometric that is not registered' },
+  'post /sessions/{id}/confirm': {
+    tag: 'Cross-device verification',
+    summary: 'The screen types the code its phone showed (decision 035)',
+    description:
+      'After a phone’s Success, the screen’s person types the six digits that phone showed; only then is the session confirmed. Five wrong codes fail the session.',
+  },
   'get /signin/{uid}/details': {
     tag: 'Sign in with ZeroID (OpenID Connect)',
     summary: 'Sign-in screen: the site, scope and challenge',
@@ -253,7 +266,8 @@ const authParameters = [
   ['state', false, 'Returned unchanged.'],
   ['nonce', false, 'Returned in the ID token.'],
   ['response_mode', false, '`query` (default), `fragment` or `form_post`.'],
-  ['prompt', false, '`login` or `none`.'],
+  ['prompt', false, '`login`, or `none` (always answered `login_required`: ZeroID keeps no login).'],
+  ['max_age', false, 'Any value: every sign-in is a fresh proof, and the ID token then carries `auth_time`.'],
 ].map(([name, required, description]) => ({ name, in: 'query', required, description, schema: { type: 'string' } }));
 
 /**
@@ -297,6 +311,26 @@ export const OIDC_PATHS = {
       responses: {
         ...redirect('To the sign-in screen, or back to the site with an error.'),
         '400': { description: 'An invalid client or redirect URI: an HTML page, never a redirect.', content: html },
+        '413': { description: 'A parameter over 1,024 characters or a request over 4,096 (decision 037).' },
+        '429': { description: 'Too many authorization requests from this client: `Retry-After` says when to come back.' },
+      },
+    },
+  },
+  '/oidc/session/end': {
+    get: {
+      tags: [oidc],
+      summary: 'RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)',
+      description:
+        'With `id_token_hint`, `post_logout_redirect_uri` (exactly one the site registered with `--post-logout-redirect-uri`) and `state`: ZeroID revokes the person’s tokens at that site, confirms by itself (`POST /oidc/session/end/confirm`) and returns to the site with `state` (decision 036).',
+      parameters: [
+        ['id_token_hint', false, 'An ID token ZeroID issued to this site.'],
+        ['post_logout_redirect_uri', false, 'Exactly one of the registered post-logout redirect URIs.'],
+        ['state', false, 'Returned unchanged.'],
+        ['client_id', false, 'The site, when there is no `id_token_hint`.'],
+      ].map(([name, required, description]) => ({ name, in: 'query', required, description, schema: { type: 'string' } })),
+      responses: {
+        '200': { description: 'A page that confirms by itself.', content: html },
+        '400': { description: 'An unregistered `post_logout_redirect_uri` or a foreign `id_token_hint`: an HTML page.', content: html },
       },
     },
   },

@@ -56,6 +56,7 @@ const API_ROUTES = [
   ['post', '/oidc/token'],
   ['get', '/oidc/me'],
   ['get', '/oidc/jwks'],
+  ['get', '/oidc/session/end'],
 ] as const;
 
 /** Registered on purpose with `hide: true`: not JSON API routes (the reference itself, Prometheus text, an SSE stream). */
