@@ -94,6 +94,10 @@ test("threshold mode: a phone completes the desktop's QR session, every OPRF rou
   await registerThroughUi(mobile, `PHONE-THRESHOLD-${randomUUID()}`, bio);
   await verifyThroughUi(mobile, bio, link);
   await expect(mobile).toHaveURL(/\/user-authorised$/);
+  // The desktop moves on once its person types the code the phone shows (decision 035).
+  const shown = (await mobile.getByTestId('confirmation-code').textContent())!;
+  await page.getByLabel('Your phone shows a code. Type it here to continue on this screen:').fill(shown);
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page).toHaveURL(/\/user-authorised$/);
   // Registration: the biometric and the ID; verification: the biometric.
   expect(admissions).toEqual(['POST', 'POST', 'POST']);
