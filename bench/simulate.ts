@@ -5,16 +5,16 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
-import { BucketIndex } from '../apps/server/src/services/bucket-index.ts';
-import { PackedLeanIMT } from '../apps/server/src/services/packed-lean-imt.ts';
-import { bucketHexChars, provingDepthFor } from '../apps/server/src/services/registry.ts';
+import { BucketIndex } from '../apps/server/src/member-tree/bucket-index.ts';
+import { PackedLeanIMT } from '../apps/server/src/member-tree/packed-lean-imt.ts';
+import { bucketHexChars, provingDepthFor } from '../apps/server/src/member-tree/member-tree.ts';
 import {
   checkpointBytes,
   checkpointPieces,
   PAGED_CHECKPOINT,
   readCheckpointPages,
   savePagedCheckpoint,
-} from '../apps/server/src/services/tree-checkpoint-pages.ts';
+} from '../apps/server/src/member-tree/tree-checkpoint-pages.ts';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
 import { SQLite } from '../apps/server/src/storage/sqlite-driver.ts';
 import { seedRows } from './seed-rows.ts';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { memberBucket } from '@zeroid/protocol';
-import { BucketIndex } from '../apps/server/src/services/bucket-index.ts';
-import { levelLengths, PackedLeanIMT } from '../apps/server/src/services/packed-lean-imt.ts';
-import { checkpointPieces, readCheckpointPages, savePagedCheckpoint } from '../apps/server/src/services/tree-checkpoint-pages.ts';
+import { BucketIndex } from '../apps/server/src/member-tree/bucket-index.ts';
+import { levelLengths, PackedLeanIMT } from '../apps/server/src/member-tree/packed-lean-imt.ts';
+import { checkpointPieces, readCheckpointPages, savePagedCheckpoint } from '../apps/server/src/member-tree/tree-checkpoint-pages.ts';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { admissionSigner } from './services/oprf-admission-signer.ts';
 import type { OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import type { ProofVerifier } from './services/proof-verifier/proof-verifier.ts';
 import type { RawDeriver } from './services/raw-deriver.ts';
-import type { Registry } from './services/registry.ts';
+import type { Registry } from './member-tree/member-tree.ts';
 import type { SessionQrImages } from './services/session-qr-images.ts';
 import type { SessionStreamCaps } from './services/session-stream-caps.ts';
 import type { SessionWatcher } from './services/session-watcher.ts';

@@ -18,7 +18,7 @@ import { admissionSeed, admissionSigner } from './services/oprf-admission-signer
 import { OprfNodeSetMismatch, watchNodeKeys } from './services/oprf-nodes/watch-node-keys.ts';
 import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
-import { Registry } from './services/registry.ts';
+import { Registry } from './member-tree/member-tree.ts';
 import { purgeExpired } from './services/purge-expired.ts';
 import { loadOidcKeySecret } from './services/openid/oidc-key-secret.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';

@@ -11,7 +11,7 @@ import { Artifacts } from '../src/services/artifacts.ts';
 import { attemptKeySecret } from '../src/services/attempt-key-secret.ts';
 import { oidcKeySecretFromOprfKey } from '../src/services/openid/oidc-key-secret.ts';
 import { loadOprfKey } from '../src/services/oprf-key.ts';
-import { Registry } from '../src/services/registry.ts';
+import { Registry } from '../src/member-tree/member-tree.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/types.ts';
 

@@ -3,8 +3,8 @@ import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, NO_GUESS } from '../http/guess-limits.ts';
 import { badRequest } from '../http/problem.ts';
-import { BucketReplyCache } from '../services/bucket-reply-cache.ts';
-import { bucketHexChars } from '../services/registry.ts';
+import { BucketReplyCache } from '../member-tree/bucket-reply-cache.ts';
+import { bucketHexChars } from '../member-tree/member-tree.ts';
 
 /**
  * GET /members?bucket=<hex>: k-anonymous membership, after Have I Been Pwned's range API. The client

@@ -8,7 +8,7 @@ import {
 import type { Storage } from '../storage/types.ts';
 import { forgetSignIns } from './openid/forget-sign-ins.ts';
 import { badRequest } from './problem.ts';
-import type { Registry } from './registry.ts';
+import type { Registry } from '../member-tree/member-tree.ts';
 
 /** The three values that name one identity's row; an erasure must present all three (decision 022). */
 export interface ErasureClaim {

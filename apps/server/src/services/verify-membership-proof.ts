@@ -1,7 +1,7 @@
 import { isZeroSecretProof, sessionMessage, ZERO_SECRET_COMMITMENT, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
-import { provingDepthFor, type Registry } from './registry.ts';
+import { provingDepthFor, type Registry } from '../member-tree/member-tree.ts';
 
 /**
  * A proof's verdict. 'Stale' is a Failure for the client, but not a failed guess: the proof is

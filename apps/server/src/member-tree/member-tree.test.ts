@@ -5,7 +5,7 @@ import { Group } from '@semaphore-protocol/group';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
-import { BACKGROUND_CATCH_UP_MS, Registry, bucketHexChars, provingDepthFor } from './registry.ts';
+import { BACKGROUND_CATCH_UP_MS, Registry, bucketHexChars, provingDepthFor } from './member-tree.ts';
 
 let dataDir: string;
 let storage: Storage;
