@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { Artifacts } from '../../apps/server/src/services/artifacts.ts';
+import { Artifacts } from '../../apps/server/src/proofs/artifacts.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';

@@ -1,6 +1,6 @@
-import { Artifacts } from '../../apps/server/src/services/artifacts.ts';
-import { createProofVerifier } from '../../apps/server/src/services/proof-verifier/proof-verifier.ts';
-import { verificationKeyPaths } from '../../apps/server/src/services/proof-verifier/verification-keys.ts';
+import { Artifacts } from '../../apps/server/src/proofs/artifacts.ts';
+import { createProofVerifier } from '../../apps/server/src/proofs/verifier/proof-verifier.ts';
+import { verificationKeyPaths } from '../../apps/server/src/proofs/verifier/verification-keys.ts';
 import type { ProofVerifier } from './verifier.ts';
 
 /** The verifier the server uses for `POST /verify`: batched, one worker thread per core. */

@@ -20,7 +20,7 @@ const entryPoints = {
   server: 'src/server.ts',
   'raw-deriver-worker': 'src/services/raw-deriver-worker.ts',
   'threshold-deriver-worker': 'src/services/oprf-nodes/threshold-deriver-worker.ts',
-  'verifier-worker': 'src/services/proof-verifier/verifier-worker.ts',
+  'verifier-worker': 'src/proofs/verifier/verifier-worker.ts',
   'sqlite-thread-worker': 'src/storage/sqlite-thread-worker.ts',
   // Sign in with ZeroID's clients and keys CLI (`npm run oidc`, decision 023).
   'oidc-cli': 'src/oidc-cli.ts',

@@ -8,7 +8,7 @@ import { OPRF_SUITE, OprfEvaluator, oprfPublicKey } from '@zeroid/protocol';
 import { buildApp } from './app.ts';
 import { buildMetricsApp } from './metrics-app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { Artifacts } from './services/artifacts.ts';
+import { Artifacts } from './proofs/artifacts.ts';
 import { checkKeyFingerprint, keyFingerprint, KeyMismatchError } from './services/check-key-fingerprint.ts';
 import { createMetrics, observeOprfNodes } from './services/metrics.ts';
 import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './services/libsodium.ts';

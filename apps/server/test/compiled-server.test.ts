@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { distDir, sourceDigest } from '../scripts/build-server.js';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 

@@ -6,7 +6,7 @@ import { SMALL_ORDER_POINTS, deriveDidKey, type Identity } from '@zeroid/protoco
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgeRegistration, mixedOrderPoint, subgroupPoint } from '../../../packages/protocol/test/forge-registration.ts';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { releaseSnarkjs } from './real-proofs.ts';

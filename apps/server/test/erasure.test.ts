@@ -6,7 +6,7 @@ import { Group } from '@semaphore-protocol/group';
 import { deriveAll, generateOprfKeyPair, normaliseInput, OprfEvaluator, signErasure } from '@zeroid/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { findBytes } from './scan-bytes.ts';

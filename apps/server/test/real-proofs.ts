@@ -1,7 +1,7 @@
 import { Group } from '@semaphore-protocol/group';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 
 /**
  * `count` real Semaphore v4 proofs over one group of `groupSize` identities, each with its own scope,

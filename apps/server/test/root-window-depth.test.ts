@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CONFIRMATION_CODE, signInMessage, VERIFICATION_RESULT } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { addPublicClient, discoverSite, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';

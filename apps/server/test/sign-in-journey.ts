@@ -5,7 +5,7 @@ import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { deriveIdentity, memberBucket, signInMessage } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { expect } from 'vitest';
-import type { Artifacts } from '../src/services/artifacts.ts';
+import type { Artifacts } from '../src/proofs/artifacts.ts';
 import { newClientMetadata } from '../src/services/openid/client-metadata.ts';
 import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';

@@ -9,7 +9,7 @@ import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import { generateOprfKeyPair, signInSectorUriScope, signInMessage, signInScope, VERIFICATION_RESULT } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';

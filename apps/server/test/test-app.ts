@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Lifecycle } from '../src/app-deps.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { attemptKeySecret } from '../src/services/attempt-key-secret.ts';
 import { oidcKeySecretFromOprfKey } from '../src/services/openid/oidc-key-secret.ts';
 import { loadOprfKey } from '../src/services/oprf-key.ts';

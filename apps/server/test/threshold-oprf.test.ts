@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { checkKeyFingerprint } from '../src/services/check-key-fingerprint.ts';
 import { libsodiumReady } from '../src/services/libsodium.ts';
 import { evaluateWithNodes } from '../src/services/oprf-nodes/evaluate-with-nodes.ts';

@@ -12,7 +12,7 @@ import {
   type OprfDomain,
 } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Artifacts } from '../src/services/artifacts.ts';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { inProcessDeriver } from '../src/services/raw-deriver.ts';
 import { startHangingNode } from './hanging-node.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';

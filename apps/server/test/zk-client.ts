@@ -39,7 +39,7 @@ export const viaHttp =
     const body = await response.text();
     return { statusCode: response.status, body, json: <T>() => JSON.parse(body) as T };
   };
-import type { Artifacts } from '../src/services/artifacts.ts';
+import type { Artifacts } from '../src/proofs/artifacts.ts';
 
 /**
  * The browser's zero-knowledge flow, driven in Node through `inject()` with the same protocol code:

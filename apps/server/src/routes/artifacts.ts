@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ArtifactManifestReply, ErrorReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { createArtifactEncodings, type ArtifactEncoding } from '../services/artifact-encodings.ts';
+import { createArtifactEncodings, type ArtifactEncoding } from '../proofs/artifact-encodings.ts';
 
 /** Files smaller than this (the verification keys, 4 KB) are not worth a compressed copy. */
 const COMPRESS_FROM_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ChallengeReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
-import { issueChallenge } from '../services/challenges.ts';
+import { issueChallenge } from '../proofs/challenges.ts';
 
 /** POST /challenge: a fresh one-time challenge for a registration or a proof. */
 export function challengeRoute(app: FastifyInstance, { storage, config, limits }: AppDeps) {

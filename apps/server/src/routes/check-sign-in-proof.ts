@@ -3,7 +3,7 @@ import { signInMessage, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { membershipCheckDeps } from './membership-check-deps.ts';
 import { admitGuess, PROOF_VERIFICATION } from '../http/guess-limits.ts';
-import { verifyMembershipProof, type ProofVerdict } from '../services/verify-membership-proof.ts';
+import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
 
 /** Where a sign-in proof must point: the scope of the site's sector and the authorization request's uid. */
 export interface SignInBinding {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps.ts';
-import type { verifyMembershipProof } from '../services/verify-membership-proof.ts';
+import type { verifyMembershipProof } from '../proofs/verify-membership-proof.ts';
 
 /** What `verifyMembershipProof` needs, from the app's dependencies: the same for every route that checks a proof. */
 export function membershipCheckDeps({

@@ -3,7 +3,7 @@ import { generateOprfKeyPair } from '@zeroid/protocol';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
-import { Artifacts } from '../services/artifacts.ts';
+import { Artifacts } from '../proofs/artifacts.ts';
 
 /**
  * The same API on a real PostgreSQL, with two app instances sharing the database and the OPRF key,

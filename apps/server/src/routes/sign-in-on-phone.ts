@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
-import { issueChallenge } from '../services/challenges.ts';
+import { issueChallenge } from '../proofs/challenges.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
 import { settleSession } from '../services/settle-session.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';

@@ -17,7 +17,7 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
-import { issueChallenge } from '../services/challenges.ts';
+import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../services/create-session.ts';
 import { clientOf, sectorScope, siteOf } from '../services/openid/sign-in-request.ts';
 import { confirmSession, wrongCode } from '../services/session-confirmation.ts';

@@ -14,7 +14,7 @@ import { membershipCheckDeps } from './membership-check-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { admitGuess, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { verifyMembershipProof, type ProofVerdict } from '../services/verify-membership-proof.ts';
+import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
 
 type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;

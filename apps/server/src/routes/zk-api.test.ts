@@ -3,7 +3,7 @@ import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
-import { Artifacts } from '../services/artifacts.ts';
+import { Artifacts } from '../proofs/artifacts.ts';
 import { newSessionSecret } from '../services/session-secret.ts';
 
 const CAROL = { id: 'EF-555 Carol', bio: 'retina vessels 12 branch 7 fovea 3 disc 41' };

@@ -4,7 +4,7 @@ import { Identity } from '@semaphore-protocol/identity';
 import { deriveDidKey, signRegistration } from '@zeroid/protocol';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
-import { Artifacts } from '../services/artifacts.ts';
+import { Artifacts } from '../proofs/artifacts.ts';
 
 /**
  * What a zero-knowledge registration does NOT prove today (threat model, "Registration binding";

@@ -7,7 +7,7 @@ import { generateOprfKeyPair, normaliseInput, OprfEvaluator, type OprfDomain } f
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../../../e2e/chromium.ts';
-import { Artifacts } from '../../src/services/artifacts.ts';
+import { Artifacts } from '../../src/proofs/artifacts.ts';
 import { inProcessDeriver } from '../../src/services/raw-deriver.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from '../threshold-processes.ts';

@@ -1,6 +1,6 @@
 import { isZeroSecretProof, sessionMessage, ZERO_SECRET_COMMITMENT, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
-import type { ProofVerifier } from './proof-verifier/proof-verifier.ts';
+import type { ProofVerifier } from './verifier/proof-verifier.ts';
 import { provingDepthFor, type Registry } from '../member-tree/member-tree.ts';
 
 /**
