@@ -18,8 +18,8 @@ const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 /** Worker entries are named as `threadEntry` finds them: `dist/<name>.js`, beside `dist/server.js`. */
 const entryPoints = {
   server: 'src/server.ts',
-  'raw-deriver-worker': 'src/services/raw-deriver-worker.ts',
-  'threshold-deriver-worker': 'src/services/oprf-nodes/threshold-deriver-worker.ts',
+  'raw-deriver-worker': 'src/identity/raw/raw-deriver-worker.ts',
+  'threshold-deriver-worker': 'src/identity/raw/threshold-deriver-worker.ts',
   'verifier-worker': 'src/proofs/verifier/verifier-worker.ts',
   'sqlite-thread-worker': 'src/storage/sqlite-thread-worker.ts',
   // Sign in with ZeroID's clients and keys CLI (`npm run oidc`, decision 023).

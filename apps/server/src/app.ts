@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import { admissionSeed, admissionSigner } from './services/oprf-admission-signer.ts';
 import { AttemptLimits } from './services/attempt-limits.ts';
-import { inProcessDeriver, type RawDeriver } from './services/raw-deriver.ts';
+import { inProcessDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';
 import { createMetrics, observeSessionStreams, type Metrics } from './services/metrics.ts';

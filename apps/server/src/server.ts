@@ -16,8 +16,8 @@ import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-s
 import { loadOprfKey } from './services/oprf-key.ts';
 import { admissionSeed, admissionSigner } from './services/oprf-admission-signer.ts';
 import { OprfNodeSetMismatch, watchNodeKeys } from './services/oprf-nodes/watch-node-keys.ts';
-import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './services/oprf-nodes/threshold-deriver.ts';
-import { inProcessDeriver, workerDeriver } from './services/raw-deriver.ts';
+import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './identity/raw/threshold-deriver.ts';
+import { inProcessDeriver, workerDeriver } from './identity/raw/raw-deriver.ts';
 import { Registry } from './member-tree/member-tree.ts';
 import { purgeExpired } from './services/purge-expired.ts';
 import { loadOidcKeySecret } from './services/openid/oidc-key-secret.ts';

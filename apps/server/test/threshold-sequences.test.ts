@@ -13,7 +13,7 @@ import {
 } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { inProcessDeriver } from '../src/services/raw-deriver.ts';
+import { inProcessDeriver } from '../src/identity/raw/raw-deriver.ts';
 import { startHangingNode } from './hanging-node.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';

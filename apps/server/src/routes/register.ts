@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { admitGuess, guessLimited, NO_GUESS, RAW_REGISTRATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { registerCommitment, signedRegistration } from '../services/register-commitment.ts';
+import { registerCommitment, signedRegistration } from '../identity/register-commitment.ts';
 
 type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
 

@@ -6,7 +6,7 @@ import voprfVectors from '@zeroid/protocol/vectors/rfc9497-ristretto255-sha512-v
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { libsodiumReady, sodiumEd25519PublicKey, sodiumRistrettoMultiply } from './libsodium.ts';
-import { deriveFromRaw } from './raw-identity.ts';
+import { deriveFromRaw } from '../identity/raw/raw-identity.ts';
 
 describe('the raw path on libsodium', () => {
   beforeAll(() => libsodiumReady);

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../../../e2e/chromium.ts';
 import { Artifacts } from '../../src/proofs/artifacts.ts';
-import { inProcessDeriver } from '../../src/services/raw-deriver.ts';
+import { inProcessDeriver } from '../../src/identity/raw/raw-deriver.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from '../threshold-processes.ts';
 import { viaHttp, ZkTestClient } from '../zk-client.ts';
