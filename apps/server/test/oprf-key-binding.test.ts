@@ -5,7 +5,7 @@ import { SQLite } from '../src/storage/sqlite-driver.ts';
 import { generateOprfKeyPair, OPRF_SUITE, oprfPublicKey } from '@zeroid/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyFingerprint } from '../src/services/check-key-fingerprint.ts';
+import { keyFingerprint } from '../src/oprf/check-key-fingerprint.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 

@@ -13,13 +13,13 @@ import {
   type OprfPublicShare,
 } from '@zeroid/protocol';
 import { runOprfCli } from '../src/cli/oprf-cli.ts';
-import { loadOprfKey } from '../src/services/oprf-key.ts';
-import { libsodiumReady } from '../src/services/libsodium.ts';
-import { sodiumThresholdRound } from '../src/services/oprf-nodes/sodium-threshold-round.ts';
-import { readShareFile } from '../src/services/oprf-share-store.ts';
+import { loadOprfKey } from '../src/oprf/oprf-key.ts';
+import { libsodiumReady } from '../src/oprf/libsodium.ts';
+import { sodiumThresholdRound } from '../src/oprf/nodes/sodium-threshold-round.ts';
+import { readShareFile } from '../src/oprf/oprf-share-store.ts';
 import { runOprfNodeUntilExit, startOprfNodeProcess } from './oprf-node-process.ts';
 import type { ServerProcess } from './server-process.ts';
-import { admissionSigner } from '../src/services/oprf-admission-signer.ts';
+import { admissionSigner } from '../src/oprf/oprf-admission-signer.ts';
 import { invalidEncodings } from './ristretto255-invalid-encodings.ts';
 import { admissions, NODE_ADMISSION_ENV } from './threshold-processes.ts';
 

@@ -1,7 +1,7 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { admissionSeed, admissionSigner } from '../src/services/oprf-admission-signer.ts';
+import { admissionSeed, admissionSigner } from '../src/oprf/oprf-admission-signer.ts';
 import { startOprfNodeProcess } from './oprf-node-process.ts';
 import { freePort } from './server-process.ts';
 

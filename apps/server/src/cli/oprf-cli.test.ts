@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { blindThresholdOprfInput, OprfEvaluator, recoverOprfKey, type OprfDomain } from '@zeroid/protocol';
-import { loadOprfKey } from '../services/oprf-key.ts';
-import { readShareFile } from '../services/oprf-share-store.ts';
-import type { OprfShareFile } from '../services/oprf-share-file.ts';
+import { loadOprfKey } from '../oprf/oprf-key.ts';
+import { readShareFile } from '../oprf/oprf-share-store.ts';
+import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { runOprfCli } from './oprf-cli.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'zeroid-oprf-cli-'));

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_OPRF_SHARES } from '@zeroid/protocol';
-import { ShareFileError } from '../services/oprf-share-file.ts';
+import { ShareFileError } from '../oprf/oprf-share-file.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
 import { refreshShares } from './refresh-shares.ts';
 import { splitKey } from './split-key.ts';

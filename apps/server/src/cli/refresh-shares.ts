@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { oprfPublicKey, recoverOprfKey, refreshOprfShares } from '@zeroid/protocol';
-import { SHARE_FILE, ShareFileError, shareFilesOf, type OprfShareFile } from '../services/oprf-share-file.ts';
-import { readShareFile } from '../services/oprf-share-store.ts';
+import { SHARE_FILE, ShareFileError, shareFilesOf, type OprfShareFile } from '../oprf/oprf-share-file.ts';
+import { readShareFile } from '../oprf/oprf-share-store.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
 import { writeShares } from './write-shares.ts';
 

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { oprfPublicKey, splitOprfKey } from '@zeroid/protocol';
-import { loadOprfKey } from '../services/oprf-key.ts';
-import { shareFilesOf } from '../services/oprf-share-file.ts';
+import { loadOprfKey } from '../oprf/oprf-key.ts';
+import { shareFilesOf } from '../oprf/oprf-share-file.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
 import { writeShares } from './write-shares.ts';
 

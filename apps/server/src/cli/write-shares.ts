@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { SHARE_FILE, type OprfShareFile } from '../services/oprf-share-file.ts';
-import { writeShareFile } from '../services/oprf-share-store.ts';
+import { SHARE_FILE, type OprfShareFile } from '../oprf/oprf-share-file.ts';
+import { writeShareFile } from '../oprf/oprf-share-store.ts';
 import type { CliContext } from './cli-context.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');

@@ -1,5 +1,5 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { ADMISSION_BYTES, admissionMessage } from '../services/oprf-admission-message.ts';
+import { ADMISSION_BYTES, admissionMessage } from '../oprf/oprf-admission-message.ts';
 
 /** SubjectPublicKeyInfo for an Ed25519 public key: this prefix, then the 32 bytes (RFC 8410). */
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError } from '../config.ts';
-import { ristretto255Backend } from '../services/libsodium.ts';
-import { loadNodeShare } from '../services/oprf-share-store.ts';
-import { ShareFileError } from '../services/oprf-share-file.ts';
+import { ristretto255Backend } from '../oprf/libsodium.ts';
+import { loadNodeShare } from '../oprf/oprf-share-store.ts';
+import { ShareFileError } from '../oprf/oprf-share-file.ts';
 import { openStorage } from '../storage/open-storage.ts';
 import { buildNodeApp } from './build-node-app.ts';
 import { loadNodeConfig, type NodeConfig } from './node-config.ts';

@@ -11,9 +11,9 @@ import {
   type Static,
 } from '@zeroid/protocol';
 import { replyNotReady } from '../http/reply-not-ready.ts';
-import { libsodiumReady } from '../services/libsodium.ts';
-import type { OprfShareFile } from '../services/oprf-share-file.ts';
-import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../services/sodium-voprf.ts';
+import { libsodiumReady } from '../oprf/libsodium.ts';
+import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
+import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-voprf.ts';
 import { Problem } from '../http/problem.ts';
 import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from './node-limits.ts';

@@ -14,8 +14,8 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
-import { sodiumBlindedElements } from '../services/sodium-voprf.ts';
-import { libsodiumReady } from '../services/libsodium.ts';
+import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
+import { libsodiumReady } from '../oprf/libsodium.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the

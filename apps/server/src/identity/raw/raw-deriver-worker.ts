@@ -1,6 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { OprfEvaluator } from '@zeroid/protocol';
-import { sodiumRistrettoMultiply } from '../../services/libsodium.ts';
+import { sodiumRistrettoMultiply } from '../../oprf/libsodium.ts';
 import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
 
 /**

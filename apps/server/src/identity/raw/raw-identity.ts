@@ -1,5 +1,5 @@
 import { deriveCommitment, deriveDidKey, deriveIdTag, deriveProvingIdentity, normaliseInput, type OprfDomain } from '@zeroid/protocol';
-import { libsodiumReady, sodiumEd25519PublicKey } from '../../services/libsodium.ts';
+import { libsodiumReady, sodiumEd25519PublicKey } from '../../oprf/libsodium.ts';
 
 /** Whatever computes the finalized OPRF output of an input: the server's key, or the threshold nodes. */
 export interface OprfOutputs {

@@ -1,9 +1,9 @@
 import { workerData } from 'node:worker_threads';
-import { admissionSigner } from '../../services/oprf-admission-signer.ts';
+import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-identity.ts';
-import { evaluateWithNodes, OprfNodesUnavailable } from '../../services/oprf-nodes/evaluate-with-nodes.ts';
-import type { NodeFault, OprfNodeSet } from '../../services/oprf-nodes/oprf-node-set.ts';
-import type { OprfTask } from '../../services/oprf-nodes/sodium-threshold-round.ts';
+import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
+import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
+import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
 
 /** One raw derivation in threshold mode, with the node set as the main thread holds it now. */
 export type ThresholdTask = { set: OprfNodeSet | undefined; timeoutMs: number; client: string | undefined } & (

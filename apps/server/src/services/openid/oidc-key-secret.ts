@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { loadDataDirSecret } from '../data-dir-secret.ts';
-import { loadOprfKey } from '../oprf-key.ts';
+import { loadOprfKey } from '../../oprf/oprf-key.ts';
 
 const SECRET_FILE = 'oidc-key-secret.json';
 
