@@ -9,9 +9,9 @@ import type { OprfNodesState } from './identity/raw/threshold-deriver.ts';
 import type { ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import type { RawDeriver } from './identity/raw/raw-deriver.ts';
 import type { Registry } from './member-tree/member-tree.ts';
-import type { SessionQrImages } from './services/session-qr-images.ts';
-import type { SessionStreamCaps } from './services/session-stream-caps.ts';
-import type { SessionWatcher } from './services/session-watcher.ts';
+import type { SessionQrImages } from './sessions/session-qr-images.ts';
+import type { SessionStreamCaps } from './sessions/session-stream-caps.ts';
+import type { SessionWatcher } from './sessions/session-watcher.ts';
 import type { Storage } from './storage/types.ts';
 
 /** What the process tells the app about itself: while warming up or draining, /healthz says not-ready. */

@@ -7,9 +7,9 @@ import { inProcessDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts
 import { createProofVerifier, type ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';
 import { createMetrics, observeSessionStreams, type Metrics } from './services/metrics.ts';
-import { createSessionWatcher } from './services/session-watcher.ts';
-import { createSessionStreamCaps } from './services/session-stream-caps.ts';
-import { createSessionQrImages } from './services/session-qr-images.ts';
+import { createSessionWatcher } from './sessions/session-watcher.ts';
+import { createSessionStreamCaps } from './sessions/session-stream-caps.ts';
+import { createSessionQrImages } from './sessions/session-qr-images.ts';
 import { providerHolder } from './services/openid/provider-holder.ts';
 import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { QrCodeQuery, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
-import { renderQrPng } from '../services/session-qr-images.ts';
+import { renderQrPng } from '../sessions/session-qr-images.ts';
 
 /**
  * GET /generateQRCode: a PNG of the app's verification link, as the original system encoded it.

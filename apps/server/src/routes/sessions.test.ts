@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
-import { hashSessionSecret } from '../services/session-secret.ts';
+import { hashSessionSecret } from '../sessions/session-secret.ts';
 
 /**
  * Cross-device sessions over a real listening app and SQLite: only the creating screen's secret

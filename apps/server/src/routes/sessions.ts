@@ -17,14 +17,14 @@ import { guessLimited } from '../http/guess-limits.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { Problem } from '../http/problem.ts';
-import { createSession } from '../services/create-session.ts';
-import { confirmSession, wrongCode } from '../services/session-confirmation.ts';
+import { createSession } from '../sessions/create-session.ts';
+import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
 import { currentProvider } from './openid-provider.ts';
-import { sessionSecretMatches } from '../services/session-secret.ts';
-import { createSessionPresence } from '../services/session-presence.ts';
-import type { SessionState } from '../services/session-watcher.ts';
-import { reportSessionFailure } from '../services/settle-session.ts';
+import { sessionSecretMatches } from '../sessions/session-secret.ts';
+import { createSessionPresence } from '../sessions/session-presence.ts';
+import type { SessionState } from '../sessions/session-watcher.ts';
+import { reportSessionFailure } from '../sessions/settle-session.ts';
 
 const KEEP_ALIVE_MS = 15_000;
 /** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */

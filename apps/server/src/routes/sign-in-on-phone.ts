@@ -14,7 +14,7 @@ import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { findSignInRequest } from '../services/openid/sign-in-request.ts';
-import { settleSession } from '../services/settle-session.ts';
+import { settleSession } from '../sessions/settle-session.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';
 import { currentProvider } from './openid-provider.ts';
 

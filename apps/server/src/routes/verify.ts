@@ -15,7 +15,7 @@ import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { admitGuess, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
-import { sessionIsOpen, settleSession } from '../services/settle-session.ts';
+import { sessionIsOpen, settleSession } from '../sessions/settle-session.ts';
 
 type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
 /** A request checked to be well formed: a parsed proof, or a normalised biometric. */

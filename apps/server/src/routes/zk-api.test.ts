@@ -4,7 +4,7 @@ import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
 import { Artifacts } from '../proofs/artifacts.ts';
-import { newSessionSecret } from '../services/session-secret.ts';
+import { newSessionSecret } from '../sessions/session-secret.ts';
 
 const CAROL = { id: 'EF-555 Carol', bio: 'retina vessels 12 branch 7 fovea 3 disc 41' };
 const DAVE = { id: 'GH-777 Dave', bio: 'palm crease 8 mount 2 thenar 66 line 9' };
