@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { newClientMetadata } from '../../apps/server/src/services/openid/client-metadata.ts';
+import { newClientMetadata } from '../../apps/server/src/openid/client-metadata.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { freePort, startServerProcess } from '../../apps/server/test/server-process.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';

@@ -10,7 +10,7 @@ import { createMetrics, observeSessionStreams, type Metrics } from './services/m
 import { createSessionWatcher } from './sessions/session-watcher.ts';
 import { createSessionStreamCaps } from './sessions/session-stream-caps.ts';
 import { createSessionQrImages } from './sessions/session-qr-images.ts';
-import { providerHolder } from './services/openid/provider-holder.ts';
+import { providerHolder } from './openid/provider-holder.ts';
 import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { acceptStrictJsonOnly } from './http/strict-json.ts';

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
-import { newClientMetadata } from './services/openid/client-metadata.ts';
-import { sectorDocumentProblem } from './services/openid/sector-document.ts';
-import { oidcKeySecretOf } from './services/openid/oidc-key-secret.ts';
-import { rotateSigningKeys } from './services/openid/signing-keys.ts';
+import { newClientMetadata } from './openid/client-metadata.ts';
+import { sectorDocumentProblem } from './openid/sector-document.ts';
+import { oidcKeySecretOf } from './openid/oidc-key-secret.ts';
+import { rotateSigningKeys } from './openid/signing-keys.ts';
 import { openStorage } from './storage/open-storage.ts';
 
 const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The database is the server's (DATA_DIR or DATABASE_URL).

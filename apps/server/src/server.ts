@@ -20,7 +20,7 @@ import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from '.
 import { inProcessDeriver, workerDeriver } from './identity/raw/raw-deriver.ts';
 import { Registry } from './member-tree/member-tree.ts';
 import { purgeExpired } from './services/purge-expired.ts';
-import { loadOidcKeySecret } from './services/openid/oidc-key-secret.ts';
+import { loadOidcKeySecret } from './openid/oidc-key-secret.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';
 import { openStorage } from './storage/open-storage.ts';
 

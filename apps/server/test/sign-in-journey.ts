@@ -6,7 +6,7 @@ import { deriveIdentity, memberBucket, signInMessage } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { expect } from 'vitest';
 import type { Artifacts } from '../src/proofs/artifacts.ts';
-import { newClientMetadata } from '../src/services/openid/client-metadata.ts';
+import { newClientMetadata } from '../src/openid/client-metadata.ts';
 import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 

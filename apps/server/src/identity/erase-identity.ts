@@ -6,7 +6,7 @@ import {
   type ZkEraseFields,
 } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
-import { forgetSignIns } from '../services/openid/forget-sign-ins.ts';
+import { forgetSignIns } from '../openid/forget-sign-ins.ts';
 import { badRequest } from '../services/problem.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { Problem, unavailable } from '../http/problem.ts';
-import { DISCOVERY_PATH, JWKS_PATH, OIDC_PREFIX } from '../services/openid/paths.ts';
+import { DISCOVERY_PATH, JWKS_PATH, OIDC_PREFIX } from '../openid/paths.ts';
 import { isStorageFailure } from '../storage/storage-failure.ts';
 
 /** Any one parameter of an authorization or logout request: far above a state, nonce or id_token_hint of a real site. */

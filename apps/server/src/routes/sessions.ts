@@ -19,7 +19,7 @@ import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { Problem } from '../http/problem.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
-import { findSignInRequest } from '../services/openid/sign-in-request.ts';
+import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { currentProvider } from './openid-provider.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { createSessionPresence } from '../sessions/session-presence.ts';

@@ -13,7 +13,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
-import { findSignInRequest } from '../services/openid/sign-in-request.ts';
+import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { settleSession } from '../sessions/settle-session.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';
 import { currentProvider } from './openid-provider.ts';

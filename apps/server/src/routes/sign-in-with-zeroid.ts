@@ -19,7 +19,7 @@ import { guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../http/problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../sessions/create-session.ts';
-import { clientOf, sectorScope, siteOf } from '../services/openid/sign-in-request.ts';
+import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';

@@ -1,5 +1,5 @@
 import type Provider from 'oidc-provider';
-import type { OidcRepository } from '../../storage/types.ts';
+import type { OidcRepository } from '../storage/types.ts';
 import { createProvider } from './create-provider.ts';
 import { KEY_REFRESH_MS, loadOidcKeys } from './signing-keys.ts';
 

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { OidcRepository } from '../../storage/types.ts';
+import type { OidcRepository } from '../storage/types.ts';
 import { isSealed, openKey, sealKey } from './key-encryption.ts';
 
 /** A private signing key as oidc-provider takes it: an ES256 (P-256) JWK with its kid. */

@@ -1,5 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { OidcRepository } from '../../storage/types.ts';
+import type { OidcRepository } from '../storage/types.ts';
 
 /**
  * RP-initiated logout (decision 036): the site names the person with an id_token_hint, which

@@ -1,5 +1,5 @@
 import { signInSubject } from '@zeroid/protocol';
-import type { Storage } from '../../storage/types.ts';
+import type { Storage } from '../storage/types.ts';
 import { sectorScopeOf } from './sign-in-request.ts';
 
 /**

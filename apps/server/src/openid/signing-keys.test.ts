@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStorage } from '../../storage/open-storage.ts';
-import type { Storage } from '../../storage/types.ts';
+import { openStorage } from '../storage/open-storage.ts';
+import type { Storage } from '../storage/types.ts';
 import { KeyDoesNotOpen, openKey } from './key-encryption.ts';
 import {
   ID_TOKEN_TTL_SECONDS,

@@ -1,5 +1,5 @@
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { OidcRepository } from '../../storage/types.ts';
+import type { OidcRepository } from '../storage/types.ts';
 import { allowFormPostToRedirectUri } from './form-post-csp.ts';
 import { forgetTokensOnLogout } from './forget-tokens-on-logout.ts';
 import { DISCOVERY_PATH, JWKS_PATH, OIDC_PREFIX, signInPath } from './paths.ts';

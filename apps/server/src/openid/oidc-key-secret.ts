@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
-import { loadDataDirSecret } from '../data-dir-secret.ts';
-import { loadOprfKey } from '../../oprf/oprf-key.ts';
+import { loadDataDirSecret } from '../services/data-dir-secret.ts';
+import { loadOprfKey } from '../oprf/oprf-key.ts';
 
 const SECRET_FILE = 'oidc-key-secret.json';
 

@@ -1,6 +1,6 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { isStorageFailure } from '../../storage/storage-failure.ts';
-import type { OidcRepository } from '../../storage/types.ts';
+import { isStorageFailure } from '../storage/storage-failure.ts';
+import type { OidcRepository } from '../storage/types.ts';
 
 /**
  * The database is full, down or read-only (decision 037): a 503 with OAuth's
