@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cors from '@fastify/cors';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import { admissionSeed, admissionSigner } from './oprf/oprf-admission-signer.ts';
-import { AttemptLimits } from './services/attempt-limits.ts';
+import { AttemptLimits } from './limits/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';

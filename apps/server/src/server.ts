@@ -12,7 +12,7 @@ import { Artifacts } from './proofs/artifacts.ts';
 import { checkKeyFingerprint, keyFingerprint, KeyMismatchError } from './oprf/check-key-fingerprint.ts';
 import { createMetrics, observeOprfNodes } from './services/metrics.ts';
 import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './oprf/libsodium.ts';
-import { attemptKeySecret, loadAttemptKeySecret } from './services/attempt-key-secret.ts';
+import { attemptKeySecret, loadAttemptKeySecret } from './limits/attempt-key-secret.ts';
 import { loadOprfKey } from './oprf/oprf-key.ts';
 import { admissionSeed, admissionSigner } from './oprf/oprf-admission-signer.ts';
 import { OprfNodeSetMismatch, watchNodeKeys } from './oprf/nodes/watch-node-keys.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { SQLite } from '../src/storage/sqlite-driver.ts';
 import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptKeySecret } from '../src/services/attempt-key-secret.ts';
+import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 /**

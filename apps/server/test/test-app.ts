@@ -8,7 +8,7 @@ import type { Lifecycle } from '../src/app-deps.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { attemptKeySecret } from '../src/services/attempt-key-secret.ts';
+import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';
 import { oidcKeySecretFromOprfKey } from '../src/openid/oidc-key-secret.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { Registry } from '../src/member-tree/member-tree.ts';

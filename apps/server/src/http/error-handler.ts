@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
-import { AttemptRefused } from '../services/attempt-refused.ts';
+import { AttemptRefused } from '../limits/attempt-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import { Problem, unavailable } from './problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';

@@ -114,7 +114,7 @@ describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
   });
 
   it('doubles the wait with each further failure, up to the maximum, and a success gives back only its own reservation', async () => {
-    const { AttemptLimits } = await import('../services/attempt-limits.ts');
+    const { AttemptLimits } = await import('../limits/attempt-limits.ts');
     let now = 1_000_000;
     t = await startTestApp({ env });
     const limits = new AttemptLimits(

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { Admission, AttemptLimits, GuessCost } from '../services/attempt-limits.ts';
+import type { Admission, AttemptLimits, GuessCost } from '../limits/attempt-limits.ts';
 import { clientKey } from './client-key.ts';
 import { Problem } from './problem.ts';
 

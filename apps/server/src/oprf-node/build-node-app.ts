@@ -6,7 +6,7 @@ import { errorHandler } from '../http/error-handler.ts';
 import { registerGuessLimits } from '../http/guess-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { acceptStrictJsonOnly } from '../http/strict-json.ts';
-import { attemptKeySecret } from '../services/attempt-key-secret.ts';
+import { attemptKeySecret } from '../limits/attempt-key-secret.ts';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';

@@ -2,8 +2,8 @@ import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from '../http/client-key.ts';
 import { exactAddress } from '../http/exact-address.ts';
 import { OPRF_EVALUATION } from '../http/guess-limits.ts';
-import { AttemptLimits } from '../services/attempt-limits.ts';
-import { AttemptRefused } from '../services/attempt-refused.ts';
+import { AttemptLimits } from '../limits/attempt-limits.ts';
+import { AttemptRefused } from '../limits/attempt-refused.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
 

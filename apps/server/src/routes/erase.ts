@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import type { GuessCost } from '../services/attempt-limits.ts';
+import type { GuessCost } from '../limits/attempt-limits.ts';
 import { eraseIdentity, eraseSigned, signedErasure } from '../identity/erase-identity.ts';
 
 type Body = Static<typeof LegacyEraseBody> | Static<typeof ZkEraseBody>;
