@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { OprfEvaluator } from '@zeroid/protocol';
 import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
-import { threadEntry } from '../../thread-entry.ts';
-import { threadPool } from '../../services/thread-pool.ts';
+import { threadEntry } from '../../threads/thread-entry.ts';
+import { threadPool } from '../../threads/thread-pool.ts';
 
 /** The legacy raw path's derivations, wherever they run. */
 export interface RawDeriver {

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { threadEntry } from '../../thread-entry.ts';
+import { threadEntry } from '../../threads/thread-entry.ts';
 import type { RawDeriver } from './raw-deriver.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-identity.ts';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
-import { threadPool } from '../../services/thread-pool.ts';
+import { threadPool } from '../../threads/thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
 import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';

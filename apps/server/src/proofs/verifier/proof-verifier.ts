@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { Groth16Claim } from './batch-verify.ts';
-import { threadEntry } from '../../thread-entry.ts';
-import { threadPool } from '../../services/thread-pool.ts';
+import { threadEntry } from '../../threads/thread-entry.ts';
+import { threadPool } from '../../threads/thread-pool.ts';
 import { semaphoreClaim } from './semaphore-claim.ts';
 
 export interface ProofVerifier {
