@@ -3,7 +3,7 @@ import type { OprfEvaluator } from '@zeroid/protocol';
 import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
 import type { Artifacts } from './proofs/artifacts.ts';
-import type { Metrics } from './services/metrics.ts';
+import type { Metrics } from './metrics.ts';
 import type { admissionSigner } from './oprf/oprf-admission-signer.ts';
 import type { OprfNodesState } from './identity/raw/threshold-deriver.ts';
 import type { ProofVerifier } from './proofs/verifier/proof-verifier.ts';

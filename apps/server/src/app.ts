@@ -6,7 +6,7 @@ import { AttemptLimits } from './limits/attempt-limits.ts';
 import { inProcessDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';
-import { createMetrics, observeSessionStreams, type Metrics } from './services/metrics.ts';
+import { createMetrics, observeSessionStreams, type Metrics } from './metrics.ts';
 import { createSessionWatcher } from './sessions/session-watcher.ts';
 import { createSessionStreamCaps } from './sessions/session-stream-caps.ts';
 import { createSessionQrImages } from './sessions/session-qr-images.ts';

@@ -4,7 +4,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { frameworkErrors } from './http/framework-errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { metricsRoute } from './routes/metrics.ts';
-import type { Metrics } from './services/metrics.ts';
+import type { Metrics } from './metrics.ts';
 
 /**
  * The METRICS_PORT listener: /metrics and nothing else, for a scraper on a private network (it binds

@@ -10,7 +10,7 @@ import { buildMetricsApp } from './metrics-app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { Artifacts } from './proofs/artifacts.ts';
 import { checkKeyFingerprint, keyFingerprint, KeyMismatchError } from './oprf/check-key-fingerprint.ts';
-import { createMetrics, observeOprfNodes } from './services/metrics.ts';
+import { createMetrics, observeOprfNodes } from './metrics.ts';
 import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './oprf/libsodium.ts';
 import { attemptKeySecret, loadAttemptKeySecret } from './limits/attempt-key-secret.ts';
 import { loadOprfKey } from './oprf/oprf-key.ts';
@@ -19,7 +19,7 @@ import { OprfNodeSetMismatch, watchNodeKeys } from './oprf/nodes/watch-node-keys
 import { thresholdDeriver, workerThresholdDeriver, type OprfNodesState } from './identity/raw/threshold-deriver.ts';
 import { inProcessDeriver, workerDeriver } from './identity/raw/raw-deriver.ts';
 import { Registry } from './member-tree/member-tree.ts';
-import { purgeExpired } from './services/purge-expired.ts';
+import { purgeExpired } from './purge-expired.ts';
 import { loadOidcKeySecret } from './openid/oidc-key-secret.ts';
 import { deferredStorage } from './storage/deferred-storage.ts';
 import { openStorage } from './storage/open-storage.ts';

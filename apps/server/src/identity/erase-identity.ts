@@ -7,7 +7,7 @@ import {
 } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import { forgetSignIns } from '../openid/forget-sign-ins.ts';
-import { badRequest } from '../services/problem.ts';
+import { badRequest } from '../problem.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 
 /** The three values that name one identity's row; an erasure must present all three (decision 022). */

@@ -1,6 +1,6 @@
 import { isDegenerateRegistration, verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from '@zeroid/protocol';
 import type { RegisterOutcome, Storage } from '../storage/types.ts';
-import { badRequest } from '../services/problem.ts';
+import { badRequest } from '../problem.ts';
 
 declare const signed: unique symbol;
 /** Registration fields whose signatures were checked: the only input `registerCommitment` takes. */

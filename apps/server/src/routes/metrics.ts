@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Problem } from '../http/problem.ts';
-import type { Metrics } from '../services/metrics.ts';
+import type { Metrics } from '../metrics.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Storage } from '../storage/types.ts';
-import { Problem } from '../services/problem.ts';
+import { Problem } from '../problem.ts';
 
 /** Wrong codes the screen's person may type before the session fails. */
 export const CONFIRMATION_ATTEMPTS = 5;

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { usableNodes, type OprfNodeSet } from '../oprf/nodes/oprf-node-set.ts';
+import { usableNodes, type OprfNodeSet } from './oprf/nodes/oprf-node-set.ts';
 
 /**
  * Prometheus metrics. Labels carry routes, modes and verdicts, never anything from a request body.

@@ -1,5 +1,5 @@
-import type { Storage } from '../storage/types.ts';
-import { CONFIRMATION_GRACE_MS } from '../sessions/session-confirmation.ts';
+import type { Storage } from './storage/types.ts';
+import { CONFIRMATION_GRACE_MS } from './sessions/session-confirmation.ts';
 
 /**
  * Deletes what has outlived its use, so that no table grows without bound and no sign-in history
