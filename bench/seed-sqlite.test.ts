@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
-import { SQLite } from '../apps/server/src/storage/sqlite-driver.ts';
+import { SQLite } from '../apps/server/src/storage/sqlite/sqlite-driver.ts';
 import { seedRows } from './seed-rows.ts';
 import { seedSqlite, STAGING_TABLE } from './seed-sqlite.ts';
 

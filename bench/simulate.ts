@@ -16,7 +16,7 @@ import {
   savePagedCheckpoint,
 } from '../apps/server/src/member-tree/tree-checkpoint-pages.ts';
 import { openStorage } from '../apps/server/src/storage/open-storage.ts';
-import { SQLite } from '../apps/server/src/storage/sqlite-driver.ts';
+import { SQLite } from '../apps/server/src/storage/sqlite/sqlite-driver.ts';
 import { seedRows } from './seed-rows.ts';
 
 /** Measurements at small scale, each the median of `runs`, that the extrapolation scales up. */

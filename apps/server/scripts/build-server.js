@@ -21,7 +21,7 @@ const entryPoints = {
   'raw-deriver-worker': 'src/identity/raw/raw-deriver-worker.ts',
   'threshold-deriver-worker': 'src/identity/raw/threshold-deriver-worker.ts',
   'verifier-worker': 'src/proofs/verifier/verifier-worker.ts',
-  'sqlite-thread-worker': 'src/storage/sqlite-thread-worker.ts',
+  'sqlite-thread-worker': 'src/storage/sqlite/sqlite-thread-worker.ts',
   // Sign in with ZeroID's clients and keys CLI (`npm run oidc`, decision 023).
   'oidc-cli': 'src/oidc-cli.ts',
   // `npm run oprf-node`: a threshold OPRF node, its own process (decision 020).

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SQLite } from '../src/storage/sqlite-driver.ts';
+import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SQLite } from '../src/storage/sqlite-driver.ts';
+import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { generateOprfKeyPair, OPRF_SUITE, oprfPublicKey } from '@zeroid/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { loadDataDirSecret } from '../services/data-dir-secret.ts';
+import { loadDataDirSecret } from '../storage/data-dir-secret.ts';
 
 const SECRET_FILE = 'attempt-key-secret.json';
 

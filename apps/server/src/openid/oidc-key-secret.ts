@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { loadDataDirSecret } from '../services/data-dir-secret.ts';
+import { loadDataDirSecret } from '../storage/data-dir-secret.ts';
 import { loadOprfKey } from '../oprf/oprf-key.ts';
 
 const SECRET_FILE = 'oidc-key-secret.json';

@@ -19,18 +19,18 @@
  */
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { attemptRepository } from './attempt-repository.ts';
-import { challengeRepository } from './challenge-repository.ts';
-import { checkpointRepository } from './checkpoint-repository.ts';
-import { identityRepository } from './identity-repository.ts';
-import { keyFingerprintRepository } from './key-fingerprint-repository.ts';
+import { attemptRepository } from './repositories/attempt-repository.ts';
+import { challengeRepository } from './repositories/challenge-repository.ts';
+import { checkpointRepository } from './repositories/checkpoint-repository.ts';
+import { identityRepository } from './repositories/identity-repository.ts';
+import { keyFingerprintRepository } from './repositories/key-fingerprint-repository.ts';
 import { migrateToLatest } from './migrate-to-latest.ts';
-import { oidcRepository } from './oidc-repository.ts';
-import { rootRepository } from './root-repository.ts';
+import { oidcRepository } from './repositories/oidc-repository.ts';
+import { rootRepository } from './repositories/root-repository.ts';
 import type { Database } from './schema.ts';
-import { sessionRepository } from './session-repository.ts';
-import { openSqliteThread } from './sqlite-thread.ts';
-import { sqliteThreadDialect } from './sqlite-thread-dialect.ts';
+import { sessionRepository } from './repositories/session-repository.ts';
+import { openSqliteThread } from './sqlite/sqlite-thread.ts';
+import { sqliteThreadDialect } from './sqlite/sqlite-thread-dialect.ts';
 import type { Storage } from './types.ts';
 
 export interface StorageOptions {

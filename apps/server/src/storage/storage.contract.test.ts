@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SQLite } from './sqlite-driver.ts';
+import { SQLite } from './sqlite/sqlite-driver.ts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
 import { registerInProcessesAtOnce } from '../../test/storage-process.ts';
 import { freePort } from '../../test/server-process.ts';
-import { REGISTRATION_LOCK } from './identity-repository.ts';
+import { REGISTRATION_LOCK } from './repositories/identity-repository.ts';
 import { openStorage, type StorageOptions } from './open-storage.ts';
-import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-file.ts';
+import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS } from './sqlite/sqlite-file.ts';
 
 /**
  * One contract, two databases: every case runs against SQLite (a temp file) and a real PostgreSQL

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SQLite } from '../sqlite-driver.ts';
+import { SQLite } from '../sqlite/sqlite-driver.ts';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { migrations } from '../migrate-to-latest.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
-import type { RootRepository } from './types.ts';
+import type { Database } from '../schema.ts';
+import type { RootRepository } from '../types.ts';
 
 /**
  * The root history. A root stays acceptable while it is current and for `windowMs` after the tree

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../threads/thread-entry.ts';
+import { threadEntry } from '../../threads/thread-entry.ts';
 
 type ErrorFields = { name: string; message: string; code?: string };
 

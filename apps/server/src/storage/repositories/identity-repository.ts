@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { erasedBytesScrubber } from './erased-bytes-scrubber.ts';
-import { groupCommit } from './group-commit.ts';
-import { retryOnContention } from './retry-on-contention.ts';
-import type { Database } from './schema.ts';
-import type { IdentityRecord, IdentityRepository, RegisterOutcome } from './types.ts';
+import { erasedBytesScrubber } from '../erased-bytes-scrubber.ts';
+import { groupCommit } from '../group-commit.ts';
+import { retryOnContention } from '../retry-on-contention.ts';
+import type { Database } from '../schema.ts';
+import type { IdentityRecord, IdentityRepository, RegisterOutcome } from '../types.ts';
 
 /** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
 export const REGISTRATION_LOCK = 0x2e701d;

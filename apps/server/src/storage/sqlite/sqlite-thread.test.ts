@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStorageFailure } from './storage-failure.ts';
+import { isStorageFailure } from '../storage-failure.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
 
 let dataDir: string;

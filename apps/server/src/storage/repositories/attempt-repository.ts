@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from './schema.ts';
-import type { AttemptRepository, ThrottleRule } from './types.ts';
+import type { Database } from '../schema.ts';
+import type { AttemptRepository, ThrottleRule } from '../types.ts';
 
 /**
  * Attempt counters as single-row upserts (`INSERT … ON CONFLICT DO UPDATE … RETURNING`, the same SQL

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
-import type { OidcRepository } from './types.ts';
+import type { Database } from '../schema.ts';
+import type { OidcRepository } from '../types.ts';
 
 /** Well under SQLite's and PostgreSQL's limits on bound parameters in one statement. */
 const IDS_PER_QUERY = 500;

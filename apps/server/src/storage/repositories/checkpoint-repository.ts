@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ERASURE_LOCK } from './identity-repository.ts';
-import type { Database } from './schema.ts';
-import type { CheckpointRepository } from './types.ts';
+import type { Database } from '../schema.ts';
+import type { CheckpointRepository } from '../types.ts';
 
 /**
  * Tree snapshots; several processes may save the same size, and only the newest few are kept. A

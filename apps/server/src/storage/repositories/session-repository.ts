@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database } from './schema.ts';
-import type { SessionRepository, StoredSession } from './types.ts';
+import type { Database } from '../schema.ts';
+import type { SessionRepository, StoredSession } from '../types.ts';
 
 /** Well under SQLite's and PostgreSQL's limits on bound parameters in one statement. */
 const IDS_PER_QUERY = 500;

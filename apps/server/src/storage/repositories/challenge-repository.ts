@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { groupCommit } from './group-commit.ts';
-import { retryOnContention } from './retry-on-contention.ts';
-import type { Database } from './schema.ts';
-import type { ChallengeRepository } from './types.ts';
+import { groupCommit } from '../group-commit.ts';
+import { retryOnContention } from '../retry-on-contention.ts';
+import type { Database } from '../schema.ts';
+import type { ChallengeRepository } from '../types.ts';
 
 /**
  * One-time challenges. Consumption is one conditional UPDATE, so of any number of concurrent

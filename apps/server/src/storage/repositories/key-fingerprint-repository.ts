@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.ts';
-import type { KeyFingerprintRepository } from './types.ts';
+import type { Database } from '../schema.ts';
+import type { KeyFingerprintRepository } from '../types.ts';
 
 /**
  * First writer wins: `INSERT … ON CONFLICT DO NOTHING`, then read back. Two processes that start
