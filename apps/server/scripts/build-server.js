@@ -23,7 +23,7 @@ const entryPoints = {
   'verifier-worker': 'src/proofs/verifier/verifier-worker.ts',
   'sqlite-thread-worker': 'src/storage/sqlite/sqlite-thread-worker.ts',
   // Sign in with ZeroID's clients and keys CLI (`npm run oidc`, decision 023).
-  'oidc-cli': 'src/oidc-cli.ts',
+  'oidc-cli': 'src/cli/oidc-cli.ts',
   // `npm run oprf-node`: a threshold OPRF node, its own process (decision 020).
   'oprf-node': 'src/oprf-node/main.ts',
 };

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
-import { newClientMetadata } from './openid/client-metadata.ts';
-import { sectorDocumentProblem } from './openid/sector-document.ts';
-import { oidcKeySecretOf } from './openid/oidc-key-secret.ts';
-import { rotateSigningKeys } from './openid/signing-keys.ts';
-import { openStorage } from './storage/open-storage.ts';
+import { loadConfig } from '../config.ts';
+import { newClientMetadata } from '../openid/client-metadata.ts';
+import { sectorDocumentProblem } from '../openid/sector-document.ts';
+import { oidcKeySecretOf } from '../openid/oidc-key-secret.ts';
+import { rotateSigningKeys } from '../openid/signing-keys.ts';
+import { openStorage } from '../storage/open-storage.ts';
 
 const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The database is the server's (DATA_DIR or DATABASE_URL).
   npm run oidc -- add-client --id ID --redirect-uri URI [--redirect-uri URI…] [--name NAME] [--public]
