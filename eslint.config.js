@@ -3,6 +3,9 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 const notInTests = ['**/*.test.ts', '**/*.test.tsx'];
 
+/** The server's domain folders (decision 046): each may import storage/, threads/, the top-level problem and metrics, and the protocol, never HTTP. */
+const SERVER_DOMAINS = ['identity', 'limits', 'member-tree', 'openid', 'oprf', 'proofs', 'sessions'];
+
 /** One zone a layer may not import from: `target` files may not import `from` files. */
 const zone = (target, from, message) => ({ target, from, message });
 
@@ -76,40 +79,54 @@ export default tseslint.config(
             zone('packages/protocol', 'apps', 'The protocol is shared by both apps and imports neither.'),
             zone('apps/server', 'apps/web', 'The server and the web app share only packages/protocol.'),
             zone('apps/web', 'apps/server', 'The server and the web app share only packages/protocol.'),
-            // Server: server.ts → app.ts → routes → services → storage; http/ is the Fastify glue
-            // that app.ts and the routes use.
+            // Server (decision 046): server.ts → compose.ts / app.ts → routes → domain folders → storage;
+            // http/ is the Fastify glue that app.ts and the routes use.
             zone(
               'apps/server/src/routes',
-              ['apps/server/src/app.ts', 'apps/server/src/server.ts'],
-              'Routes get their dependencies from app-deps.ts.',
+              ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/storage'],
+              'Routes validate, call one use case of a domain folder, and reply: they never reach storage.',
             ),
             zone(
               'apps/server/src/http',
               ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/routes'],
               'http/ is used by app.ts and the routes, not the other way round.',
             ),
-            zone(
-              'apps/server/src/services',
-              [
-                'apps/server/src/app.ts',
-                'apps/server/src/app-deps.ts',
-                'apps/server/src/server.ts',
-                'apps/server/src/routes',
-                'apps/server/src/http',
-              ],
-              'Services know nothing of HTTP: routes → services → storage.',
+            ...SERVER_DOMAINS.map((domain) =>
+              zone(
+                `apps/server/src/${domain}`,
+                [
+                  'apps/server/src/app.ts',
+                  'apps/server/src/app-deps.ts',
+                  'apps/server/src/compose.ts',
+                  'apps/server/src/server.ts',
+                  'apps/server/src/routes',
+                  'apps/server/src/http',
+                ],
+                'Domain folders know nothing of HTTP or of how the server is assembled.',
+              ),
             ),
             zone(
               'apps/server/src/storage',
               [
                 'apps/server/src/app.ts',
                 'apps/server/src/app-deps.ts',
+                'apps/server/src/compose.ts',
                 'apps/server/src/server.ts',
                 'apps/server/src/routes',
                 'apps/server/src/http',
-                'apps/server/src/services',
+                ...SERVER_DOMAINS.map((domain) => `apps/server/src/${domain}`),
               ],
-              'Storage is the bottom layer: routes → services → storage.',
+              'Storage is the bottom layer: routes → domain folders → storage.',
+            ),
+            zone(
+              'apps/server/src/threads',
+              [
+                'apps/server/src/storage',
+                ...SERVER_DOMAINS.map((domain) => `apps/server/src/${domain}`),
+                'apps/server/src/routes',
+                'apps/server/src/http',
+              ],
+              'threads/ runs worker threads for every layer above it and imports none of them.',
             ),
             // Web: shared → features → app.
             zone(

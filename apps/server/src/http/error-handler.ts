@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
 import { AttemptRefused } from '../limits/attempt-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
-import { Problem, unavailable } from './problem.ts';
+import { Problem, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 import { isStorageFailure } from '../storage/storage-failure.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fas
 import rateLimit from '@fastify/rate-limit';
 import type { Admission, AttemptLimits, GuessCost } from '../limits/attempt-limits.ts';
 import { clientKey } from './client-key.ts';
-import { Problem } from './problem.ts';
+import { Problem } from '../problem.ts';
 
 export interface GuessLimitSettings {
   /** Requests a minute per client on each guess-capable route; 0 disables every limit. */

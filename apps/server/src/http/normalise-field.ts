@@ -1,5 +1,5 @@
 import { normaliseInput, ProtocolInputError } from '@zeroid/protocol';
-import { badRequest } from './problem.ts';
+import { badRequest } from '../problem.ts';
 
 /** Normalises one raw field, naming the field (never its value) when it is malformed, empty or too long. */
 export function normaliseField(value: string, field: string): string {

@@ -1,6 +1,6 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from './client-key.ts';
-import { Problem } from './problem.ts';
+import { Problem } from '../problem.ts';
 
 /** How long a refused request waits for its 429. */
 export const REFUSAL_DELAY_MS = 1000;

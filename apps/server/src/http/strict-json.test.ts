@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Problem } from './problem.ts';
+import { Problem } from '../problem.ts';
 import { parseStrictJson } from './strict-json.ts';
 
 const codeOf = (text: string) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, NO_GUESS } from '../http/guess-limits.ts';
-import { badRequest } from '../http/problem.ts';
+import { badRequest } from '../problem.ts';
 import { BucketReplyCache } from '../member-tree/bucket-reply-cache.ts';
 import { bucketHexChars } from '../member-tree/member-tree.ts';
 

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Problem } from '../http/problem.ts';
+import { Problem } from '../problem.ts';
 import type { Metrics } from '../metrics.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();

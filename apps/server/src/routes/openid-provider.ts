@@ -3,9 +3,9 @@ import type Provider from 'oidc-provider';
 import type { AppDeps } from '../app-deps.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
-import { Problem, unavailable } from '../http/problem.ts';
+import { Problem } from '../problem.ts';
+import { currentProvider } from '../openid/current-provider.ts';
 import { DISCOVERY_PATH, JWKS_PATH, OIDC_PREFIX } from '../openid/paths.ts';
-import { isStorageFailure } from '../storage/storage-failure.ts';
 
 /** Any one parameter of an authorization or logout request: far above a state, nonce or id_token_hint of a real site. */
 export const MAX_PARAMETER_CHARS = 1024;
@@ -44,17 +44,6 @@ export function asIssuer(publicUrl: string) {
 }
 
 /**
- * The process's provider; a provider that cannot be built (storage down, or keys that do not open
- * with this process's secret, decision 038) is a 503, logged with what to fix.
- */
-export async function currentProvider(request: FastifyRequest, provider: AppDeps['openidProvider']): Promise<Provider> {
-  return provider().catch((error: unknown) => {
-    if (!isStorageFailure(error)) request.log.error({ err: { name: (error as Error).name } }, (error as Error).message);
-    throw unavailable();
-  });
-}
-
-/**
  * The OpenID provider (oidc-provider, decision 023) at `/.well-known/openid-configuration` and under
  * `/oidc`: only the endpoints it has switched on. It is a Koa application: its requests leave
  * Fastify before the body is read, with the headers Fastify's hooks set so far (security headers,
@@ -68,7 +57,7 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
   const handOver = async (request: FastifyRequest, reply: FastifyReply) => {
-    const current = await currentProvider(request, openidProvider);
+    const current = await currentProvider(openidProvider, request.log);
     let callback = callbacks.get(current);
     if (!callback) callbacks.set(current, (callback = current.callback()));
     hijackWithHeaders(reply);

@@ -13,7 +13,7 @@ import {
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
-import { Problem } from '../http/problem.ts';
+import { Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 

@@ -16,11 +16,11 @@ import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
-import { Problem } from '../http/problem.ts';
+import { Problem } from '../problem.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { findSignInRequest } from '../openid/sign-in-request.ts';
-import { currentProvider } from './openid-provider.ts';
+import { currentProvider } from '../openid/current-provider.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { createSessionPresence } from '../sessions/session-presence.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
@@ -94,7 +94,9 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
       const session = await storage.sessions.find(request.params.id);
       if (!session) return reply.code(404).send(notFound);
       const signIn =
-        session.signIn === undefined ? undefined : await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
+        session.signIn === undefined
+          ? undefined
+          : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
       // A sign-in whose request has expired or was answered on the screen is no longer open either.
       const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
       if (open) presence.markOpened(session.id, session.expiresAt);

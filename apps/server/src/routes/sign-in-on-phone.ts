@@ -11,12 +11,12 @@ import {
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
-import { Problem } from '../http/problem.ts';
+import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { settleSession } from '../sessions/settle-session.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';
-import { currentProvider } from './openid-provider.ts';
+import { currentProvider } from '../openid/current-provider.ts';
 
 type Params = { Params: Static<typeof SessionParams> };
 const notOpen = () =>
@@ -40,7 +40,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
   async function openSignIn(request: FastifyRequest, id: string) {
     const session = await storage.sessions.find(id);
     if (session?.status !== 'pending' || session.signIn === undefined) throw notOpen();
-    const signIn = await findSignInRequest(await currentProvider(request, openidProvider), session.signIn);
+    const signIn = await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
     if (!signIn) throw notOpen();
     return signIn;
   }

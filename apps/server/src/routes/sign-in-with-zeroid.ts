@@ -16,7 +16,7 @@ import {
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { guessLimited } from '../http/guess-limits.ts';
-import { Problem } from '../http/problem.ts';
+import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
@@ -24,7 +24,8 @@ import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { checkSignInProof } from './check-sign-in-proof.ts';
-import { asIssuer, currentProvider, openidProviderRoutes } from './openid-provider.ts';
+import { currentProvider } from '../openid/current-provider.ts';
+import { asIssuer, openidProviderRoutes } from './openid-provider.ts';
 import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
 
 const notFound = () =>
@@ -50,7 +51,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   /** The interaction this browser holds, checked to be the one in the URL and not yet answered. */
   async function signIn(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
-    const current = await currentProvider(request, provider);
+    const current = await currentProvider(provider, request.log);
     setIssuer(request);
     const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
     if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw notFound();
