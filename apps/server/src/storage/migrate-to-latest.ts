@@ -18,7 +18,11 @@ import * as oidcRecordOwners from './migrations/016-oidc-record-owners.ts';
 import * as removedClients from './migrations/017-removed-clients.ts';
 import type { Database } from './schema.ts';
 
-/** Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped. */
+/**
+ * Numbered, applied in name order, and recorded in kysely_migration. Never edit one that has shipped.
+ * 010, 011 and 013 were reserved by work in parallel that ended without a migration: nothing ever
+ * shipped under them, and a database knows migrations by name, so the gaps stay and are never filled.
+ */
 export const migrations: Record<string, Migration> = {
   '001-initial': initial,
   '002-tree-checkpoints': treeCheckpoints,

@@ -77,7 +77,7 @@ export interface ChallengeRepository {
   purgeExpired(now?: Date): Promise<number>;
 }
 
-/** A snapshot of the whole Merkle tree of `size` leaves, as `Group.export()` writes it. */
+/** A snapshot of the whole member tree of `size` leaves: its root, and its nodes in binary pages (decision 025) or, for checkpoints saved before those, as text (`member-tree/tree-snapshot.ts`). */
 export interface TreeCheckpoint {
   size: number;
   root: string;
