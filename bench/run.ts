@@ -82,12 +82,17 @@ if (suite === 'scale') {
   const proofs = await makeProofs(quick ? 8 : 16);
   await releaseSnarkjs();
   const verifier = await createBenchVerifier();
-  const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
+  const {
+    entries: verifierEntries,
+    baselineRps,
+    oursRps,
+    oursCpuMsPerProof,
+  } = await runVerifier(proofs, verifier, { runs, seconds: quick ? 2 : 5 });
   await verifier.close();
   console.error('http.*…');
   const http = await runHttp(
     { runs, seconds: quick ? 3 : 10, proofsPerRun: quick ? 24 : ZK_PROOFS_PER_RUN },
-    { snarkjsRps: baselineRps, verifierRps: oursRps },
+    { snarkjsRps: baselineRps, verifierRps: oursRps, verifierCpuMsPerProof: oursCpuMsPerProof },
   );
   console.error('browser.* and web.*…');
   const browser = await runBrowser({ runs, members: 1_000 });
@@ -134,11 +139,14 @@ if (suite === 'scale') {
   const proofs = await makeProofs(16);
   await releaseSnarkjs();
   const verifier = await createBenchVerifier();
-  const { entries: verifierEntries, baselineRps, oursRps } = await runVerifier(proofs, verifier, { runs, seconds: 5 });
+  const { entries: verifierEntries, baselineRps, oursRps, oursCpuMsPerProof } = await runVerifier(proofs, verifier, { runs, seconds: 5 });
   await verifier.close();
   console.error('http.zk_verify_*…');
   const proofsPerRun = Number(process.env.ZK_PROOFS ?? ZK_PROOFS_PER_RUN);
-  const zk = await runHttpZk({ runs, seconds: 0, proofsPerRun }, { snarkjsRps: baselineRps, verifierRps: oursRps });
+  const zk = await runHttpZk(
+    { runs, seconds: 0, proofsPerRun },
+    { snarkjsRps: baselineRps, verifierRps: oursRps, verifierCpuMsPerProof: oursCpuMsPerProof },
+  );
   const fresh = [...verifierEntries, ...zk];
   console.error(JSON.stringify(fresh, null, 2));
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);

@@ -7,6 +7,7 @@ import { Artifacts } from '../../apps/server/src/proofs/artifacts.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
 import { viaHttp, ZkTestClient } from '../../apps/server/test/zk-client.ts';
 import { releaseSnarkjs } from '../../apps/server/test/real-proofs.ts';
+import { processTreeCpuMs } from '../process-cpu.ts';
 import { entry, median, repeat, type BenchEntry } from '../stats.ts';
 
 export interface HttpOptions {
@@ -148,15 +149,22 @@ export async function runHttpRaw(options: HttpOptions): Promise<BenchEntry[]> {
 export interface VerifierRates {
   snarkjsRps: number[];
   verifierRps: number[];
+  /** CPU milliseconds a proof of our verifier in-process, its worker threads included. */
+  verifierCpuMsPerProof: number[];
 }
 
 /**
  * http.zk_verify_*: one registered person proves again and again, each time for a fresh challenge,
  * against its own server process. The rate's baseline is `server.verify_throughput` of the same run
  * (what the verifier alone reaches: the HTTP path should lose little of it); the latencies' is one
- * snarkjs verification.
+ * snarkjs verification. `http.zk_verify_server_cpu_ratio` counts what the server process spends (every
+ * process and thread under the one spawned: tsx's, the server's, its verifier and derivation threads)
+ * per verification of the same fixed load, against the verifier's CPU a proof in-process (issue 28).
  */
-export async function runHttpZk(options: HttpOptions, { snarkjsRps, verifierRps }: VerifierRates): Promise<BenchEntry[]> {
+export async function runHttpZk(
+  options: HttpOptions,
+  { snarkjsRps, verifierRps, verifierCpuMsPerProof }: VerifierRates,
+): Promise<BenchEntry[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-zk-'));
   const artifacts = await Artifacts.load();
   const zkServer = await startServerProcess({ DATA_DIR: dataDir }, { readyTimeoutMs: READY_TIMEOUT_MS });
@@ -164,16 +172,21 @@ export async function runHttpZk(options: HttpOptions, { snarkjsRps, verifierRps 
     const zkClient = new ZkTestClient(viaHttp(zkServer.url), artifacts);
     await zkClient.register('bench zk id', 'bench zk biometric');
     const { identity } = await zkClient.derive('bench zk id', 'bench zk biometric');
+    const serverPid = zkServer.process.pid;
+    if (serverPid === undefined) throw new Error('the server process has no pid');
+    const serverCpuMsPerVerification: number[] = [];
     const zk = await repeat(options.runs, async () => {
       const proofs: unknown[] = [];
       for (let i = 0; i < options.proofsPerRun; i++) proofs.push(await zkClient.proveIdentity(identity));
-      return keep(
-        await fixedLoad(
-          zkServer.url,
-          '/verify',
-          proofs.map((proof) => ({ proof })),
-        ),
+      const cpuBefore = processTreeCpuMs(serverPid);
+      const measured = await fixedLoad(
+        zkServer.url,
+        '/verify',
+        proofs.map((proof) => ({ proof })),
       );
+      serverCpuMsPerVerification.push((processTreeCpuMs(serverPid) - cpuBefore) / proofs.length);
+      console.error(`  server CPU ${serverCpuMsPerVerification.at(-1)!.toFixed(2)} ms a verification`);
+      return keep(measured);
     });
     await releaseSnarkjs();
     return [
@@ -193,6 +206,14 @@ export async function runHttpZk(options: HttpOptions, { snarkjsRps, verifierRps 
         p(zk, 'p99'),
         snarkjsRps.map((r) => 1000 / r),
         'one snarkjs verification',
+      ),
+      entry(
+        'http.zk_verify_server_cpu_ratio',
+        'ms CPU',
+        'lower',
+        serverCpuMsPerVerification,
+        verifierCpuMsPerProof,
+        "the verifier's CPU a proof, in-process (ratio: goal ≤ 1.25, issue 28)",
       ),
     ];
   } finally {
