@@ -38,6 +38,7 @@ export const apiUrls = {
   // Sign in with ZeroID (decision 023): the interaction cookie's path is /signin/:uid, so these stay under it.
   signInDetails: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/details`),
   signInProof: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/proof`),
+  signInFailure: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/failure`),
   signInCancel: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/cancel`),
   // On a phone (decision 029): the screen opens and finishes the session, the phone proves through it.
   signInSessions: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/sessions`),
