@@ -23,14 +23,18 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-flood-'));
   // The default per-client limit, the client's address from a proxy we trust (the test), a small
   // file, sign-ins that wait fifteen seconds, and a purge every second.
-  server = await startServerProcess({
-    DATA_DIR: dataDir,
-    RATE_LIMIT_PER_MINUTE: '60',
-    TRUST_PROXY: 'true',
-    SQLITE_MAX_SIZE_MB: String(CAP_MB),
-    SIGN_IN_TTL_SECONDS: '15',
-    PURGE_INTERVAL_SECONDS: '1',
-  });
+  server = await startServerProcess(
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MINUTE: '60',
+      TRUST_PROXY: 'true',
+      SQLITE_MAX_SIZE_MB: String(CAP_MB),
+      SIGN_IN_TTL_SECONDS: '15',
+      PURGE_INTERVAL_SECONDS: '1',
+    },
+    // A shared 2-core machine can take over a minute to start the server (tsx compiling it).
+    { readyTimeoutMs: 110_000 },
+  );
   await addPublicClient({ dataDir }, FLOODED_CLIENT.id, FLOODED_CLIENT.redirectUri);
 }, 120_000);
 
@@ -77,8 +81,9 @@ describe('tries on the sign-in screen (decision 051)', () => {
   it("counts every try as a failed verification of the client: five are answered with another try, the sixth waits with Retry-After, as does the client's next OPRF evaluation; the sign-in still waits, and Cancel answers the site", async () => {
     const from = { 'x-forwarded-for': '198.51.100.77' };
     const browser = new Browser();
-    const start = await browser.fetch(authorizationUrl(server.url), { headers: from });
-    const uid = /^\/signin\/([A-Za-z0-9_-]+)$/.exec(start.headers.get('location') ?? '')?.[1];
+    const start = await browser.fetch(authorizationUrl(server.url, { state: 'tries' }), { headers: from });
+    expect(start.status).toBe(303);
+    const uid = /^\/signin\/([A-Za-z0-9_-]+)$/.exec(new URL(start.headers.get('location') ?? '', server.url).pathname)?.[1];
     expect(uid).toBeDefined();
     const report = () => browser.fetch(`${server.url}/signin/${uid}/failure`, { method: 'POST', headers: from });
 
