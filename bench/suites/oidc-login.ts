@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { newClientMetadata } from '../../apps/server/src/openid/client-metadata.ts';
@@ -203,7 +203,10 @@ export async function runOidcLogin({
       writeFileSync(path.join(process.env.BENCH_PROFILE, `${name}.json`), await browser.stopTracing());
       return value;
     };
+    // The machine is shared: its load average, sampled each turn, goes into the rows' labels.
+    const load: number[] = [];
     for (let run = 0; run < runs; run++) {
+      load.push(loadavg()[0]!);
       journeys.push(await traced('returning', run, () => signIn(page, returning.next)));
       const fresh = await journeyContext();
       const coldPage = await fresh.context.newPage();
@@ -216,9 +219,10 @@ export async function runOidcLogin({
     }
     const ms = (samples: number[]) => samples.map((x) => x.toFixed(0)).join(', ');
     console.error(
-      `  oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; on a phone ${ms(onPhone)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
+      `  load average ${load.map((x) => x.toFixed(1)).join(', ')}; oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; on a phone ${ms(onPhone)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
         `journey/bare turn by turn ${journeys.map((j, i) => (j / bare[i]!).toFixed(2)).join(', ')}`,
     );
+    const loadNote = `; shared 2-core machine, 1-min load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the turns`;
     const baseline = `bare \`generateProof\` at depth ${depth} in another tab, artifacts in memory`;
     return [
       entry(
@@ -227,7 +231,7 @@ export async function runOidcLogin({
         'lower',
         journeys,
         bare,
-        `${baseline} (the journey from the site's "Sign in" click event to its signed-in page's DOMContentLoaded, a returning browser: app and artifacts cached)`,
+        `${baseline} (the journey from the site's "Sign in" click event to its signed-in page's DOMContentLoaded, a returning browser: app and artifacts cached${loadNote})`,
       ),
       entry(
         'browser.oidc_login_journey_cold',
@@ -235,7 +239,7 @@ export async function runOidcLogin({
         'lower',
         cold,
         bare,
-        `${baseline} (the same journey in a browser with empty caches: app, prover and artifacts downloaded within it)`,
+        `${baseline} (the same journey in a browser with empty caches: app, prover and artifacts downloaded within it${loadNote})`,
       ),
       entry(
         'browser.phone_sign_in_journey',
