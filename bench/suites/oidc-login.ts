@@ -247,7 +247,7 @@ export async function runOidcLogin({
         'lower',
         onPhone,
         journeys,
-        "browser.oidc_login_journey, same run (the cross-device sign-in from the screen's QR code loaded to the site's signed-in page: the phone opens the link, proves, shows a code typed on the screen; goal ≤ 2×)",
+        `browser.oidc_login_journey, same run (the cross-device sign-in from the screen's QR code loaded to the site's signed-in page: the phone opens the link, proves, shows a code typed on the screen${loadNote})`,
       ),
     ];
   } finally {
