@@ -10,6 +10,8 @@ export const routes = {
   authorised: '/user-authorised',
   erase: '/erase',
   didQr: (did: string) => `/generate-qr?did=${encodeURIComponent(did)}`,
+  /** A site's sign-in screen, `/signin/:uid` (decision 023), which the provider's 303 opens. */
+  signInPrefix: '/signin/',
 } as const;
 
 const api = (path: string) => `${config.backendUrl}${path}`;
