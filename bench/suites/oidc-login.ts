@@ -164,9 +164,16 @@ export async function runOidcLogin({
       const link = decodeQrDataUrl((await qr.getAttribute('src'))!);
       if (!link) throw new Error('the QR code did not decode');
       await phonePage.goto(link);
+      // The phone's screen names the site once it has the session's sign-in: only then is its form the sign-in's.
+      await phonePage.getByTestId('sign-in-site').waitFor();
       await phonePage.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
       await phonePage.getByRole('button', { name: 'Verify User', exact: true }).click();
-      const code = await phonePage.getByTestId('confirmation-code').textContent({ timeout: 60_000 });
+      const code = await phonePage
+        .getByTestId('confirmation-code')
+        .textContent({ timeout: 60_000 })
+        .catch(async (failure: Error) => {
+          throw new Error(`the phone shows no code: ${await phonePage.locator('main').innerText()}`, { cause: failure });
+        });
       await page.getByLabel('Your phone shows a code. Type it here to continue on this screen:').fill(code ?? '');
       await page.getByRole('button', { name: 'Continue', exact: true }).click();
       await page.locator('#signed-in').waitFor({ timeout: 60_000 });
