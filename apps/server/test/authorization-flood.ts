@@ -6,15 +6,15 @@ export const FLOODED_CLIENT = { id: 'flooded-site', redirectUri: 'http://localho
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 /** An authorization request as any page can send it: a public client, its redirect URI, and a long state. */
-export function authorize(
-  server: string,
-  { state, from, extra }: { state?: string; from?: string; extra?: Record<string, string> } = {},
-) {
+export function authorize(server: string, { state, from, extra }: { state?: string; from?: string; extra?: Record<string, string> } = {}) {
   return fetch(authorizationUrl(server, { state, extra }), { redirect: 'manual', headers: from ? { 'x-forwarded-for': from } : {} });
 }
 
 /** The URL of such a request. */
-export function authorizationUrl(server: string, { state = 's'.repeat(1000), extra = {} }: { state?: string; extra?: Record<string, string> } = {}) {
+export function authorizationUrl(
+  server: string,
+  { state = 's'.repeat(1000), extra = {} }: { state?: string; extra?: Record<string, string> } = {},
+) {
   const url = new URL(`${server}/oidc/auth`);
   url.search = new URLSearchParams({
     client_id: FLOODED_CLIENT.id,

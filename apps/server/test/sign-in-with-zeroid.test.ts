@@ -190,9 +190,15 @@ describe('Sign in with ZeroID', () => {
       // Replayed from the first sign-in, with its own (consumed) challenge.
       { proof: used, challenge: first.details.challenge },
       // Bound to this sign-in, but on the consumed challenge.
-      { proof: await prove(BIO, login.details.scope, signInMessage(first.details.challenge, login.uid)), challenge: first.details.challenge },
+      {
+        proof: await prove(BIO, login.details.scope, signInMessage(first.details.challenge, login.uid)),
+        challenge: first.details.challenge,
+      },
       // Made for site B's scope.
-      { proof: await prove(BIO, signInScope('site-b'), signInMessage(login.details.challenge, login.uid)), challenge: login.details.challenge },
+      {
+        proof: await prove(BIO, signInScope('site-b'), signInMessage(login.details.challenge, login.uid)),
+        challenge: login.details.challenge,
+      },
     ] as const;
     for (const attempt of [...refused, 'not registered'] as const) {
       const again = await tryAt(login, attempt);
