@@ -22,8 +22,10 @@ const ANCHORS: Record<string, string> = {
   'http.raw_verify_p99_ms': 'goal < 100 ms',
   'web.welcome_js_gzip_kb': 'goal ≤ 150 KB',
   'browser.oidc_login_journey':
-    'Sign in with ZeroID, click to signed-in page, returning browser (issue 15); goal ≤ 1.5× bare generateProof',
-  'browser.oidc_login_journey_cold': 'the same journey with empty browser caches (decision 028); no goal, shown beside it',
+    'Sign in with ZeroID, click to signed-in page, returning browser (issues 15, 28); goal ≤ 1.5× bare generateProof',
+  'browser.oidc_login_journey_cold': 'the same journey with empty browser caches (decision 028); issue 28: goal ≤ 2× bare generateProof',
+  'browser.phone_sign_in_journey':
+    'Sign in with ZeroID on a phone, QR code to signed-in page (issue 28, decision 050); goal ≤ 2× the same-device journey',
   'browser.first_verify_slow_phone':
     'first visit, 1.6 Mbps / 150 ms / page CPU 4× (issue 29): click to verdict 23.5 s before; goal ≤ 5 s (decision 043)',
   'browser.first_verify_slow_phone_journey': 'the whole first visit: welcome page 3 s, typing 5 s, verdict (decision 043)',

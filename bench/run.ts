@@ -23,8 +23,8 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  *   bench/seed-large.ts in SCALE_DATA_DIR (default .tmp/scale-10m), and adds its rows to that file;
  * - `simulate`: small-scale measurements extrapolated to 1 billion → bench/results/simulate.json and docs/scaling.md;
  * - `startup`: only the start-up entries (compiled against tsx), replaced in place in the latest results;
- * - `oidc`: only browser.oidc_login_journey and browser.oidc_login_journey_cold (Sign in with ZeroID,
- *   decisions 023 and 028), replaced in place;
+ * - `oidc`: only browser.oidc_login_journey, its cold row and browser.phone_sign_in_journey (Sign in with ZeroID,
+ *   decisions 023, 028 and 050), replaced in place;
  * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise;
  * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise;
  * - `first-verify`: only browser.first_verify_slow_phone and its whole-journey row (issue 29, decision
@@ -123,10 +123,10 @@ if (suite === 'scale') {
   const names = new Set(threshold.map((e) => e.name));
   replaceInLatest((name) => names.has(name), threshold);
 } else if (suite === 'oidc') {
-  // Sign in with ZeroID (decisions 023, 028): only browser.oidc_login_journey and its cold row, replaced in place.
+  // Sign in with ZeroID (decisions 023, 028, 050): only browser.oidc_login_journey, its cold row and the phone's, replaced in place.
   // BENCH_RUNS: more turns for a steadier median on a busy machine (the report must say so).
   const oidc = await runOidcLogin({ runs: Number(process.env.BENCH_RUNS ?? 5), members: 1_000 });
-  replaceInLatest((name) => name.startsWith('browser.oidc_login_journey'), oidc);
+  replaceInLatest((name) => name.startsWith('browser.oidc_login_journey') || name === 'browser.phone_sign_in_journey', oidc);
 } else if (suite === 'first-verify') {
   // BENCH_RUNS: more turns for a steadier median (default 3).
   const fresh = await runFirstVerify({ runs: Number(process.env.BENCH_RUNS ?? 3) });

@@ -11,6 +11,7 @@ import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.t
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { entry, type BenchEntry } from '../stats.ts';
 import { loadBareProver } from '../browser/bare-prover-in-page.ts';
+import { BASELINE_HEADER } from '../browser/baseline-header.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
@@ -96,7 +97,7 @@ export async function runBrowser({ runs, members }: { runs: number; members: num
     const artifactBytes: number[] = [];
     page.on('response', (response) => {
       const url = new URL(response.url());
-      if (url.pathname.startsWith('/artifacts/') && url.search !== '?baseline')
+      if (url.pathname.startsWith('/artifacts/') && response.request().headers()[BASELINE_HEADER] === undefined)
         void response.body().then(
           (b) => artifactBytes.push(b.length),
           () => undefined,

@@ -1,18 +1,30 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { newClientMetadata } from '../../apps/server/src/openid/client-metadata.ts';
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 import { freePort, startServerProcess } from '../../apps/server/test/server-process.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
+import { decodeQrDataUrl } from '../../e2e/tests/qr.ts';
 import { loadBareProver } from '../browser/bare-prover-in-page.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
 import { entry, type BenchEntry } from '../stats.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'blink.user_timing',
+  'loading',
+  'v8.execute',
+  'v8',
+  'disabled-by-default-devtools.timeline',
+  'netlog',
+  'toplevel',
+  'disabled-by-default-v8.cpu_profiler',
+];
 
 /**
  * browser.oidc_login_journey (decisions 023 and 028), in Debian's Chromium: the example site
@@ -74,25 +86,47 @@ export async function runOidcLogin({
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const siteOrigin = new URL(siteUrl).origin;
-    /** A context whose pages report the journey's two instants on the browser's clock. */
+    const zeroIdOrigin = new URL(server.url).origin;
+    /**
+     * A context whose pages report the journey's instants on the browser's clock: the click on the
+     * site's "Sign in", the sign-in screen's QR code loaded (the phone journey's start), and the
+     * site's signed-in page.
+     */
     const journeyContext = async () => {
       const context = await browser.newContext();
       const marks = new Map<string, (at: number) => void>();
       await context.exposeFunction('__journeyMark', (name: string, at: number) => marks.get(name)?.(at));
-      await context.addInitScript((origin: string) => {
-        if (location.origin !== origin) return;
-        const mark = (globalThis as unknown as { __journeyMark: (name: string, at: number) => void }).__journeyMark;
-        addEventListener(
-          'click',
-          (event) => {
-            if ((event.target as Element | null)?.closest?.('#sign-in')) mark('click', performance.timeOrigin + event.timeStamp);
-          },
-          true,
-        );
-        addEventListener('DOMContentLoaded', () => {
-          if (document.getElementById('signed-in')) mark('signed-in', performance.timeOrigin + performance.now());
-        });
-      }, siteOrigin);
+      await context.addInitScript(
+        ({ origin, zeroId }: { origin: string; zeroId: string }) => {
+          const mark = (globalThis as unknown as { __journeyMark: (name: string, at: number) => void }).__journeyMark;
+          if (location.origin === zeroId) {
+            // An image's load event does not reach the window: caught on the document, in its capture phase.
+            document.addEventListener(
+              'load',
+              (event) => {
+                if ((event.target as Element | null)?.matches?.('img.qr')) mark('qr', performance.timeOrigin + performance.now());
+              },
+              true,
+            );
+          }
+          if (location.origin !== origin) return;
+          addEventListener(
+            'click',
+            (event) => {
+              if (!(event.target as Element | null)?.closest?.('#sign-in')) return;
+              performance.mark('zeroid:journey-click', { startTime: event.timeStamp });
+              mark('click', performance.timeOrigin + event.timeStamp);
+            },
+            true,
+          );
+          addEventListener('DOMContentLoaded', () => {
+            if (!document.getElementById('signed-in')) return;
+            performance.mark('zeroid:journey-signed-in');
+            mark('signed-in', performance.timeOrigin + performance.now());
+          });
+        },
+        { origin: siteOrigin, zeroId: zeroIdOrigin },
+      );
       const next = (name: string) => new Promise<number>((resolve) => marks.set(name, resolve));
       return { context, next };
     };
@@ -112,6 +146,42 @@ export async function runOidcLogin({
       return journey;
     };
 
+    /**
+     * browser.phone_sign_in_journey (decision 029): the same sign-in proved on a phone. The screen's
+     * "Verify on my phone instead" shows a QR code; the phone (390 px, its own browser context, a
+     * returning phone: its caches filled by the untimed first turn) opens its link, proves, and
+     * shows a code, which is typed on the screen; the screen goes back to the site. Timed on the
+     * browser's clock from the QR code's load on the screen to the site's signed-in page.
+     */
+    const phoneSignIn = async (page: Page, phonePage: Page, next: (name: string) => Promise<number>) => {
+      await page.goto(siteUrl);
+      const shown = next('qr');
+      const signedIn = next('signed-in');
+      await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+      await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
+      const qr = page.locator('img.qr');
+      await qr.waitFor();
+      const link = decodeQrDataUrl((await qr.getAttribute('src'))!);
+      if (!link) throw new Error('the QR code did not decode');
+      await phonePage.goto(link);
+      // The phone's screen names the site once it has the session's sign-in: only then is its form the sign-in's.
+      await phonePage.getByTestId('sign-in-site').waitFor();
+      await phonePage.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+      await phonePage.getByRole('button', { name: 'Verify User', exact: true }).click();
+      const code = await phonePage
+        .getByTestId('confirmation-code')
+        .textContent({ timeout: 60_000 })
+        .catch(async (failure: Error) => {
+          throw new Error(`the phone shows no code: ${await phonePage.locator('main').innerText()}`, { cause: failure });
+        });
+      await page.getByLabel('Your phone shows a code. Type it here to continue on this screen:').fill(code ?? '');
+      await page.getByRole('button', { name: 'Continue', exact: true }).click();
+      await page.locator('#signed-in').waitFor({ timeout: 60_000 });
+      const journey = (await signedIn) - (await shown);
+      if (!(journey > 0 && journey < 60_000)) throw new Error(`implausible phone journey time ${journey} ms`);
+      return journey;
+    };
+
     const returning = await journeyContext();
     const page = await returning.context.newPage();
     await page.goto(`${server.url}/register`);
@@ -120,6 +190,9 @@ export async function runOidcLogin({
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await page.getByText(/did:key:z6Mk/).waitFor({ timeout: 60_000 });
     await signIn(page, returning.next); // untimed: fills the HTTP cache and the Cache API
+    const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const phonePage = await phoneContext.newPage();
+    await phoneSignIn(page, phonePage, returning.next); // untimed: the phone's caches
 
     const barePage = await returning.context.newPage();
     await barePage.goto(server.url);
@@ -129,19 +202,45 @@ export async function runOidcLogin({
     const journeys: number[] = [];
     const cold: number[] = [];
     const bare: number[] = [];
+    const onPhone: number[] = [];
+    // BENCH_PROFILE=<dir>: one extra turn of each journey under Chromium's tracing (marks zeroid:*,
+    // requests, the profiler), written there and left out of the samples: tracing slows what it traces.
+    const profileDir = process.env.BENCH_PROFILE;
+    if (profileDir) {
+      const traced = async (name: string, journey: () => Promise<number>) => {
+        await browser.startTracing(undefined, { categories: TRACE_CATEGORIES });
+        const took = await journey();
+        writeFileSync(path.join(profileDir, `${name}.json`), await browser.stopTracing());
+        console.error(`  traced ${name}: ${took.toFixed(0)} ms (not a sample)`);
+      };
+      await traced('returning', () => signIn(page, returning.next));
+      const fresh = await journeyContext();
+      const coldPage = await fresh.context.newPage();
+      await traced('cold', () => signIn(coldPage, fresh.next));
+      await fresh.context.close();
+      await page.bringToFront();
+      await traced('phone', () => phoneSignIn(page, phonePage, returning.next));
+    }
+    // The machine is shared: its load average, sampled each turn, goes into the rows' labels.
+    const load: number[] = [];
     for (let run = 0; run < runs; run++) {
+      load.push(loadavg()[0]!);
       journeys.push(await signIn(page, returning.next));
       const fresh = await journeyContext();
-      cold.push(await signIn(await fresh.context.newPage(), fresh.next));
+      const coldPage = await fresh.context.newPage();
+      cold.push(await signIn(coldPage, fresh.next));
       await fresh.context.close();
+      await page.bringToFront();
+      onPhone.push(await phoneSignIn(page, phonePage, returning.next));
       await barePage.bringToFront();
       bare.push(await proveBare(run));
     }
     const ms = (samples: number[]) => samples.map((x) => x.toFixed(0)).join(', ');
     console.error(
-      `  oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
+      `  load average ${load.map((x) => x.toFixed(1)).join(', ')}; oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; on a phone ${ms(onPhone)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
         `journey/bare turn by turn ${journeys.map((j, i) => (j / bare[i]!).toFixed(2)).join(', ')}`,
     );
+    const loadNote = `; shared 2-core machine, 1-min load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the turns`;
     const baseline = `bare \`generateProof\` at depth ${depth} in another tab, artifacts in memory`;
     return [
       entry(
@@ -150,7 +249,7 @@ export async function runOidcLogin({
         'lower',
         journeys,
         bare,
-        `${baseline} (the journey from the site's "Sign in" click event to its signed-in page's DOMContentLoaded, a returning browser: app and artifacts cached)`,
+        `${baseline} (the journey from the site's "Sign in" click event to its signed-in page's DOMContentLoaded, a returning browser: app and artifacts cached${loadNote})`,
       ),
       entry(
         'browser.oidc_login_journey_cold',
@@ -158,7 +257,15 @@ export async function runOidcLogin({
         'lower',
         cold,
         bare,
-        `${baseline} (the same journey in a browser with empty caches: app, prover and artifacts downloaded within it)`,
+        `${baseline} (the same journey in a browser with empty caches: app, prover and artifacts downloaded within it${loadNote})`,
+      ),
+      entry(
+        'browser.phone_sign_in_journey',
+        'ms',
+        'lower',
+        onPhone,
+        journeys,
+        `browser.oidc_login_journey, same run (the cross-device sign-in from the screen's QR code loaded to the site's signed-in page: the phone opens the link, proves, shows a code typed on the screen${loadNote})`,
       ),
     ];
   } finally {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { expectNoViolations } from './axe.ts';
-import { registerThroughUi, typePhoneCodeOnScreen } from './journeys.ts';
+import { holdPosts, registerThroughUi, typePhoneCodeOnScreen } from './journeys.ts';
 import { freePort, startProcess, stopProcess } from './processes.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
@@ -13,7 +13,9 @@ import { decodeQrDataUrl } from './qr.ts';
  * Sign in with ZeroID (decision 023) in Chromium: the example site (examples/relying-party, on
  * openid-client) sends the person to ZeroID's sign-in screen, which names the site; the proof is made
  * in the page's prover and the site shows "Signed in as <pseudonym>": the same one on every visit;
- * an unregistered biometric comes back as access_denied; with response_mode=form_post the code is
+ * a typo keeps the person on the screen to try again (decision 051), and only Cancel comes back as
+ * access_denied; at 390 px the screen has one column of buttons of one width, no "on my phone"
+ * offer, and its progress line under the buttons; with response_mode=form_post the code is
  * posted to the site's callback (decision 028). Then the same on a phone (decision 029): the sign-in
  * screen shows a QR code, the phone names the site, proves and shows a code, which the person types on
  * the screen (decision 035), and the screen goes back to the site with the same pseudonym.
@@ -59,29 +61,47 @@ test.afterAll(async () => {
   if (site) await stopProcess(site);
 });
 
-test('a person signs in at a site with a proof, gets the same pseudonym twice, and an unregistered biometric is denied', async ({
+test('a person signs in at a site with a proof; a typo keeps them on the screen with their input, and the right biometric then signs them in with the same pseudonym; Cancel is access_denied', async ({
   page,
 }) => {
   await registerThroughUi(page, 'SIGN-IN-E2E-1', BIO);
+  const field = page.getByPlaceholder('Touch to verify!', { exact: true });
 
-  const signIn = async (bio: string) => {
+  const openSignIn = async () => {
     await page.goto(siteUrl);
     await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/signin/[A-Za-z0-9_-]+$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to The Example Site');
     await expect(page.getByTestId('sign-in-site')).toContainText(`Sign in to The Example Site (${new URL(siteUrl).host})`);
-    await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
+  };
+  const verify = async (bio: string) => {
+    await field.fill(bio);
     await page.getByRole('button', { name: 'Verify User', exact: true }).click();
-    await page.waitForURL(`${siteUrl}/callback?**`);
   };
 
-  await signIn(BIO);
+  await openSignIn();
+  await verify(BIO);
+  await page.waitForURL(`${siteUrl}/callback?**`);
   const first = await page.locator('#signed-in').textContent();
   expect(first).toMatch(/^Signed in as [A-Za-z0-9_-]{43}$/);
   pseudonym = first!;
-  await signIn(BIO);
+
+  // A typo (decision 051): still on ZeroID's screen, told so, the input as typed; then the right one.
+  await openSignIn();
+  const signInUrl = page.url();
+  await verify('sign in e2e: right index fingre');
+  await expect(page.getByRole('alert')).toHaveText('Not recognised, try again. 4 tries left.');
+  expect(page.url()).toBe(signInUrl);
+  await expect(field).toHaveValue('sign in e2e: right index fingre');
+  await expect(page.getByRole('button', { name: 'Verify User', exact: true })).toBeEnabled();
+  await verify(BIO);
+  await page.waitForURL(`${siteUrl}/callback?**`);
   await expect(page.locator('#signed-in')).toHaveText(first!);
 
-  await signIn('sign in e2e: nobody registered this');
+  // Cancel, on purpose: the site hears access_denied.
+  await openSignIn();
+  await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.waitForURL(`${siteUrl}/callback?**`);
   await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
 
   // response_mode=form_post (decision 028): the provider's page posts the code to the site's callback.
@@ -142,7 +162,8 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site, 
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/signin/[A-Za-z0-9_-]+$`));
     await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
     const img = page.locator('img.qr');
-    await expect(img).toBeVisible();
+    // Scrolled into view once it shows: on a 1280 x 720 screen it starts below the fold.
+    await expect(img).toBeInViewport({ ratio: 0.99 });
     const link = decodeQrDataUrl((await img.getAttribute('src'))!);
     expect(link).toMatch(new RegExp(`^${baseURL}/user-verification\\?session=[0-9a-f]{32}$`));
     await mobile.goto(link!);
@@ -177,6 +198,47 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site, 
   await startOnPhone();
   await proveOnPhone('sign in e2e: nobody registered this on a phone');
   await expect(mobile.getByTestId('phone-sign-in-outcome')).toHaveText('The Example Site was told that you did not sign in.');
+  await page.waitForURL(`${siteUrl}/callback?**`);
+  await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
+  await phone.close();
+});
+
+test('at 390 px on a phone: the sign-in screen names the site, offers no "on my phone", has buttons of one width with the progress line under them, and counts a typo with its input kept', async ({
+  browser,
+}) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await page.goto(siteUrl);
+  await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to The Example Site');
+  const verify = page.getByRole('button', { name: 'Verify User', exact: true });
+  const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
+  await expect(cancel).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Verify on my phone instead' })).toHaveCount(0);
+
+  // One column of buttons, one width; Cancel secondary (white), Verify User primary (filled).
+  const [main, other] = [(await verify.boundingBox())!, (await cancel.boundingBox())!];
+  expect(Math.round(other.width)).toBe(Math.round(main.width));
+  expect(other.x).toBe(main.x);
+  expect(other.y).toBeGreaterThan(main.y + main.height - 1);
+  const background = (button: typeof verify) => button.evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(await background(cancel)).toBe('rgb(255, 255, 255)');
+  expect(await background(verify)).not.toBe('rgb(255, 255, 255)');
+
+  // While the try runs, the progress line is under both buttons, not between them.
+  const held = await holdPosts(page, '**/oprf');
+  const field = page.getByPlaceholder('Touch to verify!', { exact: true });
+  await field.fill('sign in e2e: nobody registered this');
+  await verify.click();
+  const progress = page.locator('form p.progress');
+  await expect(progress).toBeVisible();
+  expect((await progress.boundingBox())!.y).toBeGreaterThanOrEqual(other.y + other.height);
+  held.release();
+
+  await expect(page.getByRole('alert')).toHaveText('Not recognised, try again. 4 tries left.');
+  await expect(field).toHaveValue('sign in e2e: nobody registered this');
+  await expectNoViolations(page, 'sign-in screen at 390 px after a typo');
+  await cancel.click();
   await page.waitForURL(`${siteUrl}/callback?**`);
   await expect(page.locator('#not-signed-in')).toHaveText('Not signed in: access_denied');
   await phone.close();

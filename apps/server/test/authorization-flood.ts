@@ -6,9 +6,14 @@ export const FLOODED_CLIENT = { id: 'flooded-site', redirectUri: 'http://localho
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 /** An authorization request as any page can send it: a public client, its redirect URI, and a long state. */
-export function authorize(
+export function authorize(server: string, { state, from, extra }: { state?: string; from?: string; extra?: Record<string, string> } = {}) {
+  return fetch(authorizationUrl(server, { state, extra }), { redirect: 'manual', headers: from ? { 'x-forwarded-for': from } : {} });
+}
+
+/** The URL of such a request. */
+export function authorizationUrl(
   server: string,
-  { state = 's'.repeat(1000), from, extra = {} }: { state?: string; from?: string; extra?: Record<string, string> } = {},
+  { state = 's'.repeat(1000), extra = {} }: { state?: string; extra?: Record<string, string> } = {},
 ) {
   const url = new URL(`${server}/oidc/auth`);
   url.search = new URLSearchParams({
@@ -22,7 +27,7 @@ export function authorize(
     code_challenge_method: 'S256',
     ...extra,
   }).toString();
-  return fetch(url, { redirect: 'manual', headers: from ? { 'x-forwarded-for': from } : {} });
+  return url.href;
 }
 
 const providerRecords = async (at: DatabaseAt) => (await everyRow(at)).filter((row) => row.table === 'oidc_models').length;

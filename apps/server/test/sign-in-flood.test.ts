@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorize, FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
+import { authorizationUrl, authorize, FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { addPublicClient } from './sign-in-journey.ts';
+import { blindOprfInput, normaliseInput, type OprfKeyReply } from '@zeroid/protocol';
+import { addPublicClient, Browser } from './sign-in-journey.ts';
 
 /**
  * Interactions cost the caller, not the service (issue 25, decision 037): the authorization
@@ -22,14 +23,18 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-flood-'));
   // The default per-client limit, the client's address from a proxy we trust (the test), a small
   // file, sign-ins that wait fifteen seconds, and a purge every second.
-  server = await startServerProcess({
-    DATA_DIR: dataDir,
-    RATE_LIMIT_PER_MINUTE: '60',
-    TRUST_PROXY: 'true',
-    SQLITE_MAX_SIZE_MB: String(CAP_MB),
-    SIGN_IN_TTL_SECONDS: '15',
-    PURGE_INTERVAL_SECONDS: '1',
-  });
+  server = await startServerProcess(
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MINUTE: '60',
+      TRUST_PROXY: 'true',
+      SQLITE_MAX_SIZE_MB: String(CAP_MB),
+      SIGN_IN_TTL_SECONDS: '15',
+      PURGE_INTERVAL_SECONDS: '1',
+    },
+    // A shared 2-core machine can take over a minute to start the server (tsx compiling it).
+    { readyTimeoutMs: 110_000 },
+  );
   await addPublicClient({ dataDir }, FLOODED_CLIENT.id, FLOODED_CLIENT.redirectUri);
 }, 120_000);
 
@@ -70,4 +75,49 @@ describe('a flood of authorization requests, on SQLite', () => {
     }
     expect(recovered).toBe(303);
   }, 120_000);
+});
+
+describe('tries on the sign-in screen (decision 051)', () => {
+  it("counts every try as a failed verification of the client: five are answered with another try, the sixth waits with Retry-After, as does the client's next OPRF evaluation; the sign-in still waits, and Cancel answers the site", async () => {
+    const from = { 'x-forwarded-for': '198.51.100.77' };
+    const browser = new Browser();
+    const start = await browser.fetch(authorizationUrl(server.url, { state: 'tries' }), { headers: from });
+    expect(start.status).toBe(303);
+    const uid = /^\/signin\/([A-Za-z0-9_-]+)$/.exec(new URL(start.headers.get('location') ?? '', server.url).pathname)?.[1];
+    expect(uid).toBeDefined();
+    const report = () => browser.fetch(`${server.url}/signin/${uid}/failure`, { method: 'POST', headers: from });
+
+    const challenges = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const again = await report();
+      expect(again.status).toBe(200);
+      const { result, challenge } = (await again.json()) as { result: string; challenge: string };
+      expect(result).toBe('Failure');
+      challenges.add(challenge);
+    }
+    expect(challenges.size).toBe(5);
+    const sixth = await report();
+    expect(sixth.status).toBe(429);
+    expect(await sixth.json()).toMatchObject({ error: { code: 'TOO_MANY_FAILURES' } });
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
+
+    // The same client's next guess waits too, whatever the route.
+    const { publicKey } = (await (await fetch(`${server.url}/oprf/public-key`)).json()) as OprfKeyReply;
+    const { request } = await blindOprfInput(Buffer.from(publicKey, 'base64url'), 'bio', normaliseInput('another guess'));
+    const oprf = await fetch(`${server.url}/oprf`, {
+      method: 'POST',
+      headers: { ...from, 'content-type': 'application/json' },
+      body: JSON.stringify({ element: Buffer.from(request).toString('base64url') }),
+    });
+    expect(oprf.status).toBe(429);
+    expect(await oprf.json()).toMatchObject({ error: { code: 'TOO_MANY_FAILURES' } });
+
+    // The sign-in itself still waits: the screen may sit the wait out, or give up with Cancel.
+    expect((await browser.fetch(`${server.url}/signin/${uid}/details`, { headers: from })).status).toBe(200);
+    const cancel = await browser.fetch(`${server.url}/signin/${uid}/cancel`, { method: 'POST', headers: from });
+    const { redirectTo } = (await cancel.json()) as { redirectTo: string };
+    const back = new URL((await browser.fetch(redirectTo, { headers: from })).headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(FLOODED_CLIENT.redirectUri);
+    expect(back.searchParams.get('error')).toBe('access_denied');
+  }, 60_000);
 });

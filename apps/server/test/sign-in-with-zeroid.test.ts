@@ -168,34 +168,56 @@ describe('Sign in with ZeroID', () => {
     expect(tokens.claims()!.sub).toBe(subAtA);
   }, 60_000);
 
-  it('sends access_denied back for an unregistered biometric (a cancel), a proof for another site, and a replayed proof or challenge', async () => {
-    // A biometric with no registration is not in the group: the screen cancels.
+  it('keeps a sign-in waiting after a refused proof (for another site, replayed, on a consumed challenge) or a reported unregistered biometric, each time with a fresh challenge; a right proof then signs the person in, and Cancel sends access_denied', async () => {
+    /** One try at the sign-in screen: the reply, which is another try's challenge when it did not sign the person in. */
+    const tryAt = async (login: Login, attempt: { proof: SemaphoreProof; challenge: string } | 'not registered') => {
+      const reply =
+        attempt === 'not registered'
+          ? await login.browser.fetch(`${a.url}/signin/${login.uid}/failure`, { method: 'POST' })
+          : await login.browser.fetch(`${a.url}/signin/${login.uid}/proof`, { method: 'POST', body: attempt });
+      expect(reply.status).toBe(200);
+      return (await reply.json()) as { result?: string; challenge: string; expiresAt: string; redirectTo?: string };
+    };
+
+    // A good proof, used at one sign-in, to replay at the next.
+    const first = await startLogin(siteA, REDIRECT_A);
+    const used = await prove(BIO, first.details.scope, signInMessage(first.details.challenge, first.uid));
+    expect((await client.authorizationCodeGrant(siteA, await finish(first, used), first.checks)).claims()!.sub).toBe(subAtA);
+
+    const login = await startLogin(siteA, REDIRECT_A);
+    const challenges = [login.details.challenge];
+    const refused = [
+      // Replayed from the first sign-in, with its own (consumed) challenge.
+      { proof: used, challenge: first.details.challenge },
+      // Bound to this sign-in, but on the consumed challenge.
+      {
+        proof: await prove(BIO, login.details.scope, signInMessage(first.details.challenge, login.uid)),
+        challenge: first.details.challenge,
+      },
+      // Made for site B's scope.
+      {
+        proof: await prove(BIO, signInScope('site-b'), signInMessage(login.details.challenge, login.uid)),
+        challenge: login.details.challenge,
+      },
+    ] as const;
+    for (const attempt of [...refused, 'not registered'] as const) {
+      const again = await tryAt(login, attempt);
+      expect(again).toEqual({ result: 'Failure', challenge: expect.stringMatching(/^[1-9][0-9]*$/), expiresAt: expect.any(String) });
+      expect(challenges).not.toContain(again.challenge);
+      challenges.push(again.challenge);
+    }
+    // The person, on the same screen, with the last challenge: signed in, with the same pseudonym.
+    const latest = challenges.at(-1)!;
+    const right = await prove(BIO, login.details.scope, signInMessage(latest, login.uid));
+    const tokens = await client.authorizationCodeGrant(siteA, await finish(login, right, latest), login.checks);
+    expect(tokens.claims()!.sub).toBe(subAtA);
+
+    // Cancel (or a screen whose tries ran out): access_denied at the site.
     const cancelled = await startLogin(siteA, REDIRECT_A);
+    expect(await tryAt(cancelled, 'not registered')).toMatchObject({ result: 'Failure' });
     await expect(client.authorizationCodeGrant(siteA, await finish(cancelled, 'cancel'), cancelled.checks)).rejects.toMatchObject({
       error: 'access_denied',
     });
-
-    // A proof made for site B's scope, presented at site A.
-    const foreign = await startLogin(siteA, REDIRECT_A);
-    const forB = await prove(BIO, signInScope('site-b'), signInMessage(foreign.details.challenge, foreign.uid));
-    await expect(client.authorizationCodeGrant(siteA, await finish(foreign, forB), foreign.checks)).rejects.toMatchObject({
-      error: 'access_denied',
-    });
-
-    // A good proof, used, then replayed at a new sign-in (with its own challenge, or with the new one).
-    const first = await startLogin(siteA, REDIRECT_A);
-    const proof = await prove(BIO, first.details.scope, signInMessage(first.details.challenge, first.uid));
-    expect((await client.authorizationCodeGrant(siteA, await finish(first, proof), first.checks)).claims()!.sub).toBe(subAtA);
-    const replay = await startLogin(siteA, REDIRECT_A);
-    await expect(
-      client.authorizationCodeGrant(siteA, await finish(replay, proof, first.details.challenge), replay.checks),
-    ).rejects.toMatchObject({ error: 'access_denied' });
-    // A fresh proof bound to the new sign-in but reusing the consumed challenge.
-    const reused = await startLogin(siteA, REDIRECT_A);
-    const withOldChallenge = await prove(BIO, reused.details.scope, signInMessage(first.details.challenge, reused.uid));
-    await expect(
-      client.authorizationCodeGrant(siteA, await finish(reused, withOldChallenge, first.details.challenge), reused.checks),
-    ).rejects.toMatchObject({ error: 'access_denied' });
   }, 90_000);
 
   it('refuses an authorization request without PKCE, and one for a redirect_uri the site did not register', async () => {

@@ -40,6 +40,8 @@ export {
   SignInDetailsReply,
   SignInProofBody,
   SignInReply,
+  SignInRetryReply,
+  SignInProofReply,
   PhoneSignInDetailsReply,
   PhoneSignInReply,
   SignInSessionParams,

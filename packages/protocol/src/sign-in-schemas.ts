@@ -26,9 +26,29 @@ export const SignInProofBody = Type.Object(
 /** Where the browser goes next: back to the site, with a code or with error=access_denied. */
 export const SignInReply = Type.Object({ redirectTo: Type.String() }, closed);
 
+/**
+ * A try that did not sign the person in (decision 051): a proof the server refused, or a biometric
+ * the screen found not registered (POST /signin/:uid/failure). The sign-in waits for another try,
+ * with a fresh one-time challenge; only Cancel, or the tries or the guess budget running out, sends
+ * the site access_denied.
+ */
+export const SignInRetryReply = Type.Object(
+  {
+    result: Type.Literal('Failure'),
+    challenge: Type.String({ description: 'A fresh one-time challenge for the next try.' }),
+    expiresAt: Type.String(),
+  },
+  closed,
+);
+
+/** POST /signin/:uid/proof: back to the site on Success, another try on Failure. */
+export const SignInProofReply = Type.Union([SignInReply, SignInRetryReply]);
+
 export type SignInDetailsReply = Static<typeof SignInDetailsReply>;
 export type SignInProofBody = Static<typeof SignInProofBody>;
 export type SignInReply = Static<typeof SignInReply>;
+export type SignInRetryReply = Static<typeof SignInRetryReply>;
+export type SignInProofReply = Static<typeof SignInProofReply>;
 
 /** The sign-in screen's routes for a phone session: POST /signin/:uid/sessions/:id/finish (decision 029). */
 export const SignInSessionParams = Type.Object(

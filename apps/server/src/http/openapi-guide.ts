@@ -42,6 +42,7 @@ const siteDetails = {
   challenge,
   expiresAt,
 };
+const anotherTry = { result: 'Failure', challenge, expiresAt };
 
 const raw = {
   register: { id_info: 'P-1234 Jane Example', bio_info: 'ridge loop whorl delta arch 12 31 57' },
@@ -229,8 +230,16 @@ export const GUIDE: Record<string, Guide> = {
     replies: {
       '200': {
         back: { summary: 'Back to the site with a code', value: { redirectTo: 'http://localhost:3000/callback?code=…&state=…&iss=…' } },
+        again: { summary: 'Not accepted: try again, with a fresh challenge', value: anotherTry },
       },
     },
+  },
+  'post /signin/{uid}/failure': {
+    tag: 'Sign in with ZeroID (OpenID Connect)',
+    summary: 'Sign-in screen: the biometric is not registered, try again',
+    description:
+      'The screen found the biometric not registered before proving anything. Counted as a failed verification of the client (429 with Retry-After past the limit); the sign-in waits for another try (decision 051).',
+    replies: { '200': { again: { summary: 'Another try, with a fresh challenge', value: anotherTry } } },
   },
   'post /signin/{uid}/cancel': { tag: 'Sign in with ZeroID (OpenID Connect)', summary: 'Sign-in screen: cancel (access_denied)' },
   'post /signin/{uid}/sessions': { tag: 'Sign in with ZeroID (OpenID Connect)', summary: 'Sign-in screen: verify on a phone instead' },

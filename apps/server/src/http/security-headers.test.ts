@@ -105,6 +105,7 @@ const probes = (): Record<string, Probe[]> => ({
   'get /signin/{uid}/details': [{ method: 'GET', url: '/signin/nope/details' }],
   'post /signin/{uid}/proof': [json('/signin/nope/proof', {})],
   'post /signin/{uid}/cancel': [{ method: 'POST', url: '/signin/nope/cancel' }],
+  'post /signin/{uid}/failure': [{ method: 'POST', url: '/signin/nope/failure' }],
   // On a phone (decision 029): the screen's calls need its cookie, the phone's a sign-in session.
   'post /signin/{uid}/sessions': [{ method: 'POST', url: '/signin/nope/sessions' }],
   'post /signin/{uid}/sessions/{id}/finish': [json(`/signin/nope/sessions/${'0'.repeat(32)}/finish`, {})],

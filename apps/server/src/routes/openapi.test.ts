@@ -45,6 +45,8 @@ const API_ROUTES = [
   ['get', '/signin/{uid}/details'],
   ['post', '/signin/{uid}/proof'],
   ['post', '/signin/{uid}/cancel'],
+  // Another try after a biometric that is not registered (decision 051).
+  ['post', '/signin/{uid}/failure'],
   // On a phone (decision 029).
   ['post', '/signin/{uid}/sessions'],
   ['post', '/signin/{uid}/sessions/{id}/finish'],

@@ -10,12 +10,14 @@ import {
   SignInDetailsReply,
   SignInFinishBody,
   SignInProofBody,
+  SignInProofReply,
   SignInReply,
+  SignInRetryReply,
   SignInSessionParams,
   type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
 import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../sessions/create-session.ts';
@@ -37,8 +39,11 @@ const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern
  * and under `/oidc`, and the three calls of the web app's sign-in screen `/signin/:uid`:
  * - GET `/signin/:uid/details`: the site that asks, the scope of its sector and a one-time challenge;
  * - POST `/signin/:uid/proof`: a Semaphore proof for that scope and challenge, checked by every rule of
- *   /verify; on Success the login completes with `sub` = the proof's nullifier;
- * - POST `/signin/:uid/cancel`: a cancel, or a biometric that is not registered: `error=access_denied`;
+ *   /verify; on Success the login completes with `sub` = the proof's nullifier; on Failure the sign-in
+ *   waits for another try, with a fresh challenge (decision 051);
+ * - POST `/signin/:uid/failure`: a biometric the screen found not registered, counted as a failed
+ *   verification of the client; the sign-in waits for another try, with a fresh challenge;
+ * - POST `/signin/:uid/cancel`: Cancel, or the screen's tries or the client's budget spent: `error=access_denied`;
  * - POST `/signin/:uid/sessions` and `/signin/:uid/sessions/:id/finish`: the same sign-in proved on a
  *   phone through a cross-device session (decision 029; the phone's calls are in sign-in-on-phone.ts).
  * Each answers where the browser goes next. The interaction cookie (path `/signin/:uid`) ties the
@@ -65,6 +70,17 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     return { redirectTo: await current.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false }) };
   }
 
+  /**
+   * A try that did not sign the person in (decision 051): the interaction keeps waiting, and the next
+   * try gets a fresh challenge (a refused proof consumed its own). What bounds the tries is the
+   * client's budget (every try spends an OPRF evaluation and a failed verification), not the
+   * interaction: a script that opens a new one per guess spends the same budget.
+   */
+  async function anotherTry(): Promise<SignInRetryReply> {
+    const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
+    return { result: 'Failure', challenge, expiresAt };
+  }
+
   app.get<{ Params: { uid: string } }>(
     '/signin/:uid/details',
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
@@ -77,7 +93,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.post<{ Params: { uid: string }; Body: SignInProofBody }>(
     '/signin/:uid/proof',
-    { ...guessLimited(limits), schema: { params: uidParams, body: SignInProofBody, response: { 200: SignInReply, 404: ErrorReply } } },
+    { ...guessLimited(limits), schema: { params: uidParams, body: SignInProofBody, response: { 200: SignInProofReply, 404: ErrorReply } } },
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
@@ -86,11 +102,24 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
       if (verdict === 'Stale') {
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');
       }
-      const result: InteractionResults =
-        verdict === 'Success'
-          ? { login: { accountId: nullifierSubject(proof.nullifier), remember: false } }
-          : { error: 'access_denied', error_description: 'The proof was not accepted.' };
-      return answer(request, reply, current, result);
+      if (verdict === 'Failure') return anotherTry();
+      return answer(request, reply, current, { login: { accountId: nullifierSubject(proof.nullifier), remember: false } });
+    },
+  );
+
+  // The screen found the biometric not registered (not in its bucket): nothing was proven, but the
+  // try was a guess, so it is a failed verification of this client as a refused proof would be
+  // (the reservation is kept), under the same throttle: past it, a 429 with Retry-After.
+  app.post<{ Params: { uid: string } }>(
+    '/signin/:uid/failure',
+    {
+      ...guessLimited(limits),
+      schema: { params: uidParams, response: { 200: SignInRetryReply, 404: ErrorReply, 429: ErrorReply } },
+    },
+    async (request, reply) => {
+      await signIn(request, reply);
+      await admitGuess(request, limits, PROOF_VERIFICATION);
+      return anotherTry();
     },
   );
 

@@ -4,6 +4,9 @@ import { RouterProvider } from 'react-router';
 import { prepareAfterFirstPaint } from './prepare-after-first-paint.ts';
 import { router } from './router.tsx';
 import './styles.css';
+import { timelineMark } from '../shared/timeline-mark.ts';
+
+timelineMark('app-entry');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

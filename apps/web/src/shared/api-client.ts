@@ -1,4 +1,13 @@
-import type { CreatedSessionReply, SessionConfirmReply, SessionOpenReply, SessionReply, SignInReply } from '@zeroid/protocol';
+import type {
+  CreatedSessionReply,
+  SessionConfirmReply,
+  SessionOpenReply,
+  SessionReply,
+  SignInProofReply,
+  SignInReply,
+  SignInRetryReply,
+} from '@zeroid/protocol';
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import { requestBlob, requestJson } from './http.ts';
 import { apiUrls } from './paths.ts';
 
@@ -8,6 +17,21 @@ import { apiUrls } from './paths.ts';
  */
 export function createSession(): Promise<CreatedSessionReply> {
   return requestJson<CreatedSessionReply>(apiUrls.sessions(), { method: 'POST' });
+}
+
+/** Sign in with ZeroID (decision 023): the proof for the site; back to the site, or another try (decision 051). */
+export function sendSignInProof(uid: string, proof: SemaphoreProof, challenge: string): Promise<SignInProofReply> {
+  return requestJson<SignInProofReply>(apiUrls.signInProof(uid), { method: 'POST', body: { proof, challenge } });
+}
+
+/** The biometric is not registered (found before anything was proven): counted, and another try (decision 051). */
+export function reportSignInFailure(uid: string): Promise<SignInRetryReply> {
+  return requestJson<SignInRetryReply>(apiUrls.signInFailure(uid), { method: 'POST' });
+}
+
+/** Cancel, or no tries left: back to the site with access_denied. */
+export function cancelSignIn(uid: string): Promise<SignInReply> {
+  return requestJson<SignInReply>(apiUrls.signInCancel(uid), { method: 'POST' });
 }
 
 /** Sign in with ZeroID on a phone (decision 029): a session tied to this sign-in screen's authorization request. */

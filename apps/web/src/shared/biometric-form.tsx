@@ -19,7 +19,7 @@ interface BiometricFormProps {
   problem?: string | undefined;
   /** Disabled for another reason than a pending call (the screen's details are not in yet, a lockout). */
   notReady?: boolean;
-  /** Buttons after "Verify User", such as a sign-in's Cancel. */
+  /** Secondary actions (a sign-in's Cancel), in a row with "Verify User"; the progress line goes under all of them. */
   children?: ReactNode;
 }
 
@@ -54,10 +54,12 @@ export function BiometricForm({
         help={biometricHelp()}
         problem={problem}
       />
-      <button type="submit" className="primary" disabled={pending || notReady}>
-        {MESSAGES.verifyUser}
-      </button>
-      {children}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={pending || notReady}>
+          {MESSAGES.verifyUser}
+        </button>
+        {children}
+      </div>
       {pending ? <ProgressLine progress={progress} /> : null}
     </form>
   );

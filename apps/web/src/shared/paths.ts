@@ -10,6 +10,8 @@ export const routes = {
   authorised: '/user-authorised',
   erase: '/erase',
   didQr: (did: string) => `/generate-qr?did=${encodeURIComponent(did)}`,
+  /** A site's sign-in screen, `/signin/:uid` (decision 023), which the provider's 303 opens. */
+  signInPrefix: '/signin/',
 } as const;
 
 const api = (path: string) => `${config.backendUrl}${path}`;
@@ -38,6 +40,7 @@ export const apiUrls = {
   // Sign in with ZeroID (decision 023): the interaction cookie's path is /signin/:uid, so these stay under it.
   signInDetails: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/details`),
   signInProof: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/proof`),
+  signInFailure: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/failure`),
   signInCancel: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/cancel`),
   // On a phone (decision 029): the screen opens and finishes the session, the phone proves through it.
   signInSessions: (uid: string) => api(`/signin/${encodeURIComponent(uid)}/sessions`),

@@ -4,6 +4,7 @@ import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';
 import { oprfSetup } from './oprf-round.ts';
 import { warmUpCurve } from './warm-up-curve.ts';
+import { timelineMark } from '../../shared/timeline-mark.ts';
 
 let curve: Promise<void> | undefined;
 
@@ -16,10 +17,17 @@ let curve: Promise<void> | undefined;
  * Each part starts once per worker, whoever asks; failures are left to the proof, which reports them.
  */
 export function prepareProving(priority: RequestPriority): void {
-  curve ??= warmUpCurve();
-  oprfSetup().catch(() => undefined);
+  curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
+  oprfSetup().then(
+    () => timelineMark('oprf-key-loaded'),
+    () => undefined,
+  );
   requestJson<MembersReply>(apiUrls.members()).then(
-    (p) => provingArtifacts(p.depth, undefined, { priority }).catch(() => undefined),
+    (p) =>
+      provingArtifacts(p.depth, undefined, { priority }).then(
+        () => timelineMark('artifacts-loaded'),
+        () => undefined,
+      ),
     () => undefined,
   );
 }

@@ -6,6 +6,7 @@ import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';
 import { normaliseField } from './normalise-field.ts';
 import { oprfRound } from './oprf-round.ts';
+import { timelineMark } from '../../shared/timeline-mark.ts';
 
 /** What a proof is bound to: its message and scope (a verification's challenge, or a site's sector). */
 export interface ProofBinding {
@@ -48,6 +49,7 @@ export async function proveMembership(
   );
   wholeGroupRequest.catch(() => undefined);
   const [oprfBio, params] = await Promise.all([oprfRound('bio', bioInfo), paramsRequest]);
+  timelineMark('oprf-round-done');
 
   // Only what the proof needs of the identity (secret scalar, commitment), without its public key.
   const identity = deriveProvingIdentity(oprfBio);
@@ -56,12 +58,14 @@ export async function proveMembership(
     (await wholeGroupRequest.catch(() => undefined)) ??
     (await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars))));
   const member = bucket.members?.find((m) => m.commitment === commitment);
+  timelineMark('bucket-found');
   if (!member) return undefined;
 
   // The tree may have grown past a power of two since the parameters came: then prove at the new depth.
   const artifactsForDepth = bucket.depth === params.depth ? artifactsRequest : provingArtifacts(bucket.depth, onBytes);
   const [artifacts, { message, scope }] = await Promise.all([artifactsForDepth, binding]);
   progress({ stage: 'proving' });
+  timelineMark('proof-started');
   const merkleProof = {
     root: BigInt(bucket.root),
     leaf: identity.commitment,
@@ -69,8 +73,10 @@ export async function proveMembership(
     siblings: member.siblings.map(BigInt),
   };
   // snarkjs takes bytes as well as URLs; its types only say string.
-  return generateProof(identity as Parameters<typeof generateProof>[0], merkleProof, message, scope, bucket.depth, {
+  const proof = await generateProof(identity as Parameters<typeof generateProof>[0], merkleProof, message, scope, bucket.depth, {
     wasm: artifacts.wasm as unknown as string,
     zkey: artifacts.zkey as unknown as string,
   });
+  timelineMark('proof-done');
+  return proof;
 }

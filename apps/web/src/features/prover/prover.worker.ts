@@ -5,6 +5,7 @@ import { prepareProving } from './prepare-proving.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
 import { signInFlow } from './sign-in-flow.ts';
+import { timelineMark } from '../../shared/timeline-mark.ts';
 
 /**
  * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
@@ -12,6 +13,7 @@ import { signInFlow } from './sign-in-flow.ts';
  * leaves only as blinded OPRF elements, derived values, signatures and a proof.
  */
 const scope = self as unknown as DedicatedWorkerGlobalScope;
+timelineMark('prover-worker-started');
 const reply = (message: ProverResponse) => scope.postMessage(message);
 
 scope.onmessage = async (event: MessageEvent<ProverRequest>) => {

@@ -25,7 +25,13 @@ export type FinishSession = (session: string, secret: string, code: string | und
 export function SessionQrCode({
   create = createSession,
   finish,
-}: { create?: () => Promise<CreatedSessionReply>; finish?: FinishSession } = {}) {
+  scrollIntoView = false,
+}: {
+  create?: () => Promise<CreatedSessionReply>;
+  finish?: FinishSession;
+  /** Scroll the code into view once it shows: it is what the person came for, below the screen's own form. */
+  scrollIntoView?: boolean;
+} = {}) {
   const navigate = useSafeNavigate();
   const [session, setSession] = useState<SessionReply>();
   const [proved, setProved] = useState<{ session: string; secret: string }>();
@@ -97,7 +103,16 @@ export function SessionQrCode({
           Phone connected, waiting for it to verify…
         </p>
       ) : null}
-      {src && !expired ? <img className="qr" src={src} width={320} height={320} alt="QR code for the verification link" /> : null}
+      {src && !expired ? (
+        <img
+          className="qr"
+          src={src}
+          width={320}
+          height={320}
+          alt="QR code for the verification link"
+          onLoad={scrollIntoView ? (event) => event.currentTarget.scrollIntoView({ block: 'nearest' }) : undefined}
+        />
+      ) : null}
       {session && !expired ? (
         <p className="countdown" role="timer" aria-live="off">
           Expires in {clock(remaining)}

@@ -94,7 +94,7 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
         pending={pending}
         progress={progress}
       >
-        <button type="button" disabled={pending} onClick={() => void cancel()}>
+        <button type="button" className="secondary" disabled={pending} onClick={() => void cancel()}>
           Cancel
         </button>
       </BiometricForm>

@@ -33,7 +33,7 @@ export function SignInOnPhone({
   );
   return (
     <div className="sign-in-on-phone" data-testid="sign-in-on-phone">
-      <SessionQrCode create={create} finish={finish} />
+      <SessionQrCode create={create} finish={finish} scrollIntoView />
     </div>
   );
 }
