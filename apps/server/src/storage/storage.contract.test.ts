@@ -362,6 +362,35 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('checks at most five confirmation codes however many arrive at once, and then refuses the right one (decision 047)', async () => {
+    const { storage } = await open();
+    const now = new Date();
+    const rule = { maxAttempts: 5, confirmableUntil: 60_000 };
+    const session = (n: number) => n.toString(16).padStart(32, '0');
+    for (const n of [1, 2]) {
+      await storage.sessions.create(session(n), new Date(now.getTime() + 60_000), 'hash', `interaction-${n}`);
+      await storage.sessions.complete(session(n), 'success', now, { subject: `sub-${n}`, confirmationHash: 'right' });
+    }
+    // Forty wrong codes at once: five are checked (4, 3, 2, 1, 0 tries left), the other 35 find the
+    // count at five and are refused unchecked; the right code, typed next, is refused too.
+    const guesses = await Promise.all(range(0, 40).map((i) => storage.sessions.confirm(session(1), `wrong-${i}`, rule, now)));
+    expect(guesses.filter((g) => g.confirmed)).toEqual([]);
+    expect(guesses.map((g) => g.attemptsLeft).sort()).toEqual([...Array<number>(36).fill(0), 1, 2, 3, 4]);
+    expect(await storage.sessions.confirm(session(1), 'right', rule, now)).toEqual({ confirmed: false, attemptsLeft: 0 });
+    expect(await storage.sessions.find(session(1), now)).toMatchObject({ status: 'failure' });
+    expect(await storage.sessions.find(session(1), now)).not.toHaveProperty('subject');
+    // The right code sent last of forty at once (the relay's race): the database takes them in turn,
+    // five are checked, and the right one is refused unchecked. Checking in one statement and
+    // counting in another let it through: every check ran before any count.
+    const raced = await Promise.all(
+      range(0, 40).map((i) => storage.sessions.confirm(session(2), i === 39 ? 'right' : `wrong-${i}`, rule, now)),
+    );
+    expect(raced[39]).toEqual({ confirmed: false, attemptsLeft: 0 });
+    expect(raced.filter((g) => g.attemptsLeft > 0 || g.confirmed)).toHaveLength(4);
+    expect(await storage.sessions.find(session(2), now)).toMatchObject({ status: 'failure' });
+    await storage.close();
+  });
+
   it("keeps a removed OpenID client's id from another site, and forgets its records and a person's (decisions 036 and 038)", async () => {
     const { storage } = await open();
     const record = (id: string, accountId: string, clientId: string) =>

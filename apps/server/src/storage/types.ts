@@ -141,11 +141,12 @@ export interface SessionRepository {
     outcome?: { subject?: string | undefined; confirmationHash?: string | undefined },
   ): Promise<boolean>;
   /**
-   * The screen's person typed a confirmation code (decision 035): accepted once, by one UPDATE, when
-   * it is the completing phone's, the session succeeded, has not expired more than
-   * `confirmableUntil` ms ago and fewer than `maxAttempts` wrong codes were typed. A wrong code
-   * counts, and the last allowed one fails the session. The pseudonym of a sign-in's session is
-   * cleared by the confirmation (the caller read it before).
+   * The screen's person typed a confirmation code (decisions 035 and 047): checked only while fewer
+   * than `maxAttempts` codes have been checked, the session succeeded and has not expired more than
+   * `confirmableUntil` ms ago; checking and counting are one UPDATE, so concurrent guesses get no more
+   * than `maxAttempts` checks between them. The right code is accepted once; the last allowed wrong
+   * one fails the session. `attemptsLeft` is what may still be typed (0 once refused unchecked). The
+   * pseudonym of a sign-in's session is cleared by the confirmation (the caller read it before).
    */
   confirm(
     id: string,

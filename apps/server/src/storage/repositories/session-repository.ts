@@ -67,35 +67,29 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
     },
 
     async confirm(id, confirmationHash, { maxAttempts, confirmableUntil }, now = new Date()) {
-      // A completed session waits for its confirmation until its expiry plus the grace, at most maxAttempts wrong codes.
-      const confirmed = await db
-        .updateTable('verification_sessions')
-        .set({ confirmed_at: now.getTime(), subject: null })
-        .where('id', '=', id)
-        .where('status', '=', 'success')
-        .where('confirmed_at', 'is', null)
-        .where('confirm_attempts', '<', maxAttempts)
-        .where('expires_at', '>', now.getTime() - confirmableUntil)
-        .where('confirmation_hash', '=', confirmationHash)
-        .executeTakeFirst();
-      if (confirmed.numUpdatedRows === 1n) return { confirmed: true, attemptsLeft: maxAttempts };
-      // A wrong code: one attempt fewer; the last one fails the session, and its pseudonym goes with it.
-      const last = sql<boolean>`confirm_attempts + 1 >= ${maxAttempts}`;
-      const wrong = await db
+      // One UPDATE checks the code and counts the attempt, right or wrong, so no number of concurrent
+      // guesses, in any number of processes, gets more than maxAttempts codes checked: each one must
+      // find fewer than maxAttempts counted to be checked at all. A right code confirms and clears
+      // the pseudonym; the last allowed wrong one fails the session, and its pseudonym goes with it.
+      const right = sql<boolean>`(confirmation_hash IS NOT NULL AND confirmation_hash = ${confirmationHash})`;
+      const last = sql<boolean>`(confirm_attempts + 1 >= ${maxAttempts})`;
+      const checked = await db
         .updateTable('verification_sessions')
         .set({
           confirm_attempts: sql<number>`confirm_attempts + 1`,
-          status: sql<string>`CASE WHEN ${last} THEN 'failure' ELSE status END`,
-          subject: sql<string | null>`CASE WHEN ${last} THEN NULL ELSE subject END`,
+          confirmed_at: sql<number | null>`CASE WHEN ${right} THEN CAST(${now.getTime()} AS BIGINT) ELSE NULL END`,
+          status: sql<string>`CASE WHEN ${right} OR NOT ${last} THEN status ELSE 'failure' END`,
+          subject: sql<string | null>`CASE WHEN ${right} OR ${last} THEN NULL ELSE subject END`,
         })
         .where('id', '=', id)
         .where('status', '=', 'success')
         .where('confirmed_at', 'is', null)
         .where('confirm_attempts', '<', maxAttempts)
         .where('expires_at', '>', now.getTime() - confirmableUntil)
-        .returning('confirm_attempts')
+        .returning(['confirmed_at', 'confirm_attempts'])
         .executeTakeFirst();
-      return { confirmed: false, attemptsLeft: wrong ? maxAttempts - Number(wrong.confirm_attempts) : 0 };
+      if (!checked) return { confirmed: false, attemptsLeft: 0 };
+      return { confirmed: checked.confirmed_at !== null, attemptsLeft: maxAttempts - Number(checked.confirm_attempts) };
     },
 
     async forgetSubjects(subjects) {
