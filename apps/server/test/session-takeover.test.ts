@@ -67,7 +67,7 @@ describe('a phone the person at the screen does not hold', () => {
     const attackerCode = attack.body[CONFIRMATION_CODE] as string;
     // The screen sees a completed session, but moves on only with the code, which is on the attacker's phone.
     const status = await fetch(`${server.url}/sessions/${session}`, { headers: { 'session-secret': secret } });
-    expect(await status.json()).toMatchObject({ status: 'success' });
+    expect(await status.json()).toMatchObject({ status: 'awaiting-code' });
     // The attacker cannot type it on the victim's screen: that needs the screen's secret.
     expect((await post(`/sessions/${session}/confirm`, { code: attackerCode })).status).toBe(403);
     // The victim types what they do not have: four wrong codes are refused, the fifth fails the session.

@@ -177,12 +177,19 @@ export const MembersReply = Type.Object(
 export const SessionReply = Type.Object(
   {
     session: sessionId,
-    status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failure'), Type.Literal('expired')]),
+    status: Type.Union(
+      [Type.Literal('pending'), Type.Literal('awaiting-code'), Type.Literal('success'), Type.Literal('failure'), Type.Literal('expired')],
+      {
+        description:
+          "'awaiting-code': a phone verified, and the screen's person must type the code it shows (POST /sessions/:id/confirm); " +
+          "'success' only once they have (decisions 035 and 047): a screen that moves on at 'awaiting-code' can be swapped.",
+      },
+    ),
     expiresAt: Type.String({ format: 'date-time' }),
     phoneConnected: Type.Optional(
       Type.Literal(true, {
         description:
-          'Present while the session is pending once a phone has opened its link (a hint for the screen, seen by the process that served the phone).',
+          'Present while the session is pending once a phone has opened its link (a hint for the screen, seen by every process).',
       }),
     ),
   },

@@ -307,13 +307,20 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.sessions.complete(ids[2]!, 'success', now);
     // 1,200 ids: more than one statement's worth, all answered in one call; pending and expired
     // sessions are not completed.
-    const completed = await storage.sessions.findCompleted(ids);
+    const completed = await storage.sessions.findChanged(ids);
     expect(completed).toEqual(
       new Map([
-        [ids[1]!, 'failure'],
-        [ids[2]!, 'success'],
+        [ids[1]!, { status: 'failure' }],
+        [ids[2]!, { status: 'success' }],
       ]),
     );
+    // A phone opened a pending session's link (decision 047): marked once, in the row, for every process.
+    expect(await storage.sessions.markOpened(ids[0]!, now)).toBe(true);
+    expect(await storage.sessions.markOpened(ids[0]!, now)).toBe(false);
+    expect(await storage.sessions.markOpened(ids[1]!, now)).toBe(false);
+    expect(await storage.sessions.markOpened(ids[3]!, now)).toBe(false);
+    expect((await storage.sessions.findChanged(ids)).get(ids[0]!)).toEqual({ status: 'pending', phoneOpened: true });
+    expect(await storage.sessions.find(ids[0]!, now)).toMatchObject({ status: 'pending', phoneOpened: true });
     expect((await storage.sessions.find(ids[3]!, now))?.status).toBe('expired');
     // A sign-in's session (decision 029) keeps its authorization request, and the winner's pseudonym.
     const signIn = 'f'.repeat(32);
@@ -337,6 +344,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const confirmations = await Promise.all(range(0, 10).map(() => storage.sessions.confirm(signIn, `confirm-${winner}`, rule, now)));
     expect(confirmations.filter((c) => c.confirmed)).toHaveLength(1);
     expect(await storage.sessions.find(signIn, now)).not.toHaveProperty('subject');
+    expect(await storage.sessions.find(signIn, now)).toMatchObject({ status: 'success', confirmed: true });
 
     // Five wrong codes fail a session and drop its pseudonym; the right code then confirms nothing.
     const guessed = 'e'.repeat(32);

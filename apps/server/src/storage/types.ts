@@ -118,7 +118,14 @@ export interface StoredSession {
   signIn?: string;
   /** For a sign-in on a phone that succeeded: the pseudonym (`sub`) the phone's proof gave. */
   subject?: string;
+  /** A success whose code the screen's person typed (decision 035): only then is it the screen's. */
+  confirmed?: true;
+  /** A phone has opened the pending session's link (decision 047: in the row, seen by every process). */
+  phoneOpened?: true;
 }
+
+/** What a screen following a session may have to hear about: a phone opened it, or it completed. */
+export type SessionChange = Pick<StoredSession, 'confirmed' | 'phoneOpened'> & { status: 'pending' | 'success' | 'failure' };
 
 export interface SessionRepository {
   /** A new pending session; `signIn` ties it to one authorization request for good (decision 029). */
@@ -126,10 +133,16 @@ export interface SessionRepository {
   /** The session and its status; a pending session past its expiry reads as 'expired'. */
   find(id: string, now?: Date): Promise<StoredSession | undefined>;
   /**
-   * Which of these sessions have completed, and how, in one read: the process's session watcher asks
-   * this for every session it follows, and most are still pending, so the answer is usually empty.
+   * Which of these sessions have completed or been opened by a phone, and how, in one read: the
+   * process's session watcher asks this for every session it follows, and most are still pending and
+   * unopened, so the answer is usually small.
    */
-  findCompleted(ids: readonly string[]): Promise<Map<string, 'success' | 'failure'>>;
+  findChanged(ids: readonly string[]): Promise<Map<string, SessionChange>>;
+  /**
+   * A phone opened the pending session's link: marked once, in the row, so the screen hears "phone
+   * connected" from whichever process follows it. True for the first mark only.
+   */
+  markOpened(id: string, now?: Date): Promise<boolean>;
   /**
    * Completes a pending, unexpired session: true for exactly one caller. A phone's sign-in stores its
    * `subject` in the same UPDATE, so the winner's pseudonym is the one the sign-in finishes with.

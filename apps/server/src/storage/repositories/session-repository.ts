@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { SessionRepository, StoredSession } from '../types.ts';
+import type { SessionChange, SessionRepository, StoredSession } from '../types.ts';
 
 /** Well under SQLite's and PostgreSQL's limits on bound parameters in one statement. */
 const IDS_PER_QUERY = 500;
@@ -16,6 +16,8 @@ function toSession(row: Selectable<Database['verification_sessions']>, now: Date
     secretHash: row.secret_hash,
     ...(row.sign_in === null ? {} : { signIn: row.sign_in }),
     ...(row.subject === null ? {} : { subject: row.subject }),
+    ...(row.confirmed_at === null ? {} : { confirmed: true as const }),
+    ...(row.opened_at === null ? {} : { phoneOpened: true as const }),
   };
 }
 
@@ -41,18 +43,36 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return row && toSession(row, now);
     },
 
-    async findCompleted(ids) {
-      const completed = new Map<string, 'success' | 'failure'>();
+    async findChanged(ids) {
+      const changed = new Map<string, SessionChange>();
       for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
         const rows = await db
           .selectFrom('verification_sessions')
-          .select(['id', 'status'])
+          .select(['id', 'status', 'confirmed_at', 'opened_at'])
           .where('id', 'in', ids.slice(start, start + IDS_PER_QUERY))
-          .where('status', '!=', 'pending')
+          .where((eb) => eb.or([eb('status', '!=', 'pending'), eb('opened_at', 'is not', null)]))
           .execute();
-        for (const row of rows) completed.set(row.id, row.status as 'success' | 'failure');
+        for (const row of rows) {
+          changed.set(row.id, {
+            status: row.status as SessionChange['status'],
+            ...(row.confirmed_at === null ? {} : { confirmed: true as const }),
+            ...(row.opened_at === null ? {} : { phoneOpened: true as const }),
+          });
+        }
       }
-      return completed;
+      return changed;
+    },
+
+    async markOpened(id, now = new Date()) {
+      const result = await db
+        .updateTable('verification_sessions')
+        .set({ opened_at: now.getTime() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('opened_at', 'is', null)
+        .where('expires_at', '>', now.getTime())
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
     },
 
     async complete(id, status, now = new Date(), { subject, confirmationHash } = {}) {
