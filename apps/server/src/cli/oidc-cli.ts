@@ -3,7 +3,7 @@ import { loadConfig } from '../config.ts';
 import { newClientMetadata } from '../openid/client-metadata.ts';
 import { sectorDocumentProblem } from '../openid/sector-document.ts';
 import { oidcKeySecretOf } from '../openid/oidc-key-secret.ts';
-import { rotateSigningKeys } from '../openid/signing-keys.ts';
+import { agreedClock, ClocksDisagree, rotateSigningKeys } from '../openid/signing-keys.ts';
 import { openStorage } from '../storage/open-storage.ts';
 
 const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The database is the server's (DATA_DIR or DATABASE_URL).
@@ -13,7 +13,8 @@ const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The databas
       [--reuse-removed-id]                  (give a removed client's id, and so its pseudonyms, to this client on purpose)
   npm run oidc -- list-client
   npm run oidc -- remove-client --id ID     (its tokens stop working; its id is kept and never given to another site by accident)
-  npm run oidc -- rotate-keys               (the keys are sealed under OIDC_KEY_SECRET, or the OPRF key, as the server's are)`;
+  npm run oidc -- rotate-keys               (the keys are sealed under OIDC_KEY_SECRET, or the OPRF key, as the server's are;
+                                            dated by the database's clock, refused if this host's is a minute off)`;
 
 /** A client id is printed in URLs and logs: a short, plain token. */
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -109,7 +110,16 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'rotate-keys': {
-        console.log(JSON.stringify({ published: await rotateSigningKeys(storage.oidc, await oidcKeySecretOf(config)) }));
+        // Keys are dated by the database's clock; a host whose own clock is far from it is refused (decision 049).
+        const now = await agreedClock(storage.oidc).catch((error: unknown) => {
+          if (error instanceof ClocksDisagree) return error;
+          throw error;
+        });
+        if (now instanceof ClocksDisagree) {
+          console.error(now.message);
+          return 1;
+        }
+        console.log(JSON.stringify({ published: await rotateSigningKeys(storage.oidc, await oidcKeySecretOf(config), now) }));
         return 0;
       }
       default:

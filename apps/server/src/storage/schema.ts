@@ -100,5 +100,7 @@ export interface Database {
     purpose: string;
     secret: string;
     created_at: EpochMs;
+    /** When the key leaves the JWKS and is deleted: a key found in clear (migration 019, decision 049). */
+    retire_at: ColumnType<number | string | null, number | null | undefined, number | null>;
   };
 }

@@ -399,6 +399,24 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it("dates keys by the database's clock, seals a clear key for exactly one of many callers, and deletes it when its retirement is due (decision 049)", async () => {
+    const { storage } = await open();
+    const before = Date.now();
+    const clock = await storage.oidc.clock();
+    expect(clock).toBeGreaterThanOrEqual(before - 2_000);
+    expect(clock).toBeLessThanOrEqual(Date.now() + 2_000);
+    await storage.oidc.addKey('signing', 'clear', 'clear-bytes', clock);
+    const sealed = await Promise.all(
+      range(0, 10).map(() => storage.oidc.replaceKeySecret('clear', 'clear-bytes', 'v1.sealed', clock + 5_000)),
+    );
+    expect(sealed.filter(Boolean)).toHaveLength(1);
+    expect(await storage.oidc.keys('signing')).toEqual([{ kid: 'clear', secret: 'v1.sealed', createdAt: clock, retireAt: clock + 5_000 }]);
+    expect(await storage.oidc.removeRetiredKeys(clock + 4_999)).toBe(0);
+    expect(await storage.oidc.removeRetiredKeys(clock + 5_000)).toBe(1);
+    expect(await storage.oidc.keys('signing')).toEqual([]);
+    await storage.close();
+  });
+
   it("keeps a removed OpenID client's id from another site, and forgets its records and a person's (decisions 036 and 038)", async () => {
     const { storage } = await open();
     const record = (id: string, accountId: string, clientId: string) =>

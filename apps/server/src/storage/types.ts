@@ -257,13 +257,26 @@ export interface OidcRepository {
   listClients(): Promise<string[]>;
   /** Removes a client, keeping its id (decision 038), and deletes every record of it; false if there is none. */
   removeClient(clientId: string, now?: number): Promise<boolean>;
-  /** The keys of one purpose ('signing' or 'cookie'), newest first. */
-  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number }>>;
+  /** The keys of one purpose ('signing' or 'cookie'), newest first; `retireAt` for a key found in clear. */
+  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number; retireAt?: number }>>;
   /** Adds a key; a kid that exists already is left as it is (two processes creating the first key). */
   addKey(purpose: string, kid: string, secret: string, now?: number): Promise<void>;
-  /** Replaces a key's stored secret, if it is still `from` (sealing a key an earlier version kept in clear). */
-  replaceKeySecret(kid: string, from: string, to: string): Promise<void>;
+  /**
+   * Replaces a key's stored secret, if it is still `from` (sealing a key an earlier version kept in
+   * clear), and dates its retirement: true for exactly one caller, in any number of processes.
+   */
+  replaceKeySecret(kid: string, from: string, to: string, retireAt?: number): Promise<boolean>;
+  /** Deletes the keys whose retirement is due (decision 049); the number deleted. */
+  removeRetiredKeys(now: number): Promise<number>;
   removeKey(kid: string): Promise<void>;
+  /** The database's clock (epoch ms): what key dates are compared with, whichever host asks (decision 049). */
+  clock(): Promise<number>;
+  /**
+   * After sign-in records were purged or forgotten, or a key retired: makes the freed bytes unreadable
+   * where the database can (decision 049, as `IdentityRepository.scrubErased`). SQLite: a truncating
+   * WAL checkpoint, done when this resolves. PostgreSQL: a VACUUM of those tables, in the background.
+   */
+  scrubFreed(): Promise<void>;
 }
 
 export interface Storage {
