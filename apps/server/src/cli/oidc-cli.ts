@@ -106,6 +106,8 @@ async function main(argv: string[]): Promise<number> {
       case 'remove-client': {
         if (values.id === undefined) return fail('--id is required');
         if (!(await storage.oidc.removeClient(values.id))) return fail(`There is no client "${values.id}"`);
+        // Its records' bytes leave the files too (decision 049).
+        await storage.oidc.scrubFreed();
         console.log(JSON.stringify({ removed: values.id }));
         return 0;
       }

@@ -170,7 +170,7 @@ export function createProvider(options: {
   const provider = new Provider(options.issuer, configuration);
   provider.use(publishedMetadata);
   provider.use(signInLeavesNoLogin(SESSION_COOKIE, COOKIE_OPTIONS));
-  provider.use(forgetTokensOnLogout(options.oidc));
+  provider.use(forgetTokensOnLogout(options.oidc, options.signInTtlSeconds));
   provider.use(allowFormPostToRedirectUri);
   return provider;
 }

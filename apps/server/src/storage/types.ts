@@ -171,7 +171,7 @@ export interface SessionRepository {
   forgetSubjects(subjects: readonly string[]): Promise<void>;
   /**
    * Clears the pseudonyms of sessions expired `subjectsAfterMs` ago or more, and deletes sessions that
-   * expired over an hour ago.
+   * expired over an hour ago: the number of rows cleared or deleted.
    */
   purgeExpired(now?: Date, options?: { subjectsAfterMs?: number }): Promise<number>;
 }

@@ -126,17 +126,17 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
     async purgeExpired(now = new Date(), { subjectsAfterMs = 0 } = {}) {
       // A pseudonym lives no longer than its session (decision 036): cleared at expiry (plus the
       // confirmation's grace), the row itself an hour later.
-      await db
+      const cleared = await db
         .updateTable('verification_sessions')
         .set({ subject: null })
         .where('subject', 'is not', null)
         .where('expires_at', '<=', now.getTime() - subjectsAfterMs)
-        .execute();
+        .executeTakeFirst();
       const result = await db
         .deleteFrom('verification_sessions')
         .where('expires_at', '<=', now.getTime() - 3_600_000)
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return Number(cleared.numUpdatedRows) + Number(result.numDeletedRows);
     },
   };
 }
