@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { newClientMetadata } from '../openid/client-metadata.ts';
 import { sectorDocumentProblem } from '../openid/sector-document.ts';
+import { sectorHolder } from '../openid/sector-holder.ts';
 import { oidcKeySecretOf } from '../openid/oidc-key-secret.ts';
 import { agreedClock, ClocksDisagree, rotateSigningKeys } from '../openid/signing-keys.ts';
 import { openStorage } from '../storage/open-storage.ts';
@@ -11,6 +12,7 @@ const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The databas
       [--post-logout-redirect-uri URI…]     (where RP-initiated logout may send the person back)
       [--sector-identifier-uri HTTPS-URI]   (one pseudonym for every client registered with this very URI; its JSON array lists their redirect URIs)
       [--reuse-removed-id]                  (give a removed client's id, and so its pseudonyms, to this client on purpose)
+      [--join-sector-of ID]                 (share the sector of the client first registered with this --sector-identifier-uri, on purpose)
   npm run oidc -- list-client
   npm run oidc -- remove-client --id ID     (its tokens stop working; its id is kept and never given to another site by accident)
   npm run oidc -- rotate-keys               (the keys are sealed under OIDC_KEY_SECRET, or the OPRF key, as the server's are;
@@ -41,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
       'sector-identifier-uri': { type: 'string' },
       'post-logout-redirect-uri': { type: 'string', multiple: true },
       'reuse-removed-id': { type: 'boolean', default: false },
+      'join-sector-of': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -75,8 +78,20 @@ async function main(argv: string[]): Promise<number> {
           );
         }
         const sectorIdentifierUri = values['sector-identifier-uri'];
+        // A sector belongs to the first client registered with its document (decision 049): another
+        // client joins it only when named on purpose, and the document must list both.
+        const holder = sectorIdentifierUri === undefined ? undefined : await sectorHolder(storage.oidc, sectorIdentifierUri);
+        if (holder && holder.clientId !== values.id && values['join-sector-of'] !== holder.clientId) {
+          return fail(
+            `The sector "${sectorIdentifierUri}" belongs to the client "${holder.clientId}"` +
+              `${holder.removedAt === undefined ? '' : `, removed on ${new Date(holder.removedAt).toISOString()}`}. ` +
+              `A client joining it would receive its people's pseudonyms. Pass --join-sector-of ${holder.clientId} if this client is the same owner's site.`,
+          );
+        }
         const sectorProblem =
-          sectorIdentifierUri === undefined ? undefined : await sectorDocumentProblem(sectorIdentifierUri, redirectUris);
+          sectorIdentifierUri === undefined
+            ? undefined
+            : await sectorDocumentProblem(sectorIdentifierUri, [...redirectUris, ...(holder?.redirectUris ?? [])]);
         if (sectorProblem) return fail(sectorProblem);
         const metadata = newClientMetadata({
           id: values.id,

@@ -255,7 +255,15 @@ export interface OidcRepository {
   clientRemovedAt(clientId: string): Promise<number | undefined>;
   /** The clients that are not removed. */
   listClients(): Promise<string[]>;
-  /** Removes a client, keeping its id (decision 038), and deletes every record of it; false if there is none. */
+  /**
+   * Every client ever registered, oldest first, removed ones too (their metadata keeps only
+   * `client_id`, `redirect_uris` and `sector_identifier_uri`): who holds a sector (decision 049).
+   */
+  everyClient(): Promise<Array<{ clientId: string; metadata: string; removedAt?: number }>>;
+  /**
+   * Removes a client, keeping its id (decision 038) and what decides its sector (decision 049), and
+   * deletes every record of it; false if there is none.
+   */
   removeClient(clientId: string, now?: number): Promise<boolean>;
   /** The keys of one purpose ('signing' or 'cookie'), newest first; `retireAt` for a key found in clear. */
   keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number; retireAt?: number }>>;

@@ -148,6 +148,15 @@ export function oidcRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
       return row ? Number(row.removed_at) : undefined;
     },
 
+    async everyClient() {
+      const rows = await db.selectFrom('oidc_clients').select(['client_id', 'metadata', 'removed_at']).orderBy('created_at').execute();
+      return rows.map((row) => ({
+        clientId: row.client_id,
+        metadata: row.metadata,
+        ...(row.removed_at === null ? {} : { removedAt: Number(row.removed_at) }),
+      }));
+    },
+
     async listClients() {
       return (
         await db
@@ -164,9 +173,19 @@ export function oidcRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
       // The id stays, without its metadata (the secret goes), so it is never given to another site;
       // every record of the site goes, its tokens with them.
       return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('oidc_clients')
+          .select('metadata')
+          .where('client_id', '=', clientId)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        if (!row) return false;
+        // What decides its pseudonyms stays (its sector document and the redirect URIs that document
+        // had to list, decision 049); the secret and everything else go.
+        const { redirect_uris, sector_identifier_uri } = JSON.parse(row.metadata) as Record<string, unknown>;
         const result = await trx
           .updateTable('oidc_clients')
-          .set({ metadata: '{}', removed_at: now })
+          .set({ metadata: JSON.stringify({ client_id: clientId, redirect_uris, sector_identifier_uri }), removed_at: now })
           .where('client_id', '=', clientId)
           .where('removed_at', 'is', null)
           .executeTakeFirst();
