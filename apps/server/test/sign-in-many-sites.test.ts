@@ -248,6 +248,8 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     expect(metadata).toMatchObject({
       issuer: a.url,
       claims_supported: ['sub', 'iss', 'auth_time'],
+      // Every sub is per sector, never one identifier for all sites (decision 049).
+      subject_types_supported: ['pairwise'],
       scopes_supported: ['openid'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
