@@ -62,7 +62,8 @@ describe('two server processes on one PostgreSQL', () => {
     const stream = await fetch(`${a.url}/sessions/${session}/events?secret=${secret}`, { signal: controller.signal });
     const reading = (async () => {
       const decoder = new TextDecoder();
-      for await (const chunk of stream.body!) events.push(...(decoder.decode(chunk).match(/^data: .*$/gm) ?? []));
+      for await (const chunk of stream.body! as AsyncIterable<Uint8Array>)
+        events.push(...(decoder.decode(chunk).match(/^data: .*$/gm) ?? []));
     })().catch(() => undefined);
     const heard = async (count: number) => {
       while (events.length < count) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -37,7 +37,7 @@ export async function eraseFlow(input: { idInfo: string; bioInfo: string }, prog
       const ownGroup = { root: identity.commitment, leaf: identity.commitment, index: 0, siblings: [] };
       // snarkjs takes bytes as well as URLs; its types only say string.
       signInProofs.push(
-        await generateProof(identity as Parameters<typeof generateProof>[0], ownGroup, challenge, scope, OWN_GROUP_DEPTH, {
+        await generateProof(identity, ownGroup, challenge, scope, OWN_GROUP_DEPTH, {
           wasm: artifacts.wasm as unknown as string,
           zkey: artifacts.zkey as unknown as string,
         }),
