@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { holdPosts, registerThroughUi, verifyThroughUi } from './journeys.ts';
@@ -7,6 +10,26 @@ async function expectNoViolations(page: Page, state: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   expect(results.violations.map((v) => `${state}: ${v.id} ${v.help}`)).toEqual([]);
 }
+
+/**
+ * A Sign in with ZeroID site, so that the erasure proves the person's pseudonym at its sector in the
+ * page (decision 048).
+ */
+test.beforeAll(async () => {
+  await promisify(execFile)(
+    process.execPath,
+    [
+      'apps/server/scripts/oidc.js',
+      'add-client',
+      '--id',
+      `e2e-erasure-${randomUUID().slice(0, 8)}`,
+      '--redirect-uri',
+      'http://localhost:3999/cb',
+      '--public',
+    ],
+    { cwd: path.resolve(import.meta.dirname, '../..'), env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: '' } },
+  );
+});
 
 /**
  * Decision 022 in Chromium: register, then reach "Delete my identity" from the welcome screen's
@@ -74,6 +97,16 @@ test('register → erase (with a failed try and a confirmation) → verify fails
 
   const erasures = sent.filter((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/erase');
   expect(erasures).toHaveLength(2);
+  // Each erasure proved a pseudonym per sector in its own commitment's group, and sent no secret (decision 048).
+  for (const erasure of erasures) {
+    const body = JSON.parse(erasure.postData()!) as {
+      commitment: string;
+      signInProofs: Array<{ merkleTreeRoot: string; merkleTreeDepth: number }>;
+    };
+    expect(body).not.toHaveProperty('secretScalar');
+    expect(body.signInProofs.length).toBeGreaterThan(0);
+    for (const proof of body.signInProofs) expect(proof).toMatchObject({ merkleTreeRoot: body.commitment, merkleTreeDepth: 1 });
+  }
   for (const request of sent) {
     const text = [request.url(), request.postData() ?? ''].join('\n');
     expect(text.includes(id) || text.includes(bio), `${request.url()} carried a raw value`).toBe(false);
