@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Admission, AttemptLimits, GuessCost } from '../limits/attempt-limits.ts';
+import type { AdmitGuess } from '../limits/spend-guess.ts';
 import { clientKey } from './client-key.ts';
 import { Problem } from '../problem.ts';
 
@@ -14,13 +15,6 @@ export interface GuessLimitSettings {
   /** The burst limit's client key; `clientKey` of the address by default (an OPRF node keys its listed servers exactly). */
   keyOf?: (request: FastifyRequest) => string;
 }
-
-/** What a request evaluates: nothing, one OPRF evaluation, a verification, or a raw registration. */
-export const NO_GUESS: GuessCost = { guesses: 0, verification: false };
-export const OPRF_EVALUATION: GuessCost = { guesses: 1, verification: false };
-export const RAW_REGISTRATION: GuessCost = { guesses: 2, verification: false };
-export const RAW_VERIFICATION: GuessCost = { guesses: 1, verification: true };
-export const PROOF_VERIFICATION: GuessCost = { guesses: 0, verification: true };
 
 /**
  * Limits on the routes that can test a guess (an "already registered" answer, a verification, an
@@ -61,3 +55,9 @@ export async function admitGuess(request: FastifyRequest, settings: GuessLimitSe
   if (settings.perMinute === 0) return admitted;
   return settings.attempts.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
 }
+
+/** `admitGuess` bound to one request's client: what a use case is handed to spend guesses (`spendGuess`). */
+export const guessAdmitter =
+  (request: FastifyRequest, settings: GuessLimitSettings): AdmitGuess =>
+  (cost) =>
+    admitGuess(request, settings, cost);

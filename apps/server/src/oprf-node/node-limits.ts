@@ -1,7 +1,7 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from '../http/client-key.ts';
 import { exactAddress } from '../http/exact-address.ts';
-import { OPRF_EVALUATION } from '../http/guess-limits.ts';
+import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
 import { AttemptLimits } from '../limits/attempt-limits.ts';
 import { AttemptRefused } from '../limits/attempt-refused.ts';
 import type { AttemptRepository } from '../storage/types.ts';

@@ -2,30 +2,27 @@ import type { FastifyInstance } from 'fastify';
 import { ERASURE_RESULT, EraseReply, LegacyEraseBody, ZkEraseBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import type { GuessCost } from '../limits/attempt-limits.ts';
-import { eraseIdentity, eraseSigned, signedErasure } from '../identity/erase-identity.ts';
+import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
+import { signedErasure } from '../identity/erase-identity.ts';
 
 type Body = Static<typeof LegacyEraseBody> | Static<typeof ZkEraseBody>;
-
-/** A raw erasure evaluates the OPRF twice (ID and biometric) and is judged like a verification. */
-const RAW_ERASURE: GuessCost = { guesses: 2, verification: true };
 
 /**
  * POST /erase (decision 022): erases an identity, proven by the person. The zero-knowledge body
  * carries the derived commitment and DID, the ID's OPRF output and both keys' signatures over a
- * one-time challenge; the raw body (`id_info`, `bio_info`) is derived here and dropped, as at
- * /register. Either way the erasure is admitted like a verification (the failure throttle and the
- * guess budget of decision 013; a Success gives its failure back), and the reply is a verification's:
- * 200 with Success or Failure, the same for a wrong biometric, a wrong ID and an unregistered person.
+ * one-time challenge; the raw body (`id_info`, `bio_info`) is derived and dropped, as at /register.
+ * Either way the body is checked here (a malformed or badly signed one costs no attempt) and
+ * `eraseClaim` admits it like a verification; the reply is a verification's: 200 with Success or
+ * Failure, the same for a wrong biometric, a wrong ID and an unregistered person.
  */
-export function eraseRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics }: AppDeps) {
+export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   app.post<{ Body: Body }>(
     '/erase',
     {
       bodyLimit: RAW_BODY_LIMIT,
-      ...guessLimited(limits),
+      ...guessLimited(deps.limits),
       schema: {
         body: { if: { type: 'object', required: ['commitment'] }, then: ZkEraseBody, else: LegacyEraseBody },
         response: { 200: EraseReply },
@@ -33,26 +30,14 @@ export function eraseRoute(app: FastifyInstance, { deriver, storage, registry, l
     },
     async (request) => {
       const { body } = request;
-      let erased: boolean;
+      let erasure: ErasureRequest;
       if ('commitment' in body) {
         const { signatures, ...fields } = body;
-        const erasure = signedErasure(fields, signatures);
-        const admission = await admitGuess(request, limits, PROOF_VERIFICATION);
-        erased = await eraseSigned(storage, registry, erasure).catch(async (error: unknown) => {
-          await admission.releaseVerification();
-          throw error;
-        });
-        if (erased) await admission.releaseVerification();
+        erasure = { signed: signedErasure(fields, signatures) };
       } else {
-        const idInfo = normaliseField(body.id_info, 'id_info');
-        const bioInfo = normaliseField(body.bio_info, 'bio_info');
-        const admission = await admitGuess(request, limits, RAW_ERASURE);
-        const derived = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
-        metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
-        const secretScalar = derived.secretScalar === undefined ? undefined : BigInt(derived.secretScalar);
-        erased = await eraseIdentity(storage, registry, { ...derived, secretScalar });
-        if (erased) await admission.releaseVerification();
+        erasure = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
+      const erased = await eraseClaim(deps, guessAdmitter(request, deps.limits), erasure);
       return { [ERASURE_RESULT]: erased ? 'Success' : 'Failure' };
     },
   );

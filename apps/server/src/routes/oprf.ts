@@ -12,7 +12,8 @@ import {
   type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited } from '../http/guess-limits.ts';
+import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
 import { Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';

@@ -10,12 +10,12 @@ import {
   type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { settleSession } from '../sessions/settle-session.ts';
-import { checkSignInProof } from './check-sign-in-proof.ts';
+import { checkSignInProof } from '../openid/check-sign-in-proof.ts';
 import { currentProvider } from '../openid/current-provider.ts';
 
 type Params = { Params: Static<typeof SessionParams> };
@@ -66,7 +66,11 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
       const { uid, scope } = await openSignIn(request, request.params.id);
       // The same binding as on the screen: the scope of the site's sector, the challenge bound to
       // this authorization request, both from the server's records, never from the phone.
-      const verdict = await checkSignInProof(request, deps, proof, { scope, uid, challenge: request.body.challenge });
+      const verdict = await checkSignInProof(deps, guessAdmitter(request, limits), proof, {
+        scope,
+        uid,
+        challenge: request.body.challenge,
+      });
       if (verdict === 'Stale') {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');

@@ -15,7 +15,7 @@ import {
   type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../sessions/create-session.ts';
@@ -23,7 +23,7 @@ import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
-import { checkSignInProof } from './check-sign-in-proof.ts';
+import { checkSignInProof } from '../openid/check-sign-in-proof.ts';
 import { currentProvider } from '../openid/current-provider.ts';
 import { asIssuer, openidProviderRoutes } from './openid-provider.ts';
 import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
@@ -81,7 +81,11 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
-      const verdict = await checkSignInProof(request, deps, proof, { scope, uid: request.params.uid, challenge: request.body.challenge });
+      const verdict = await checkSignInProof(deps, guessAdmitter(request, limits), proof, {
+        scope,
+        uid: request.params.uid,
+        challenge: request.body.challenge,
+      });
       metrics.verifications.inc({ mode: 'zk', result: verdict === 'Success' ? 'Success' : 'Failure' });
       if (verdict === 'Stale') {
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');

@@ -3,6 +3,12 @@ import { newConfirmationCode } from './session-confirmation.ts';
 
 type Verdict = 'Success' | 'Failure';
 
+/** A verdict as the client sees it, with the session's confirmation code after a Success that completed one. */
+export interface Settlement {
+  verdict: Verdict;
+  confirmationCode?: string;
+}
+
 /**
  * Completes a cross-device session with a verification's verdict, once. A Success for a session that
  * is unknown, expired or already completed becomes a Failure: the phone's proof may be valid, but
@@ -15,7 +21,7 @@ export async function settleSession(
   session: string | undefined,
   verdict: Verdict,
   subject?: string,
-): Promise<{ verdict: Verdict; confirmationCode?: string }> {
+): Promise<Settlement> {
   if (session === undefined) return { verdict };
   if (verdict === 'Failure') {
     await storage.sessions.complete(session, 'failure');
