@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
+import { DID_KEY_PATTERN } from './did-key.ts';
+import { CANONICAL_DECIMAL } from './field.ts';
+import { MAX_INPUT_BYTES } from './normalise-input.ts';
 
 /**
  * Every request and reply on the wire, declared once. The server validates with these, the web app
@@ -7,8 +10,10 @@ import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_
  * (`additionalProperties: false`): an unknown field is a 400, not silently dropped.
  */
 
-const decimal = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]{0,76})$', description });
-const rawText = (description: string) => Type.String({ minLength: 1, maxLength: 16_384, description });
+/** A canonical decimal (`CANONICAL_DECIMAL`), for every number on the wire. */
+const decimal = (description: string) => Type.String({ pattern: CANONICAL_DECIMAL.source, description });
+// Characters here, bytes after normalisation (`normaliseInput`): the same 16 KiB bound, checked twice.
+const rawText = (description: string) => Type.String({ minLength: 1, maxLength: MAX_INPUT_BYTES, description });
 const closed = { additionalProperties: false } as const;
 
 export const LegacyRegisterBody = Type.Object(
@@ -42,7 +47,7 @@ export const ZkRegisterBody = Type.Object(
   {
     commitment: decimal('Semaphore identity commitment'),
     idTag: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HKDF(oprf(id)), hex' }),
-    did: Type.String({ pattern: '^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$' }),
+    did: Type.String({ pattern: DID_KEY_PATTERN }),
     challenge: decimal('an unused challenge from POST /challenge'),
     signatures: RegistrationSignaturesSchema,
   },

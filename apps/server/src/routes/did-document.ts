@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { didDocument } from '@zeroid/protocol';
+import { didDocument, isDidKey } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { AppDeps } from '../app-deps.ts';
 export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
   app.get<{ Params: { did: string } }>('/did/:did', async (request, reply) => {
     const { did } = request.params;
-    const wellFormed = /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$/.test(did);
+    const wellFormed = isDidKey(did);
     const record = wellFormed ? await storage.identities.findByDid(did) : undefined;
     // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,
     // with the resolution result and `deactivated: true` in the document metadata.
