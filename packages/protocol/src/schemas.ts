@@ -81,7 +81,11 @@ export const ZkEraseBody = Type.Object(
 );
 
 /** Same status and shape as a verification: a failed erasure says no more than a failed verification. */
-export const EraseReply = Type.Object({ [ERASURE_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
+/** A verification's (or an erasure's) verdict, the specification's two words. */
+export const Verdict = Type.Union([Type.Literal('Success'), Type.Literal('Failure')]);
+export type Verdict = Static<typeof Verdict>;
+
+export const EraseReply = Type.Object({ [ERASURE_RESULT]: Verdict }, closed);
 
 export const SemaphoreProofSchema = Type.Object(
   {
@@ -105,7 +109,7 @@ export const confirmationCode = (description: string) => Type.String({ pattern: 
 
 export const VerifyReply = Type.Object(
   {
-    [VERIFICATION_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+    [VERIFICATION_RESULT]: Verdict,
     [CONFIRMATION_CODE]: Type.Optional(
       confirmationCode(
         'Only when this verification completed a cross-device session: show it, for the person to type on the other screen.',

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CANONICAL_DECIMAL } from './field.ts';
-import { confirmationCode, SemaphoreProofSchema } from './schemas.ts';
+import { confirmationCode, SemaphoreProofSchema, Verdict } from './schemas.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -52,7 +52,7 @@ export const PhoneSignInDetailsReply = Type.Object(
 export const PhoneSignInReply = Type.Object(
   {
     session: Type.String(),
-    result: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+    result: Verdict,
     confirmationCode: Type.Optional(
       confirmationCode('With a Success: the phone shows it, and the person types it on the sign-in screen to finish (decision 035).'),
     ),

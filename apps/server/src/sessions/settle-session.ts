@@ -1,7 +1,6 @@
+import type { Verdict } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import { newConfirmationCode } from './session-confirmation.ts';
-
-type Verdict = 'Success' | 'Failure';
 
 /** A verdict as the client sees it, with the session's confirmation code after a Success that completed one. */
 export interface Settlement {
