@@ -4,6 +4,7 @@ import { AttemptRefused } from '../limits/attempt-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import { Problem, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
+import { replyProblem } from './reply-problem.ts';
 import { isStorageFailure } from '../storage/storage-failure.ts';
 
 /**
@@ -18,10 +19,7 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   } else {
     request.log.info({ code: problem.code, statusCode: problem.statusCode }, 'request rejected');
   }
-  void reply
-    .code(problem.statusCode)
-    .headers(problem.headers)
-    .send({ error: { code: problem.code, message: problem.message } });
+  void replyProblem(reply, problem);
 }
 
 function toProblem(error: FastifyError | Error): Problem {

@@ -5,12 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ArtifactManifestReply, ErrorReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 import { createArtifactEncodings, type ArtifactEncoding } from '../proofs/artifact-encodings.ts';
 
 /** Files smaller than this (the verification keys, 4 KB) are not worth a compressed copy. */
 const COMPRESS_FROM_BYTES = 64 * 1024;
 const ENCODINGS = ['br', 'gzip', 'identity'] as const;
-const notFound = { error: { code: 'NOT_FOUND', message: 'No such proving artifact.' } };
+const notFound = new Problem(404, 'NOT_FOUND', 'No such proving artifact.');
 
 const Params = Type.Object({ name: Type.String({ maxLength: 32 }) }, { additionalProperties: false });
 const Query = Type.Object(
@@ -52,7 +54,7 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
     async (request, reply) => {
       const artifact = artifacts.get(request.params.name);
       const { sha256 } = request.query;
-      if (!artifact || (sha256 !== undefined && sha256 !== artifact.sha256)) return reply.code(404).send(notFound);
+      if (!artifact || (sha256 !== undefined && sha256 !== artifact.sha256)) return replyProblem(reply, notFound);
 
       const wanted =
         artifact.bytes >= COMPRESS_FROM_BYTES

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { didDocument, isDidKey } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 
 /**
  * GET /did/:did: the W3C DID Core document of a registered did:key. A did:key resolves from the
@@ -26,7 +28,7 @@ export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
           didDocumentMetadata: { deactivated: true },
         });
     }
-    if (!record) return reply.code(404).send({ error: { code: 'DID_NOT_FOUND', message: 'No registered identity has this DID.' } });
+    if (!record) return replyProblem(reply, new Problem(404, 'DID_NOT_FOUND', 'No registered identity has this DID.'));
     return reply.type('application/did+ld+json').send(didDocument(did));
   });
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { QrCodeQuery, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 import { renderQrPng } from '../sessions/session-qr-images.ts';
 
 /**
@@ -27,9 +29,7 @@ export function qrCodeRoute(app: FastifyInstance, { config, storage, limits, qrI
       }
       const found = await storage.sessions.find(session);
       if (found?.status !== 'pending') {
-        return reply
-          .code(404)
-          .send({ error: { code: 'SESSION_NOT_FOUND', message: 'This verification session does not exist or is no longer open.' } });
+        return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
       }
       return reply
         .type('image/png')

@@ -16,6 +16,7 @@ import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
+import { replyProblem } from '../http/reply-problem.ts';
 import { Problem } from '../problem.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
@@ -29,7 +30,7 @@ import { reportSessionFailure } from '../sessions/settle-session.ts';
 const KEEP_ALIVE_MS = 15_000;
 /** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */
 const STREAM_RETRY_SECONDS = 10;
-const notFound = { error: { code: 'SESSION_NOT_FOUND', message: 'This verification session does not exist.' } };
+const notFound = new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist.');
 const forbidden = new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
 const tooManyStreams = {
   client: 'This client already follows too many sessions.',
@@ -69,7 +70,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
   async function ownedSession(id: string, secret: string | undefined, reply: FastifyReply) {
     const session = await storage.sessions.find(id);
     if (!session) {
-      await reply.code(404).send(notFound);
+      await replyProblem(reply, notFound);
       return undefined;
     }
     if (!sessionSecretMatches(session.secretHash, secret)) throw forbidden;
@@ -92,7 +93,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     { schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
-      if (!session) return reply.code(404).send(notFound);
+      if (!session) return replyProblem(reply, notFound);
       const signIn =
         session.signIn === undefined
           ? undefined
@@ -114,7 +115,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
-      if (!session) return reply.code(404).send(notFound);
+      if (!session) return replyProblem(reply, notFound);
       await reportSessionFailure(storage, session.id);
       return { session: session.id, open: false, expiresAt: session.expiresAt.toISOString() };
     },
