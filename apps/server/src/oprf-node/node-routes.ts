@@ -8,7 +8,6 @@ import {
   OprfReply,
   OprfRequest,
   ProtocolInputError,
-  type Static,
 } from '@zeroid/protocol';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
@@ -17,6 +16,7 @@ import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-
 import { Problem } from '../problem.ts';
 import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from './node-limits.ts';
+import { typed } from '../http/typed-app.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 
@@ -65,6 +65,7 @@ export function nodeRoutes(
     ping: () => Promise<void>;
   },
 ) {
+  const api = typed(app);
   const keyReply: OprfNodeKeyReply = {
     suite: OPRF_SUITE,
     index: share.index,
@@ -74,15 +75,11 @@ export function nodeRoutes(
   };
   app.get('/oprf/public-key', { schema: { response: { 200: OprfNodeKeyReply } } }, async () => keyReply);
 
-  app.post<{ Body: Static<typeof OprfRequest> }>(
-    '/oprf',
-    { ...limits.burst(), schema: { body: OprfRequest, response: { 200: OprfReply } } },
-    async (request) => evaluate(request, request.body.element, 1),
+  api.post('/oprf', { ...limits.burst(), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) =>
+    evaluate(request, request.body.element, 1),
   );
-  app.post<{ Body: Static<typeof OprfBatchRequest> }>(
-    '/oprf/batch',
-    { ...limits.burst(), schema: { body: OprfBatchRequest, response: { 200: OprfReply } } },
-    async (request) => evaluate(request, request.body.request, OPRF_BATCH_MAX),
+  api.post('/oprf/batch', { ...limits.burst(), schema: { body: OprfBatchRequest, response: { 200: OprfReply } } }, async (request) =>
+    evaluate(request, request.body.request, OPRF_BATCH_MAX),
   );
 
   async function evaluate(request: FastifyRequest, encoded: string, max: number): Promise<OprfReply> {

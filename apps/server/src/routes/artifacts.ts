@@ -48,6 +48,7 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
     return manifest;
   });
 
+  // Typed by hand, not by the type provider: it sends files and a 304, which the reply types refuse.
   app.get<{ Params: typeof Params.static; Querystring: typeof Query.static }>(
     '/artifacts/:name',
     { schema: { params: Params, querystring: Query, response: { 404: ErrorReply } } },

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { ERASURE_RESULT, EraseReply, LegacyEraseBody, ZkEraseBody, type Static } from '@zeroid/protocol';
+import { ERASURE_RESULT, EraseReply, LegacyEraseBody, ZkEraseBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
 import { signedErasure } from '../identity/erase-identity.ts';
-
-type Body = Static<typeof LegacyEraseBody> | Static<typeof ZkEraseBody>;
+import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
  * POST /erase (decision 022): erases an identity, proven by the person. The zero-knowledge body
@@ -18,13 +17,14 @@ type Body = Static<typeof LegacyEraseBody> | Static<typeof ZkEraseBody>;
  * Failure, the same for a wrong biometric, a wrong ID and an unregistered person.
  */
 export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
-  app.post<{ Body: Body }>(
+  const api = typed(app);
+  api.post(
     '/erase',
     {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: { if: { type: 'object', required: ['commitment'] }, then: ZkEraseBody, else: LegacyEraseBody },
+        body: eitherBody('commitment', ZkEraseBody, LegacyEraseBody),
         response: { 200: EraseReply },
       },
     },
@@ -38,7 +38,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
         erasure = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
       const erased = await eraseClaim(deps, guessAdmitter(request, deps.limits), erasure);
-      return { [ERASURE_RESULT]: erased ? 'Success' : 'Failure' };
+      return { [ERASURE_RESULT]: erased ? ('Success' as const) : ('Failure' as const) };
     },
   );
 }

@@ -16,6 +16,7 @@ import { bucketHexChars } from '../member-tree/member-tree.ts';
  */
 export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps) {
   const replies = new BucketReplyCache();
+  // Typed by hand, not by the type provider: it sends a cached serialisation, a string the reply types refuse.
   app.get<{ Querystring: Static<typeof MembersQuery> }>(
     '/members',
     { ...guessLimited(limits), schema: { querystring: MembersQuery, response: { 200: MembersReply } } },

@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody, type Static } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
 import { signedRegistration } from '../identity/register-commitment.ts';
-
-type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
+import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
  * POST /register, in either of two bodies: the zero-knowledge one (`commitment`, `idTag`, `did`,
@@ -17,13 +16,14 @@ type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
  * `registerClaim` admits the attempt: a malformed registration spends nothing.
  */
 export function registerRoute(app: FastifyInstance, deps: AppDeps) {
-  app.post<{ Body: Body }>(
+  const api = typed(app);
+  api.post(
     '/register',
     {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: { if: { type: 'object', required: ['commitment'] }, then: ZkRegisterBody, else: LegacyRegisterBody },
+        body: eitherBody('commitment', ZkRegisterBody, LegacyRegisterBody),
         response: { 200: RegisterReply },
       },
     },
@@ -37,7 +37,7 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
         registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
       const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits), registration, request.ip);
-      return did === undefined ? { [DID_ALREADY_GENERATED]: true } : { [DID_ALREADY_GENERATED]: false, DID: did };
+      return did === undefined ? { [DID_ALREADY_GENERATED]: true as const } : { [DID_ALREADY_GENERATED]: false as const, DID: did };
     },
   );
 }

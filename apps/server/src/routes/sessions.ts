@@ -9,7 +9,6 @@ import {
   SessionParams,
   SessionReply,
   SessionSecretHeaders,
-  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { clientKey } from '../http/client-key.ts';
@@ -26,6 +25,7 @@ import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { createSessionPresence } from '../sessions/session-presence.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
 import { reportSessionFailure } from '../sessions/settle-session.ts';
+import { typed } from '../http/typed-app.ts';
 
 const KEEP_ALIVE_MS = 15_000;
 /** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */
@@ -38,7 +38,6 @@ const tooManyStreams = {
   total: 'The server is following too many sessions right now.',
 } as const;
 
-type Params = { Params: Static<typeof SessionParams> };
 const describe = (s: SessionState, phoneConnected = false) => ({
   session: s.id,
   status: s.status,
@@ -54,6 +53,7 @@ const describe = (s: SessionState, phoneConnected = false) => ({
  * process's session watcher, which reads the database once per interval for all of them.
  */
 export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps, openidProvider }: AppDeps) {
+  const api = typed(app);
   // Which sessions a phone has opened: the screen says "phone connected" before the verdict (issue 29).
   const presence = createSessionPresence();
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
@@ -77,7 +77,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     return session;
   }
 
-  app.get<Params & { Headers: Static<typeof SessionSecretHeaders> }>(
+  api.get(
     '/sessions/:id',
     { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
     async (request, reply) => {
@@ -88,29 +88,25 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
 
   // The phone's view: whether the session still waits, never its outcome; for a sign-in (decision
   // 029), the site that asks, which the phone names before the person proves anything.
-  app.get<Params>(
-    '/sessions/:id/open',
-    { schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
-    async (request, reply) => {
-      const session = await storage.sessions.find(request.params.id);
-      if (!session) return replyProblem(reply, notFound);
-      const signIn =
-        session.signIn === undefined
-          ? undefined
-          : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
-      // A sign-in whose request has expired or was answered on the screen is no longer open either.
-      const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
-      if (open) presence.markOpened(session.id, session.expiresAt);
-      return {
-        session: session.id,
-        open,
-        expiresAt: session.expiresAt.toISOString(),
-        ...(signIn ? { signIn: { site: signIn.site } } : {}),
-      };
-    },
-  );
+  api.get('/sessions/:id/open', { schema: { params: SessionParams, response: { 200: SessionOpenReply } } }, async (request, reply) => {
+    const session = await storage.sessions.find(request.params.id);
+    if (!session) return replyProblem(reply, notFound);
+    const signIn =
+      session.signIn === undefined
+        ? undefined
+        : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
+    // A sign-in whose request has expired or was answered on the screen is no longer open either.
+    const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
+    if (open) presence.markOpened(session.id, session.expiresAt);
+    return {
+      session: session.id,
+      open,
+      expiresAt: session.expiresAt.toISOString(),
+      ...(signIn ? { signIn: { site: signIn.site } } : {}),
+    };
+  });
 
-  app.post<Params>(
+  api.post(
     '/sessions/:id/failure',
     { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
@@ -124,7 +120,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
   // The phone showed a code when it completed the session; the person at this screen types it here,
   // and only then does the screen move on (decision 035). A phone the person does not hold completes
   // nothing they see.
-  app.post<Params & { Headers: Static<typeof SessionSecretHeaders>; Body: SessionConfirmBody }>(
+  api.post(
     '/sessions/:id/confirm',
     {
       ...perClientLimited(limits),
@@ -147,7 +143,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     },
   );
 
-  app.get<Params & { Querystring: Static<typeof SessionEventsQuery> }>(
+  api.get(
     '/sessions/:id/events',
     { schema: { params: SessionParams, querystring: SessionEventsQuery, hide: true } },
     async (request, reply) => {

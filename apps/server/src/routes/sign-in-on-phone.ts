@@ -7,7 +7,6 @@ import {
   PhoneSignInReply,
   SessionParams,
   SignInProofBody,
-  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
@@ -17,8 +16,8 @@ import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { settleSession } from '../sessions/settle-session.ts';
 import { checkSignInProof } from '../openid/check-sign-in-proof.ts';
 import { currentProvider } from '../openid/current-provider.ts';
+import { typed } from '../http/typed-app.ts';
 
-type Params = { Params: Static<typeof SessionParams> };
 const notOpen = () =>
   new Problem(404, 'SESSION_NOT_FOUND', 'This sign-in link has expired or was already used. Ask the other screen for a new QR code.');
 
@@ -34,6 +33,7 @@ const notOpen = () =>
  * A cancel or an unregistered biometric is `POST /sessions/:id/failure`, as for any session.
  */
 export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = typed(app);
   const { config, storage, limits, metrics, openidProvider } = deps;
 
   /** The pending session's authorization request, still waiting for its proof. */
@@ -45,7 +45,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     return signIn;
   }
 
-  app.get<Params>(
+  api.get(
     '/sessions/:id/sign-in',
     { ...guessLimited(limits), schema: { params: SessionParams, response: { 200: PhoneSignInDetailsReply, 404: ErrorReply } } },
     async (request) => {
@@ -55,7 +55,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.post<Params & { Body: SignInProofBody }>(
+  api.post(
     '/sessions/:id/sign-in',
     {
       ...guessLimited(limits),

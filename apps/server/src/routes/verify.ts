@@ -1,20 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  CONFIRMATION_CODE,
-  LegacyVerifyBody,
-  parseSemaphoreProof,
-  VERIFICATION_RESULT,
-  VerifyReply,
-  ZkVerifyBody,
-  type Static,
-} from '@zeroid/protocol';
+import { CONFIRMATION_CODE, LegacyVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { verifyClaim, type Claim } from '../identity/verify-claim.ts';
-
-type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
+import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
  * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
@@ -24,13 +15,14 @@ type Body = Static<typeof LegacyVerifyBody> | Static<typeof ZkVerifyBody>;
  * evaluates it: a malformed request spends no attempt.
  */
 export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
-  app.post<{ Body: Body }>(
+  const api = typed(app);
+  api.post(
     '/verify',
     {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: { if: { type: 'object', required: ['proof'] }, then: ZkVerifyBody, else: LegacyVerifyBody },
+        body: eitherBody('proof', ZkVerifyBody, LegacyVerifyBody),
         response: { 200: VerifyReply },
       },
     },
