@@ -40,9 +40,9 @@ function blindedElements(encoded: string, max: number): Uint8Array[] {
  * node that used anything but its share. GET /oprf/public-key publishes Kᵢ, the node's place and the
  * group key it belongs to.
  *
- * The evaluation and its proof run on libsodium (sodium-voprf.ts, decision 026): about 0.7 ms on the
- * event loop, where voprf-ts on noble's BigInt code took about 12 ms (same loaded machine) and capped a node near 80
- * evaluations a second. POST /oprf/batch (decision 027) evaluates one or two elements with one proof
+ * The evaluation and its proof run on libsodium (sodium-voprf.ts, decision 026), many times faster on
+ * the event loop than voprf-ts on noble's BigInt code, which capped a node's evaluations a second
+ * (docs/benchmarks.md, "Node evaluation"). POST /oprf/batch (decision 027) evaluates one or two elements with one proof
  * for both: the server's raw path sends a registration's biometric and ID together. Each element is
  * one guess on the client's budget.
  *

@@ -32,8 +32,8 @@ const Query = Type.Object(
  * and verification keys, served by us so the browser fetches nothing from another host (decision 043).
  * - The manifest names each file's SHA-256 and size; asked for with `?sha256=` the file is immutable
  *   (a new release is a new URL), without it the browser revalidates by ETag.
- * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (about 40 %
- *   fewer bytes); the SHA-256 stays the one of the uncompressed file, which is what the browser checks.
+ * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (fewer bytes:
+ *   docs/benchmarks.md, "Artifact compression"); the SHA-256 stays the one of the uncompressed file, which is what the browser checks.
  */
 export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppDeps) {
   const encodings = createArtifactEncodings({ cacheDir: path.join(config.dataDir, 'artifact-cache') });
