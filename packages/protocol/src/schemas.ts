@@ -16,7 +16,7 @@ const decimal = (description: string) => Type.String({ pattern: CANONICAL_DECIMA
 const rawText = (description: string) => Type.String({ minLength: 1, maxLength: MAX_INPUT_BYTES, description });
 const closed = { additionalProperties: false } as const;
 
-export const LegacyRegisterBody = Type.Object(
+export const RawRegisterBody = Type.Object(
   { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
   { ...closed, description: "The specification's raw registration body; the server derives on the client's behalf." },
 );
@@ -24,7 +24,7 @@ export const LegacyRegisterBody = Type.Object(
 /** A cross-device verification session: 32 lowercase hex characters, shown only in its QR code. */
 const sessionId = Type.String({ pattern: '^[0-9a-f]{32}$', description: 'a cross-device verification session, from POST /sessions' });
 
-export const LegacyVerifyBody = Type.Object(
+export const RawVerifyBody = Type.Object(
   { bio_info: rawText('The biometric text, as typed or pasted.'), session: Type.Optional(sessionId) },
   { ...closed, description: "The specification's raw verification body." },
 );
@@ -59,7 +59,7 @@ export const RegisterReply = Type.Union([
   Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(true) }, closed),
 ]);
 
-export const LegacyEraseBody = Type.Object(
+export const RawEraseBody = Type.Object(
   { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
   { ...closed, description: "Raw erasure: the server derives on the client's behalf, erases, and drops the raw values." },
 );
@@ -243,13 +243,13 @@ export type CreatedSessionReply = Static<typeof CreatedSessionReply>;
 export type SessionOpenReply = Static<typeof SessionOpenReply>;
 export type SessionConfirmBody = Static<typeof SessionConfirmBody>;
 export type SessionConfirmReply = Static<typeof SessionConfirmReply>;
-export type LegacyRegisterBody = Static<typeof LegacyRegisterBody>;
-export type LegacyVerifyBody = Static<typeof LegacyVerifyBody>;
+export type RawRegisterBody = Static<typeof RawRegisterBody>;
+export type RawVerifyBody = Static<typeof RawVerifyBody>;
 export type ZkRegisterBody = Static<typeof ZkRegisterBody>;
 export type ZkVerifyBody = Static<typeof ZkVerifyBody>;
 export type RegisterReply = Static<typeof RegisterReply>;
 export type VerifyReply = Static<typeof VerifyReply>;
-export type LegacyEraseBody = Static<typeof LegacyEraseBody>;
+export type RawEraseBody = Static<typeof RawEraseBody>;
 export type ZkEraseBody = Static<typeof ZkEraseBody>;
 export type EraseReply = Static<typeof EraseReply>;
 export type ErrorReply = Static<typeof ErrorReply>;

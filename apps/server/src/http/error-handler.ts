@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
-import { AttemptRefused } from '../limits/attempt-refused.ts';
+import { GuessRefused } from '../limits/guess-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import { Problem, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
@@ -24,7 +24,7 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
 
 function toProblem(error: FastifyError | Error): Problem {
   if (error instanceof Problem) return error;
-  if (error instanceof AttemptRefused) {
+  if (error instanceof GuessRefused) {
     return new Problem(429, error.code, error.message, { 'retry-after': String(error.retryAfterSeconds) });
   }
   if (error instanceof ProtocolInputError) return new Problem(400, error.code, error.message);

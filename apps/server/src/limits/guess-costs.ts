@@ -1,4 +1,4 @@
-import type { GuessCost } from './attempt-limits.ts';
+import type { GuessCost } from './guess-budget.ts';
 
 /** What a request evaluates: nothing, one OPRF evaluation, a verification, or a raw registration. */
 export const NO_GUESS: GuessCost = { guesses: 0, verification: false };

@@ -1,7 +1,7 @@
-import type { Admission, GuessCost } from './attempt-limits.ts';
+import type { Admission, GuessCost } from './guess-budget.ts';
 
 /**
- * Admits one client's request about to evaluate `cost`, or throws AttemptRefused. The HTTP layer
+ * Admits one client's request about to evaluate `cost`, or throws GuessRefused. The HTTP layer
  * binds it to the request's client (`guessAdmitter`), so a use case spends guesses without knowing
  * where they came from.
  */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ERASURE_RESULT, EraseReply, LegacyEraseBody, ZkEraseBody } from '@zeroid/protocol';
+import { ERASURE_RESULT, EraseReply, RawEraseBody, ZkEraseBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
@@ -24,7 +24,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: eitherBody('commitment', ZkEraseBody, LegacyEraseBody),
+        body: eitherBody('commitment', ZkEraseBody, RawEraseBody),
         response: { 200: EraseReply },
       },
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED, RawRegisterBody, RegisterReply, ZkRegisterBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
@@ -23,7 +23,7 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: eitherBody('commitment', ZkRegisterBody, LegacyRegisterBody),
+        body: eitherBody('commitment', ZkRegisterBody, RawRegisterBody),
         response: { 200: RegisterReply },
       },
     },

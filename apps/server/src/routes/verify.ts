@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CONFIRMATION_CODE, LegacyVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody } from '@zeroid/protocol';
+import { CONFIRMATION_CODE, RawVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
@@ -11,7 +11,7 @@ import { eitherBody, typed } from '../http/typed-app.ts';
  * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
  * specification's raw `bio_info`, for which the server derives the commitment and looks it up.
  * 200 with "Success" or "Failure"; a 4xx only for a malformed request, or a 429 while a client must wait
- * after repeated failures (AttemptLimits). The request is checked here, then `verifyClaim` admits and
+ * after repeated failures (GuessBudget). The request is checked here, then `verifyClaim` admits and
  * evaluates it: a malformed request spends no attempt.
  */
 export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
@@ -22,7 +22,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: eitherBody('proof', ZkVerifyBody, LegacyVerifyBody),
+        body: eitherBody('proof', ZkVerifyBody, RawVerifyBody),
         response: { 200: VerifyReply },
       },
     },
