@@ -104,6 +104,8 @@ export function renderBenchmarks(): string {
       '',
     );
   }
+  // Hand-written: the measurements the server's comments point to, kept beside the generated tables.
+  sections.push(readFileSync(path.join(here, 'design-measurements.md'), 'utf8'));
   const markdown = sections.join('\n');
   writeFileSync(path.join(docs, 'benchmarks.md'), markdown);
   return markdown;

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cors from '@fastify/cors';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import { admissionSeed, admissionSigner } from './oprf/oprf-admission-signer.ts';
-import { AttemptLimits } from './limits/attempt-limits.ts';
+import { GuessBudget } from './limits/guess-budget.ts';
 import { inProcessDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts';
 import { createProofVerifier, type ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';
@@ -83,7 +83,7 @@ export async function buildApp(
   const limits: GuessLimitSettings = {
     perMinute: config.rateLimitPerMinute,
     ipv6Prefix: config.ipv6ClientPrefix,
-    attempts: new AttemptLimits(
+    budget: new GuessBudget(
       deps.storage.attempts,
       {
         globalPerMinute: limitsOn ? config.rateLimitGlobalPerMinute : 0,

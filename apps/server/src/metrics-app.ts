@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { frameworkErrors } from './http/framework-errors.ts';
+import { replyProblem } from './http/reply-problem.ts';
+import { Problem } from './problem.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import type { Metrics } from './metrics.ts';
@@ -17,7 +19,7 @@ export async function buildMetricsApp({ config, metrics }: { config: Config; met
   await securityHeaders(app, { https: false });
   metricsRoute(app, { metrics, token: config.metricsToken });
   app.setNotFoundHandler(async (_request, reply) =>
-    reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'This listener serves /metrics only.' } }),
+    replyProblem(reply, new Problem(404, 'NOT_FOUND', 'This listener serves /metrics only.')),
   );
   return app;
 }

@@ -27,7 +27,7 @@ BabyJubjub.BASE.precompute(8);
 /**
  * The Semaphore v4 identity commitment of a private key, `poseidon2(secretScalar · Base8)`, exactly
  * what `new Identity(privateKey).commitment` computes, in about a twentieth of the time. The server's
- * legacy raw path needs only the commitment; the known-answer vectors and a property test against
+ * raw path needs only the commitment; the known-answer vectors and a property test against
  * `Identity` keep the two equal.
  */
 export function semaphoreCommitment(privateKey: Uint8Array): bigint {

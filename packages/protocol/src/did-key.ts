@@ -22,6 +22,13 @@ export function deriveDidKey(
   return { did: didKeyFromPublicKey(publicKey), publicKey, secretKey };
 }
 
+/** An Ed25519 `did:key` as we derive them: `z6Mk` (base58btc of 0xed01…), then the rest of the 34 bytes. */
+export const DID_KEY_PATTERN = '^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$';
+const DID_KEY = new RegExp(DID_KEY_PATTERN);
+
+/** True for a string shaped like one of our DIDs (`DID_KEY_PATTERN`); says nothing of whether it is registered. */
+export const isDidKey = (value: string): boolean => DID_KEY.test(value);
+
 /** `did:key:z…`: multibase base58btc of the multicodec-prefixed key (so always `did:key:z6Mk…`). */
 export function didKeyFromPublicKey(publicKey: Uint8Array): string {
   return `did:key:z${base58.encode(new Uint8Array([...ED25519_PUB, ...publicKey]))}`;

@@ -13,9 +13,17 @@ export { blindOprfInput } from './blind-oprf-input.ts';
 export { deriveCommitment, deriveIdentity, deriveProvingIdentity, Identity } from './derive-identity.ts';
 export { deriveIdTag } from './derive-id-tag.ts';
 export { deriveAll, type DerivedRegistration } from './derive-all.ts';
-export { deriveDidKey, didKeyFromPublicKey, didKeyPublicKey, didDocument, type Ed25519PublicKeyOf } from './did-key.ts';
+export {
+  deriveDidKey,
+  didKeyFromPublicKey,
+  didKeyPublicKey,
+  didDocument,
+  isDidKey,
+  DID_KEY_PATTERN,
+  type Ed25519PublicKeyOf,
+} from './did-key.ts';
 export { voprfEvaluate, type RistrettoMultiply } from './voprf-evaluate.ts';
-export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement } from './field.ts';
+export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement, isCanonicalBelow } from './field.ts';
 export {
   registrationMessage,
   signRegistration,

@@ -11,7 +11,7 @@ const invalid = () => new ProtocolInputError('INVALID_ELEMENT', 'The blinded ele
  * The server's side of the OPRF. `blindEvaluate` is the brute-force gate: every guess at a biometric
  * or ID must pass through it, so it accepts exactly one canonical, non-identity ristretto255 element
  * and nothing else (voprf-ts itself would multiply the identity element, and would evaluate a whole
- * batch). `evaluate` computes the same output directly, for the legacy path where the server holds
+ * batch). `evaluate` computes the same output directly, for the raw path where the server holds
  * the raw input on the client's behalf.
  */
 export class OprfEvaluator {

@@ -9,8 +9,8 @@ import { signRegistration } from './registration-signatures.ts';
 import {
   ChallengeReply,
   ErrorReply,
-  LegacyRegisterBody,
-  LegacyVerifyBody,
+  RawRegisterBody,
+  RawVerifyBody,
   MembersReply,
   OprfKeyReply,
   OprfReply,
@@ -40,20 +40,20 @@ const proof = {
   points: ['1', '2', '3', '4', '5', '6', '7', '8'],
 };
 
-describe('legacy bodies (the specification’s contract)', () => {
+describe('raw bodies (the specification’s contract)', () => {
   it('accepts the raw fields and nothing else', () => {
-    expect(accepts(LegacyRegisterBody, { id_info: 'AB-1', bio_info: 'ridge' })).toBe(true);
-    expect(accepts(LegacyVerifyBody, { bio_info: 'ridge' })).toBe(true);
-    expect(accepts(LegacyRegisterBody, { id_info: 'AB-1', bio_info: 'ridge', admin: true })).toBe(false);
-    expect(accepts(LegacyRegisterBody, { id_info: 'AB-1' })).toBe(false);
-    expect(accepts(LegacyVerifyBody, { bio_info: 'ridge', id_info: 'AB-1' })).toBe(false);
+    expect(accepts(RawRegisterBody, { id_info: 'AB-1', bio_info: 'ridge' })).toBe(true);
+    expect(accepts(RawVerifyBody, { bio_info: 'ridge' })).toBe(true);
+    expect(accepts(RawRegisterBody, { id_info: 'AB-1', bio_info: 'ridge', admin: true })).toBe(false);
+    expect(accepts(RawRegisterBody, { id_info: 'AB-1' })).toBe(false);
+    expect(accepts(RawVerifyBody, { bio_info: 'ridge', id_info: 'AB-1' })).toBe(false);
   });
 
   it('bounds the raw text: 1 to 16 384 characters, strings only', () => {
-    expect(accepts(LegacyVerifyBody, { bio_info: 'x'.repeat(16_384) })).toBe(true);
-    expect(accepts(LegacyVerifyBody, { bio_info: 'x'.repeat(16_385) })).toBe(false);
-    expect(accepts(LegacyVerifyBody, { bio_info: '' })).toBe(false);
-    expect(accepts(LegacyVerifyBody, { bio_info: 42 })).toBe(false);
+    expect(accepts(RawVerifyBody, { bio_info: 'x'.repeat(16_384) })).toBe(true);
+    expect(accepts(RawVerifyBody, { bio_info: 'x'.repeat(16_385) })).toBe(false);
+    expect(accepts(RawVerifyBody, { bio_info: '' })).toBe(false);
+    expect(accepts(RawVerifyBody, { bio_info: 42 })).toBe(false);
   });
 });
 

@@ -1,5 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
+import { DID_KEY_PATTERN } from './did-key.ts';
+import { CANONICAL_DECIMAL } from './field.ts';
+import { MAX_INPUT_BYTES } from './normalise-input.ts';
 
 /**
  * Every request and reply on the wire, declared once. The server validates with these, the web app
@@ -7,11 +10,13 @@ import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_
  * (`additionalProperties: false`): an unknown field is a 400, not silently dropped.
  */
 
-const decimal = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]{0,76})$', description });
-const rawText = (description: string) => Type.String({ minLength: 1, maxLength: 16_384, description });
+/** A canonical decimal (`CANONICAL_DECIMAL`), for every number on the wire. */
+const decimal = (description: string) => Type.String({ pattern: CANONICAL_DECIMAL.source, description });
+// Characters here, bytes after normalisation (`normaliseInput`): the same 16 KiB bound, checked twice.
+const rawText = (description: string) => Type.String({ minLength: 1, maxLength: MAX_INPUT_BYTES, description });
 const closed = { additionalProperties: false } as const;
 
-export const LegacyRegisterBody = Type.Object(
+export const RawRegisterBody = Type.Object(
   { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
   { ...closed, description: "The specification's raw registration body; the server derives on the client's behalf." },
 );
@@ -19,7 +24,7 @@ export const LegacyRegisterBody = Type.Object(
 /** A cross-device verification session: 32 lowercase hex characters, shown only in its QR code. */
 const sessionId = Type.String({ pattern: '^[0-9a-f]{32}$', description: 'a cross-device verification session, from POST /sessions' });
 
-export const LegacyVerifyBody = Type.Object(
+export const RawVerifyBody = Type.Object(
   { bio_info: rawText('The biometric text, as typed or pasted.'), session: Type.Optional(sessionId) },
   { ...closed, description: "The specification's raw verification body." },
 );
@@ -42,7 +47,7 @@ export const ZkRegisterBody = Type.Object(
   {
     commitment: decimal('Semaphore identity commitment'),
     idTag: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'HKDF(oprf(id)), hex' }),
-    did: Type.String({ pattern: '^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$' }),
+    did: Type.String({ pattern: DID_KEY_PATTERN }),
     challenge: decimal('an unused challenge from POST /challenge'),
     signatures: RegistrationSignaturesSchema,
   },
@@ -54,10 +59,14 @@ export const RegisterReply = Type.Union([
   Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(true) }, closed),
 ]);
 
-export const LegacyEraseBody = Type.Object(
+export const RawEraseBody = Type.Object(
   { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
   { ...closed, description: "Raw erasure: the server derives on the client's behalf, erases, and drops the raw values." },
 );
+
+/** A verification's (or an erasure's) verdict, the specification's two words. */
+export const Verdict = Type.Union([Type.Literal('Success'), Type.Literal('Failure')]);
+export type Verdict = Static<typeof Verdict>;
 
 export const SemaphoreProofSchema = Type.Object(
   {
@@ -97,7 +106,7 @@ export const ZkEraseBody = Type.Object(
 );
 
 /** Same status and shape as a verification: a failed erasure says no more than a failed verification. */
-export const EraseReply = Type.Object({ [ERASURE_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
+export const EraseReply = Type.Object({ [ERASURE_RESULT]: Verdict }, closed);
 
 export const ZkVerifyBody = Type.Object(
   { proof: SemaphoreProofSchema, session: Type.Optional(sessionId) },
@@ -109,7 +118,7 @@ export const confirmationCode = (description: string) => Type.String({ pattern: 
 
 export const VerifyReply = Type.Object(
   {
-    [VERIFICATION_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+    [VERIFICATION_RESULT]: Verdict,
     [CONFIRMATION_CODE]: Type.Optional(
       confirmationCode(
         'Only when this verification completed a cross-device session: show it, for the person to type on the other screen.',
@@ -250,13 +259,13 @@ export type CreatedSessionReply = Static<typeof CreatedSessionReply>;
 export type SessionOpenReply = Static<typeof SessionOpenReply>;
 export type SessionConfirmBody = Static<typeof SessionConfirmBody>;
 export type SessionConfirmReply = Static<typeof SessionConfirmReply>;
-export type LegacyRegisterBody = Static<typeof LegacyRegisterBody>;
-export type LegacyVerifyBody = Static<typeof LegacyVerifyBody>;
+export type RawRegisterBody = Static<typeof RawRegisterBody>;
+export type RawVerifyBody = Static<typeof RawVerifyBody>;
 export type ZkRegisterBody = Static<typeof ZkRegisterBody>;
 export type ZkVerifyBody = Static<typeof ZkVerifyBody>;
 export type RegisterReply = Static<typeof RegisterReply>;
 export type VerifyReply = Static<typeof VerifyReply>;
-export type LegacyEraseBody = Static<typeof LegacyEraseBody>;
+export type RawEraseBody = Static<typeof RawEraseBody>;
 export type ZkEraseBody = Static<typeof ZkEraseBody>;
 export type EraseReply = Static<typeof EraseReply>;
 export type ErrorReply = Static<typeof ErrorReply>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { confirmationCode, SemaphoreProofSchema } from './schemas.ts';
+import { CANONICAL_DECIMAL } from './field.ts';
+import { confirmationCode, SemaphoreProofSchema, Verdict } from './schemas.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -16,7 +17,7 @@ export const SignInDetailsReply = Type.Object(
 
 /** POST /signin/:uid/proof. */
 export const SignInProofBody = Type.Object(
-  { proof: SemaphoreProofSchema, challenge: Type.String({ pattern: '^(0|[1-9][0-9]{0,76})$', maxLength: 77 }) },
+  { proof: SemaphoreProofSchema, challenge: Type.String({ pattern: CANONICAL_DECIMAL.source, maxLength: 77 }) },
   {
     ...closed,
     description: "A Semaphore v4 proof whose scope is the site's sector and whose message binds the challenge to this sign-in.",
@@ -71,7 +72,7 @@ export const PhoneSignInDetailsReply = Type.Object(
 export const PhoneSignInReply = Type.Object(
   {
     session: Type.String(),
-    result: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]),
+    result: Verdict,
     confirmationCode: Type.Optional(
       confirmationCode('With a Success: the phone shows it, and the person types it on the sign-in screen to finish (decision 035).'),
     ),

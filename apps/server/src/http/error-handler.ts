@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
-import { AttemptRefused } from '../limits/attempt-refused.ts';
+import { GuessRefused } from '../limits/guess-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import { Problem, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
+import { replyProblem } from './reply-problem.ts';
 import { isStorageFailure } from '../storage/storage-failure.ts';
 
 /**
@@ -18,15 +19,12 @@ export function errorHandler(error: FastifyError | Error, request: FastifyReques
   } else {
     request.log.info({ code: problem.code, statusCode: problem.statusCode }, 'request rejected');
   }
-  void reply
-    .code(problem.statusCode)
-    .headers(problem.headers)
-    .send({ error: { code: problem.code, message: problem.message } });
+  void replyProblem(reply, problem);
 }
 
 function toProblem(error: FastifyError | Error): Problem {
   if (error instanceof Problem) return error;
-  if (error instanceof AttemptRefused) {
+  if (error instanceof GuessRefused) {
     return new Problem(429, error.code, error.message, { 'retry-after': String(error.retryAfterSeconds) });
   }
   if (error instanceof ProtocolInputError) return new Problem(400, error.code, error.message);

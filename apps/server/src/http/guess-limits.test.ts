@@ -114,10 +114,10 @@ describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
   });
 
   it('doubles the wait with each further failure, up to the maximum, and a success gives back only its own reservation', async () => {
-    const { AttemptLimits } = await import('../limits/attempt-limits.ts');
+    const { GuessBudget } = await import('../limits/guess-budget.ts');
     let now = 1_000_000;
     t = await startTestApp({ env });
-    const limits = new AttemptLimits(
+    const limits = new GuessBudget(
       t.storage.attempts,
       {
         globalPerMinute: 0,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { Admission, AttemptLimits, GuessCost } from '../limits/attempt-limits.ts';
+import type { Admission, GuessBudget, GuessCost } from '../limits/guess-budget.ts';
+import type { AdmitGuess } from '../limits/spend-guess.ts';
 import { clientKey } from './client-key.ts';
 import { Problem } from '../problem.ts';
 
@@ -10,17 +11,10 @@ export interface GuessLimitSettings {
   /** IPv6 clients are grouped by this prefix length (64: one subscriber's network). */
   ipv6Prefix: number;
   /** The limits kept in the database: the failure throttle, the guess budget and the global budget. */
-  attempts: AttemptLimits;
+  budget: GuessBudget;
   /** The burst limit's client key; `clientKey` of the address by default (an OPRF node keys its listed servers exactly). */
   keyOf?: (request: FastifyRequest) => string;
 }
-
-/** What a request evaluates: nothing, one OPRF evaluation, a verification, or a raw registration. */
-export const NO_GUESS: GuessCost = { guesses: 0, verification: false };
-export const OPRF_EVALUATION: GuessCost = { guesses: 1, verification: false };
-export const RAW_REGISTRATION: GuessCost = { guesses: 2, verification: false };
-export const RAW_VERIFICATION: GuessCost = { guesses: 1, verification: true };
-export const PROOF_VERIFICATION: GuessCost = { guesses: 0, verification: true };
 
 /**
  * Limits on the routes that can test a guess (an "already registered" answer, a verification, an
@@ -29,7 +23,7 @@ export const PROOF_VERIFICATION: GuessCost = { guesses: 0, verification: true };
  *    `guessLimited`);
  * 2. the request's own validation: a malformed request is refused (4xx) and spends nothing more;
  * 3. `admitGuess`, called by the route right before it evaluates: the client's failure throttle and
- *    guess budget, then the global budget, all in the database (`AttemptLimits`).
+ *    guess budget, then the global budget, all in the database (`GuessBudget`).
  * Clients are keyed by `clientKey` (IPv6 by network), from the address Fastify sees: X-Forwarded-For
  * only through the configured proxy, so a spoofed header changes nothing. 0 disables all of them.
  */
@@ -56,8 +50,14 @@ export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandO
 
 const admitted: Admission = { releaseVerification: async () => undefined };
 
-/** Admits a well-formed request about to evaluate `cost`, or throws a 429 (AttemptRefused). */
+/** Admits a well-formed request about to evaluate `cost`, or throws a 429 (GuessRefused). */
 export async function admitGuess(request: FastifyRequest, settings: GuessLimitSettings, cost: GuessCost): Promise<Admission> {
   if (settings.perMinute === 0) return admitted;
-  return settings.attempts.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
+  return settings.budget.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
 }
+
+/** `admitGuess` bound to one request's client: what a use case is handed to spend guesses (`spendGuess`). */
+export const guessAdmitter =
+  (request: FastifyRequest, settings: GuessLimitSettings): AdmitGuess =>
+  (cost) =>
+    admitGuess(request, settings, cost);

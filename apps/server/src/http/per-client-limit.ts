@@ -14,8 +14,8 @@ export const slowRefusal = () => new Promise<void>((resolve) => setTimeout(resol
  *
  * The 429 is sent after a pause (`REFUSAL_DELAY_MS`). An answered 429 still costs the event loop a
  * little, and a client that resends at once on each of 32 connections would keep it busy with
- * nothing but refusals (measured: a healthy client's p95 went from 5 ms to 190 ms with immediate
- * 429s). With the pause each connection gets one refusal a second. RATE_LIMIT_PER_MINUTE=0 disables it
+ * nothing but refusals (a healthy client's p95 grew many times with immediate 429s: docs/benchmarks.md,
+ * "Refusal pause"). With the pause each connection gets one refusal a second. RATE_LIMIT_PER_MINUTE=0 disables it
  * with the other limits. Counts live in this process's memory and are forgotten every minute.
  */
 export function perClientLimited(settings: { perMinute: number; ipv6Prefix: number }): Pick<RouteShorthandOptions, 'onRequest'> {

@@ -1,4 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Problem } from '../problem.ts';
+import { replyProblem } from './reply-problem.ts';
 
 /**
  * The readiness probe's answer when storage does not answer: a 503 with a retry hint, logged with the
@@ -7,8 +9,5 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 export function replyNotReady(request: FastifyRequest, reply: FastifyReply, error: unknown) {
   request.log.warn({ err: { name: (error as Error).name, code: (error as { code?: string }).code } }, 'not ready');
-  return reply
-    .code(503)
-    .header('retry-after', '5')
-    .send({ error: { code: 'NOT_READY', message: 'Storage is not reachable yet.' } });
+  return replyProblem(reply, new Problem(503, 'NOT_READY', 'Storage is not reachable yet.', { 'retry-after': '5' }));
 }

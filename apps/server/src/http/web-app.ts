@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { Problem } from '../problem.ts';
+import { replyProblem } from './reply-problem.ts';
 
 /**
  * Serves the built web app, brotli- or gzip-compressed where the client accepts it. Hashed assets are
@@ -32,6 +34,6 @@ export async function serveWebApp(app: FastifyInstance, webDist: string) {
     if (wantsHtml && hasBuild) {
       return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'There is nothing at this address.' } });
+    return replyProblem(reply, new Problem(404, 'NOT_FOUND', 'There is nothing at this address.'));
   });
 }

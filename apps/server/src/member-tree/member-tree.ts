@@ -37,9 +37,9 @@ export interface RegistryOptions {
  * How long after a registration the tree catches up in the background (`catchUpSoon`). Every
  * question about the tree catches up first, so this delay is never seen by a client; it lets a burst
  * of registrations share one catch-up. Appending B leaves rehashes the tree's right edge once, so a
- * catch-up costs about B + depth Poseidon hashes (0.3 ms each): at 300 registrations a second, a
- * catch-up per group commit (2–3 leaves) hashed about 6 times per leaf on the event loop, one every
- * 100 ms about 1.5 times. It also spares a root write, and its fsync, per registration.
+ * catch-up costs about B + depth Poseidon hashes: a catch-up per group commit (2–3 leaves) hashed
+ * several times per leaf on the event loop, one every 100 ms barely more than once (docs/benchmarks.md, "Tree
+ * hashing"). It also spares a root write, and its fsync, per registration.
  */
 export const BACKGROUND_CATCH_UP_MS = 100;
 
@@ -55,7 +55,7 @@ export const BACKGROUND_CATCH_UP_MS = 100;
  * the acceptance window of a superseded root never grows by the delay. A root lost in a crash was
  * never served, and the next catch-up reaches it again.
  *
- * Hashing costs about 0.18 ms a leaf, so the first catch-up starts from the newest tree checkpoint
+ * Hashing every leaf would take minutes at a million (docs/benchmarks.md, "Tree hashing"), so the first catch-up starts from the newest tree checkpoint
  * (checked against its recorded root) and hashes only the leaves added since; checkpoints are saved
  * in the background as the tree grows. The tree and the bucket index are packed in buffers and typed
  * arrays, about 100 bytes a member in all (decision 025).

@@ -42,7 +42,7 @@ export async function buildNodeApp(
   await registerGuessLimits(app, {
     perMinute: config.rateLimitPerMinute,
     ipv6Prefix: config.ipv6ClientPrefix,
-    attempts: limits.attempts,
+    budget: limits.budget,
     keyOf: limits.keyOf,
   });
   nodeRoutes(app, { share, limits, checkAdmission: admissionChecker(config.admissionKeys, config.admissionMaxAgeMs), ping: deps.ping });

@@ -1,9 +1,9 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from '../http/client-key.ts';
 import { exactAddress } from '../http/exact-address.ts';
-import { OPRF_EVALUATION } from '../http/guess-limits.ts';
-import { AttemptLimits } from '../limits/attempt-limits.ts';
-import { AttemptRefused } from '../limits/attempt-refused.ts';
+import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
+import { GuessBudget } from '../limits/guess-budget.ts';
+import { GuessRefused } from '../limits/guess-refused.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
 
@@ -23,7 +23,7 @@ const SERVER = 'server ';
  */
 export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keySecret: Uint8Array) {
   const on = config.rateLimitPerMinute > 0;
-  const limits = new AttemptLimits(
+  const limits = new GuessBudget(
     attempts,
     {
       globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
@@ -43,8 +43,8 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
   };
 
   return {
-    /** The stored limits themselves (the server's `AttemptLimits`). */
-    attempts: limits,
+    /** The stored limits themselves (the server's `GuessBudget`). */
+    budget: limits,
 
     /** The key of the request's client, for the burst limit and the stored limits alike. */
     keyOf,
@@ -59,7 +59,7 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
 
     /**
      * Admits `elements` evaluations (a batch's elements, decision 027) for the request's client, or
-     * throws AttemptRefused (a 429) and counts none of them.
+     * throws GuessRefused (a 429) and counts none of them.
      */
     async admit(request: FastifyRequest, elements = 1): Promise<void> {
       if (!on) return;
@@ -76,7 +76,7 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
         counted++;
         if ((await attempts.countInWindow(key, windowStart, now)) <= config.serverClientPerMinute) continue;
         for (let i = 0; i < counted; i++) await attempts.uncountInWindow(key, windowStart);
-        throw new AttemptRefused('RATE_LIMITED', Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
+        throw new GuessRefused('RATE_LIMITED', Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000)));
       }
       // No guess cost: only the global budget, which every client shares.
       await limits.admit(client, { guesses: 0, verification: false });

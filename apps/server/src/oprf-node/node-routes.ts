@@ -8,7 +8,6 @@ import {
   OprfReply,
   OprfRequest,
   ProtocolInputError,
-  type Static,
 } from '@zeroid/protocol';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
@@ -17,6 +16,7 @@ import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-
 import { Problem } from '../problem.ts';
 import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from './node-limits.ts';
+import { typed } from '../http/typed-app.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 
@@ -40,9 +40,9 @@ function blindedElements(encoded: string, max: number): Uint8Array[] {
  * node that used anything but its share. GET /oprf/public-key publishes Kᵢ, the node's place and the
  * group key it belongs to.
  *
- * The evaluation and its proof run on libsodium (sodium-voprf.ts, decision 026): about 0.7 ms on the
- * event loop, where voprf-ts on noble's BigInt code took about 12 ms (same loaded machine) and capped a node near 80
- * evaluations a second. POST /oprf/batch (decision 027) evaluates one or two elements with one proof
+ * The evaluation and its proof run on libsodium (sodium-voprf.ts, decision 026), many times faster on
+ * the event loop than voprf-ts on noble's BigInt code, which capped a node's evaluations a second
+ * (docs/benchmarks.md, "Node evaluation"). POST /oprf/batch (decision 027) evaluates one or two elements with one proof
  * for both: the server's raw path sends a registration's biometric and ID together. Each element is
  * one guess on the client's budget.
  *
@@ -65,6 +65,7 @@ export function nodeRoutes(
     ping: () => Promise<void>;
   },
 ) {
+  const api = typed(app);
   const keyReply: OprfNodeKeyReply = {
     suite: OPRF_SUITE,
     index: share.index,
@@ -74,15 +75,11 @@ export function nodeRoutes(
   };
   app.get('/oprf/public-key', { schema: { response: { 200: OprfNodeKeyReply } } }, async () => keyReply);
 
-  app.post<{ Body: Static<typeof OprfRequest> }>(
-    '/oprf',
-    { ...limits.burst(), schema: { body: OprfRequest, response: { 200: OprfReply } } },
-    async (request) => evaluate(request, request.body.element, 1),
+  api.post('/oprf', { ...limits.burst(), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) =>
+    evaluate(request, request.body.element, 1),
   );
-  app.post<{ Body: Static<typeof OprfBatchRequest> }>(
-    '/oprf/batch',
-    { ...limits.burst(), schema: { body: OprfBatchRequest, response: { 200: OprfReply } } },
-    async (request) => evaluate(request, request.body.request, OPRF_BATCH_MAX),
+  api.post('/oprf/batch', { ...limits.burst(), schema: { body: OprfBatchRequest, response: { 200: OprfReply } } }, async (request) =>
+    evaluate(request, request.body.request, OPRF_BATCH_MAX),
   );
 
   async function evaluate(request: FastifyRequest, encoded: string, max: number): Promise<OprfReply> {

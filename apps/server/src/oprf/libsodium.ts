@@ -11,8 +11,8 @@ export const libsodiumReady: Promise<void> = sodium.ready;
 
 /**
  * The raw path's group operations in libsodium (WebAssembly) instead of noble's BigInt code: a
- * ristretto255 element from 64 uniform bytes and its product with the OPRF key in about 0.17 ms
- * instead of 1.3 ms, and an Ed25519 public key in 0.05 ms instead of 0.3 ms. The derived values are
+ * ristretto255 element from 64 uniform bytes, its product with the OPRF key and an Ed25519 public key,
+ * each several times faster (docs/benchmarks.md, "libsodium group operations"). The derived values are
  * the same; the RFC 9497 vectors and our derivation vectors check it (libsodium.test.ts).
  *
  * libsodium refuses a product that is the identity element, as the RFC requires; with a non-zero key

@@ -123,7 +123,8 @@ const isUsableElement = (element: Uint8Array) =>
  * The blinded elements of a serialized EvaluationRequest (a 2-byte big-endian count, then the
  * elements) holding 1 to `max` canonical, non-identity ristretto255 elements; undefined for anything
  * else. The node's gate before it spends a guess: `assertBlindedRequest` (packages/protocol) with
- * libsodium's decoding instead of noble's BigInt one, which cost a node about 0.3 ms a request.
+ * libsodium's decoding instead of noble's BigInt one, which cost a node more per request (docs/benchmarks.md, "libsodium group
+ * operations").
  */
 export function sodiumBlindedElements(request: Uint8Array, max: number): Uint8Array[] | undefined {
   const count = request.length >= 2 ? (request[0]! << 8) | request[1]! : 0;
@@ -208,8 +209,8 @@ const scalarOf = (n: number) => {
 
 /**
  * λᵢ, the Lagrange coefficient at 0 of index `xi` among `indices` (1..255, distinct): public numbers
- * that depend only on which nodes answered, so each set's are computed once (an inversion costs 50 µs
- * in libsodium's WebAssembly, and a registration combined four of them).
+ * that depend only on which nodes answered, so each set's are computed once (a registration combined
+ * four, each with a field inversion: docs/benchmarks.md, "libsodium group operations").
  */
 const lagrangeCache = new Map<string, Uint8Array>();
 function lagrangeAtZero(indices: readonly number[], xi: number): Uint8Array {

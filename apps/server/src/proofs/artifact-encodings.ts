@@ -13,7 +13,7 @@ const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 const codecs: Record<ArtifactEncoding, { compress(bytes: Buffer): Promise<Buffer>; decompress(bytes: Buffer): Promise<Buffer> }> = {
-  // Quality 11 (the slowest, about 5 s for a 1.8 MB circuit on one core) is paid once per file and
+  // Quality 11 (the slowest: seconds for the circuit, docs/benchmarks.md, "Artifact compression") is paid once per file and
   // kept on disk; the proving key and circuit are what a first verification waits for on a slow link.
   br: {
     compress: (bytes) =>

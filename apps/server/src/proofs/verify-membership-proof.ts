@@ -1,4 +1,4 @@
-import { isZeroSecretProof, sessionMessage, ZERO_SECRET_COMMITMENT, type WireSemaphoreProof } from '@zeroid/protocol';
+import { isZeroSecretProof, sessionMessage, ZERO_SECRET_COMMITMENT, type Verdict, type WireSemaphoreProof } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from './verifier/proof-verifier.ts';
 import { provingDepthFor, type Registry } from '../member-tree/member-tree.ts';
@@ -8,7 +8,7 @@ import { provingDepthFor, type Registry } from '../member-tree/member-tree.ts';
  * against a root of ours that left the window before the proof arrived (a slow prover, a tree that
  * moved), which says nothing about whether its maker is registered.
  */
-export type ProofVerdict = 'Success' | 'Failure' | 'Stale';
+export type ProofVerdict = Verdict | 'Stale';
 
 /**
  * What a proof must be bound to, when it is not the plain verification's "scope = message = challenge":

@@ -5,12 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { ArtifactManifestReply, ErrorReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 import { createArtifactEncodings, type ArtifactEncoding } from '../proofs/artifact-encodings.ts';
 
 /** Files smaller than this (the verification keys, 4 KB) are not worth a compressed copy. */
 const COMPRESS_FROM_BYTES = 64 * 1024;
 const ENCODINGS = ['br', 'gzip', 'identity'] as const;
-const notFound = { error: { code: 'NOT_FOUND', message: 'No such proving artifact.' } };
+const notFound = new Problem(404, 'NOT_FOUND', 'No such proving artifact.');
 
 const Params = Type.Object({ name: Type.String({ maxLength: 32 }) }, { additionalProperties: false });
 const Query = Type.Object(
@@ -30,8 +32,8 @@ const Query = Type.Object(
  * and verification keys, served by us so the browser fetches nothing from another host (decision 043).
  * - The manifest names each file's SHA-256 and size; asked for with `?sha256=` the file is immutable
  *   (a new release is a new URL), without it the browser revalidates by ETag.
- * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (about 40 %
- *   fewer bytes); the SHA-256 stays the one of the uncompressed file, which is what the browser checks.
+ * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (fewer bytes:
+ *   docs/benchmarks.md, "Artifact compression"); the SHA-256 stays the one of the uncompressed file, which is what the browser checks.
  */
 export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppDeps) {
   const encodings = createArtifactEncodings({ cacheDir: path.join(config.dataDir, 'artifact-cache') });
@@ -46,13 +48,14 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
     return manifest;
   });
 
+  // Typed by hand, not by the type provider: it sends files and a 304, which the reply types refuse.
   app.get<{ Params: typeof Params.static; Querystring: typeof Query.static }>(
     '/artifacts/:name',
     { schema: { params: Params, querystring: Query, response: { 404: ErrorReply } } },
     async (request, reply) => {
       const artifact = artifacts.get(request.params.name);
       const { sha256 } = request.query;
-      if (!artifact || (sha256 !== undefined && sha256 !== artifact.sha256)) return reply.code(404).send(notFound);
+      if (!artifact || (sha256 !== undefined && sha256 !== artifact.sha256)) return replyProblem(reply, notFound);
 
       const wanted =
         artifact.bytes >= COMPRESS_FROM_BYTES

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { didDocument } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
+import { resolveDid } from '../identity/resolve-did.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 
 /**
  * GET /did/:did: the W3C DID Core document of a registered did:key. A did:key resolves from the
@@ -11,11 +14,10 @@ import type { AppDeps } from '../app-deps.ts';
 export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
   app.get<{ Params: { did: string } }>('/did/:did', async (request, reply) => {
     const { did } = request.params;
-    const wellFormed = /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{40,50}$/.test(did);
-    const record = wellFormed ? await storage.identities.findByDid(did) : undefined;
+    const known = await resolveDid(storage, did);
     // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,
     // with the resolution result and `deactivated: true` in the document metadata.
-    if (!record && wellFormed && (await storage.identities.isDeactivated(did))) {
+    if (known === 'deactivated') {
       return reply
         .code(410)
         .type('application/ld+json;profile="https://w3id.org/did-resolution"')
@@ -26,7 +28,7 @@ export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
           didDocumentMetadata: { deactivated: true },
         });
     }
-    if (!record) return reply.code(404).send({ error: { code: 'DID_NOT_FOUND', message: 'No registered identity has this DID.' } });
+    if (known === 'unknown') return replyProblem(reply, new Problem(404, 'DID_NOT_FOUND', 'No registered identity has this DID.'));
     return reply.type('application/did+ld+json').send(didDocument(did));
   });
 }

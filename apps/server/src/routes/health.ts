@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { replyNotReady } from '../http/reply-not-ready.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 
 /**
  * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not
@@ -10,26 +12,22 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
     if (lifecycle.warmingUp) {
-      return reply
-        .code(503)
-        .header('retry-after', '1')
-        .send({ error: { code: 'WARMING_UP', message: 'This instance is still starting.' } });
+      return replyProblem(reply, new Problem(503, 'WARMING_UP', 'This instance is still starting.', { 'retry-after': '1' }));
     }
     if (lifecycle.draining) {
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .send({ error: { code: 'SHUTTING_DOWN', message: 'This instance is shutting down.' } });
+      return replyProblem(reply, new Problem(503, 'SHUTTING_DOWN', 'This instance is shutting down.', { 'retry-after': '5' }));
     }
     // Threshold mode: not ready until t nodes have published keys that fit the group key and the
     // database (decision 021). Afterwards a node outage shows per request (503 OPRF_UNAVAILABLE),
     // and here only as `degraded` with the nodes left out (decision 033), still 200: every instance
     // shares the nodes, so taking instances out of rotation would not help.
     if (!oprf && !oprfNodes?.current) {
-      return reply
-        .code(503)
-        .header('retry-after', '5')
-        .send({ error: { code: 'OPRF_NODES_UNAVAILABLE', message: 'Fewer OPRF nodes than the threshold have published their keys yet.' } });
+      return replyProblem(
+        reply,
+        new Problem(503, 'OPRF_NODES_UNAVAILABLE', 'Fewer OPRF nodes than the threshold have published their keys yet.', {
+          'retry-after': '5',
+        }),
+      );
     }
     try {
       await storage.ping();

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited, NO_GUESS } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited } from '../http/guess-limits.ts';
+import { NO_GUESS } from '../limits/guess-costs.ts';
 import { badRequest } from '../problem.ts';
 import { BucketReplyCache } from '../member-tree/bucket-reply-cache.ts';
 import { bucketHexChars } from '../member-tree/member-tree.ts';
@@ -15,6 +16,7 @@ import { bucketHexChars } from '../member-tree/member-tree.ts';
  */
 export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps) {
   const replies = new BucketReplyCache();
+  // Typed by hand, not by the type provider: it sends a cached serialisation, a string the reply types refuse.
   app.get<{ Querystring: Static<typeof MembersQuery> }>(
     '/members',
     { ...guessLimited(limits), schema: { querystring: MembersQuery, response: { 200: MembersReply } } },

@@ -9,13 +9,14 @@ import {
   OprfReply,
   OprfRequest,
   ProtocolInputError,
-  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited, OPRF_EVALUATION } from '../http/guess-limits.ts';
+import { admitGuess, guessLimited } from '../http/guess-limits.ts';
+import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
 import { Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
+import { typed } from '../http/typed-app.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
@@ -32,7 +33,8 @@ import { libsodiumReady } from '../oprf/libsodium.ts';
  * get here with the single key.
  */
 export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, limits, metrics }: AppDeps) {
-  app.post<{ Body: Static<typeof OprfAdmissionRequest> }>(
+  const api = typed(app);
+  api.post(
     '/oprf/admission',
     { ...guessLimited(limits), schema: { body: OprfAdmissionRequest, response: { 200: OprfAdmissionReply } } },
     async (request) => {
@@ -80,18 +82,14 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, 
   const publicKey = Buffer.from(oprf.publicKey).toString('base64url');
   app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({ suite: OPRF_SUITE, publicKey }));
 
-  app.post<{ Body: Static<typeof OprfRequest> }>(
-    '/oprf',
-    { ...guessLimited(limits), schema: { body: OprfRequest, response: { 200: OprfReply } } },
-    async (request) => {
-      const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
-      // A malformed element is refused (400) before it spends an attempt; a valid one draws on the
-      // client's guess budget, since the server cannot tell a guess from an honest round.
-      assertBlindedRequest(element);
-      await admitGuess(request, limits, OPRF_EVALUATION);
-      const evaluation = await oprf.blindEvaluate(element);
-      metrics.oprfEvaluations.inc({ kind: 'blinded' });
-      return { evaluation: Buffer.from(evaluation).toString('base64url') };
-    },
-  );
+  api.post('/oprf', { ...guessLimited(limits), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) => {
+    const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
+    // A malformed element is refused (400) before it spends an attempt; a valid one draws on the
+    // client's guess budget, since the server cannot tell a guess from an honest round.
+    assertBlindedRequest(element);
+    await admitGuess(request, limits, OPRF_EVALUATION);
+    const evaluation = await oprf.blindEvaluate(element);
+    metrics.oprfEvaluations.inc({ kind: 'blinded' });
+    return { evaluation: Buffer.from(evaluation).toString('base64url') };
+  });
 }

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { QrCodeQuery, type Static } from '@zeroid/protocol';
+import { QrCodeQuery } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
+import { replyProblem } from '../http/reply-problem.ts';
+import { Problem } from '../problem.ts';
 import { renderQrPng } from '../sessions/session-qr-images.ts';
+import { typed } from '../http/typed-app.ts';
 
 /**
  * GET /generateQRCode: a PNG of the app's verification link, as the original system encoded it.
@@ -11,30 +14,25 @@ import { renderQrPng } from '../sessions/session-qr-images.ts';
  * rate-limited per client, so a flood of requests draws nothing.
  */
 export function qrCodeRoute(app: FastifyInstance, { config, storage, limits, qrImages }: AppDeps) {
+  const api = typed(app);
   const link = `${config.publicUrl}/user-verification`;
   let plain: Promise<Buffer> | undefined;
-  app.get<{ Querystring: Static<typeof QrCodeQuery> }>(
-    '/generateQRCode',
-    { ...perClientLimited(limits), schema: { querystring: QrCodeQuery } },
-    async (request, reply) => {
-      const { session } = request.query;
-      if (session === undefined) {
-        plain ??= renderQrPng(link);
-        return reply
-          .type('image/png')
-          .header('cache-control', 'no-store')
-          .send(await plain);
-      }
-      const found = await storage.sessions.find(session);
-      if (found?.status !== 'pending') {
-        return reply
-          .code(404)
-          .send({ error: { code: 'SESSION_NOT_FOUND', message: 'This verification session does not exist or is no longer open.' } });
-      }
+  api.get('/generateQRCode', { ...perClientLimited(limits), schema: { querystring: QrCodeQuery } }, async (request, reply) => {
+    const { session } = request.query;
+    if (session === undefined) {
+      plain ??= renderQrPng(link);
       return reply
         .type('image/png')
         .header('cache-control', 'no-store')
-        .send(await qrImages.forSession(session, found.expiresAt));
-    },
-  );
+        .send(await plain);
+    }
+    const found = await storage.sessions.find(session);
+    if (found?.status !== 'pending') {
+      return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
+    }
+    return reply
+      .type('image/png')
+      .header('cache-control', 'no-store')
+      .send(await qrImages.forSession(session, found.expiresAt));
+  });
 }

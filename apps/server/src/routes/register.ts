@@ -1,59 +1,43 @@
 import type { FastifyInstance } from 'fastify';
-import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody, type Static } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED, RawRegisterBody, RegisterReply, ZkRegisterBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { admitGuess, guessLimited, NO_GUESS, RAW_REGISTRATION } from '../http/guess-limits.ts';
+import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { registerCommitment, signedRegistration } from '../identity/register-commitment.ts';
-
-type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
+import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
+import { signedRegistration } from '../identity/register-commitment.ts';
+import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
  * POST /register, in either of two bodies: the zero-knowledge one (`commitment`, `idTag`, `did`,
  * `challenge`, `signatures`), or the specification's raw one (`id_info`, `bio_info`), for which the
  * server derives on the client's behalf and drops the raw values. The reply is 200 whatever the
- * verdict, and an existing identity's data is never echoed. The body is checked before the attempt
- * is admitted: a raw registration makes two OPRF evaluations, each a guess (its "already registered"
- * answers one), so it draws two from the client's guess budget; a zero-knowledge one makes none
- * (its OPRF rounds were counted at /oprf).
+ * verdict, and an existing identity's data is never echoed. The body is checked here, before
+ * `registerClaim` admits the attempt: a malformed registration spends nothing.
  */
-export function registerRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics }: AppDeps) {
-  app.post<{ Body: Body }>(
+export function registerRoute(app: FastifyInstance, deps: AppDeps) {
+  const api = typed(app);
+  api.post(
     '/register',
     {
       bodyLimit: RAW_BODY_LIMIT,
-      ...guessLimited(limits),
+      ...guessLimited(deps.limits),
       schema: {
-        body: { if: { type: 'object', required: ['commitment'] }, then: ZkRegisterBody, else: LegacyRegisterBody },
+        body: eitherBody('commitment', ZkRegisterBody, RawRegisterBody),
         response: { 200: RegisterReply },
       },
     },
     async (request) => {
       const { body } = request;
-      let did: string;
-      let inserted: boolean;
+      let registration: RegistrationRequest;
       if ('commitment' in body) {
         const { signatures, ...fields } = body;
-        const registration = signedRegistration(fields, signatures);
-        await admitGuess(request, limits, NO_GUESS);
-        inserted = (await registerCommitment(storage, registration)).inserted;
-        did = fields.did;
+        registration = { signed: signedRegistration(fields, signatures) };
       } else {
-        const idInfo = normaliseField(body.id_info, 'id_info');
-        const bioInfo = normaliseField(body.bio_info, 'bio_info');
-        await admitGuess(request, limits, RAW_REGISTRATION);
-        const derived = await deriver.registration({ idInfo, bioInfo }, request.ip);
-        metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
-        inserted = (await storage.identities.register(derived)).inserted;
-        did = derived.did;
+        registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      metrics.registrations.inc({ mode: 'commitment' in body ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
-      if (!inserted) return { [DID_ALREADY_GENERATED]: true };
-      // The table is the truth and the registration is committed: the tree catches up in the
-      // background, with the other registrations of the moment (every tree question catches up
-      // first anyway), so a registration's latency does not grow with the tree's depth.
-      registry.catchUpSoon();
-      return { [DID_ALREADY_GENERATED]: false, DID: did };
+      const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits), registration, request.ip);
+      return did === undefined ? { [DID_ALREADY_GENERATED]: true as const } : { [DID_ALREADY_GENERATED]: false as const, DID: did };
     },
   );
 }

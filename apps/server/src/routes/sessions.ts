@@ -9,13 +9,13 @@ import {
   SessionParams,
   SessionReply,
   SessionSecretHeaders,
-  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
+import { replyProblem } from '../http/reply-problem.ts';
 import { Problem } from '../problem.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
@@ -24,11 +24,12 @@ import { currentProvider } from '../openid/current-provider.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
 import { reportSessionFailure } from '../sessions/settle-session.ts';
+import { typed } from '../http/typed-app.ts';
 
 const KEEP_ALIVE_MS = 15_000;
 /** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */
 const STREAM_RETRY_SECONDS = 10;
-const notFound = { error: { code: 'SESSION_NOT_FOUND', message: 'This verification session does not exist.' } };
+const notFound = new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist.');
 const forbidden = new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
 const tooManyStreams = {
   client: 'This client already follows too many sessions.',
@@ -36,7 +37,6 @@ const tooManyStreams = {
   total: 'The server is following too many sessions right now.',
 } as const;
 
-type Params = { Params: Static<typeof SessionParams> };
 /**
  * The screen's view of a session. A phone's success is the screen's only once its person has typed
  * the phone's code (decision 035): until then it reads 'awaiting-code', so a screen (ours or another
@@ -57,6 +57,7 @@ const describe = (s: SessionState) => ({
  * process's session watcher, which reads the database once per interval for all of them.
  */
 export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps, openidProvider }: AppDeps) {
+  const api = typed(app);
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
   const openStreams = new Set<() => void>();
   app.addHook('preClose', async () => {
@@ -71,14 +72,14 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
   async function ownedSession(id: string, secret: string | undefined, reply: FastifyReply) {
     const session = await storage.sessions.find(id);
     if (!session) {
-      await reply.code(404).send(notFound);
+      await replyProblem(reply, notFound);
       return undefined;
     }
     if (!sessionSecretMatches(session.secretHash, secret)) throw forbidden;
     return session;
   }
 
-  app.get<Params & { Headers: Static<typeof SessionSecretHeaders> }>(
+  api.get(
     '/sessions/:id',
     { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
     async (request, reply) => {
@@ -89,35 +90,31 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
 
   // The phone's view: whether the session still waits, never its outcome; for a sign-in (decision
   // 029), the site that asks, which the phone names before the person proves anything.
-  app.get<Params>(
-    '/sessions/:id/open',
-    { schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
-    async (request, reply) => {
-      const session = await storage.sessions.find(request.params.id);
-      if (!session) return reply.code(404).send(notFound);
-      const signIn =
-        session.signIn === undefined
-          ? undefined
-          : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
-      // A sign-in whose request has expired or was answered on the screen is no longer open either.
-      const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
-      // The screen says "phone connected" before the verdict (decision 043), from whichever process follows it.
-      if (open && !session.phoneOpened) await storage.sessions.markOpened(session.id);
-      return {
-        session: session.id,
-        open,
-        expiresAt: session.expiresAt.toISOString(),
-        ...(signIn ? { signIn: { site: signIn.site } } : {}),
-      };
-    },
-  );
+  api.get('/sessions/:id/open', { schema: { params: SessionParams, response: { 200: SessionOpenReply } } }, async (request, reply) => {
+    const session = await storage.sessions.find(request.params.id);
+    if (!session) return replyProblem(reply, notFound);
+    const signIn =
+      session.signIn === undefined
+        ? undefined
+        : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
+    // A sign-in whose request has expired or was answered on the screen is no longer open either.
+    const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
+    // The screen says "phone connected" before the verdict (decision 043), from whichever process follows it.
+    if (open && !session.phoneOpened) await storage.sessions.markOpened(session.id);
+    return {
+      session: session.id,
+      open,
+      expiresAt: session.expiresAt.toISOString(),
+      ...(signIn ? { signIn: { site: signIn.site } } : {}),
+    };
+  });
 
-  app.post<Params>(
+  api.post(
     '/sessions/:id/failure',
     { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
       const session = await storage.sessions.find(request.params.id);
-      if (!session) return reply.code(404).send(notFound);
+      if (!session) return replyProblem(reply, notFound);
       await reportSessionFailure(storage, session.id);
       return { session: session.id, open: false, expiresAt: session.expiresAt.toISOString() };
     },
@@ -126,7 +123,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
   // The phone showed a code when it completed the session; the person at this screen types it here,
   // and only then does the screen move on (decision 035). A phone the person does not hold completes
   // nothing they see.
-  app.post<Params & { Headers: Static<typeof SessionSecretHeaders>; Body: SessionConfirmBody }>(
+  api.post(
     '/sessions/:id/confirm',
     {
       ...perClientLimited(limits),
@@ -149,7 +146,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     },
   );
 
-  app.get<Params & { Querystring: Static<typeof SessionEventsQuery> }>(
+  api.get(
     '/sessions/:id/events',
     { schema: { params: SessionParams, querystring: SessionEventsQuery, hide: true } },
     async (request, reply) => {

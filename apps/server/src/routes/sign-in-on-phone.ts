@@ -7,18 +7,17 @@ import {
   PhoneSignInReply,
   SessionParams,
   SignInProofBody,
-  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { settleSession } from '../sessions/settle-session.ts';
-import { checkSignInProof } from './check-sign-in-proof.ts';
+import { checkSignInProof } from '../openid/check-sign-in-proof.ts';
 import { currentProvider } from '../openid/current-provider.ts';
+import { typed } from '../http/typed-app.ts';
 
-type Params = { Params: Static<typeof SessionParams> };
 const notOpen = () =>
   new Problem(404, 'SESSION_NOT_FOUND', 'This sign-in link has expired or was already used. Ask the other screen for a new QR code.');
 
@@ -34,6 +33,7 @@ const notOpen = () =>
  * A cancel or an unregistered biometric is `POST /sessions/:id/failure`, as for any session.
  */
 export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = typed(app);
   const { config, storage, limits, metrics, openidProvider } = deps;
 
   /** The pending session's authorization request, still waiting for its proof. */
@@ -45,7 +45,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     return signIn;
   }
 
-  app.get<Params>(
+  api.get(
     '/sessions/:id/sign-in',
     { ...guessLimited(limits), schema: { params: SessionParams, response: { 200: PhoneSignInDetailsReply, 404: ErrorReply } } },
     async (request) => {
@@ -55,7 +55,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.post<Params & { Body: SignInProofBody }>(
+  api.post(
     '/sessions/:id/sign-in',
     {
       ...guessLimited(limits),
@@ -66,7 +66,11 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
       const { uid, scope } = await openSignIn(request, request.params.id);
       // The same binding as on the screen: the scope of the site's sector, the challenge bound to
       // this authorization request, both from the server's records, never from the phone.
-      const verdict = await checkSignInProof(request, deps, proof, { scope, uid, challenge: request.body.challenge });
+      const verdict = await checkSignInProof(deps, guessAdmitter(request, limits), proof, {
+        scope,
+        uid,
+        challenge: request.body.challenge,
+      });
       if (verdict === 'Stale') {
         metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
+import { Type } from '@sinclair/typebox';
 import {
   CreatedSessionReply,
   ErrorReply,
@@ -14,10 +15,10 @@ import {
   SignInReply,
   SignInRetryReply,
   SignInSessionParams,
-  type Static,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { admitGuess, guessAdmitter, guessLimited } from '../http/guess-limits.ts';
+import { PROOF_VERIFICATION } from '../limits/guess-costs.ts';
 import { Problem } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../sessions/create-session.ts';
@@ -25,14 +26,15 @@ import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
-import { checkSignInProof } from './check-sign-in-proof.ts';
+import { checkSignInProof } from '../openid/check-sign-in-proof.ts';
 import { currentProvider } from '../openid/current-provider.ts';
 import { asIssuer, openidProviderRoutes } from './openid-provider.ts';
 import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
+import { typed } from '../http/typed-app.ts';
 
 const notFound = () =>
   new Problem(404, 'SIGN_IN_NOT_FOUND', 'This sign-in has expired or was already completed. Go back to the site and sign in again.');
-const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }, required: ['uid'] } as const;
+const uidParams = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
 
 /**
  * Sign in with ZeroID (decision 023): the OpenID provider (oidc-provider) at `/.well-known/openid-configuration`
@@ -50,12 +52,13 @@ const uidParams = { type: 'object', properties: { uid: { type: 'string', pattern
  * calls to the browser that started the authorization request.
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = typed(app);
   const { config, storage, limits, metrics, openidProvider: provider } = deps;
   const setIssuer = asIssuer(config.publicUrl);
   openidProviderRoutes(app, deps);
 
   /** The interaction this browser holds, checked to be the one in the URL and not yet answered. */
-  async function signIn(request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+  async function signIn(request: FastifyRequest & { params: { uid: string } }, reply: FastifyReply) {
     const current = await currentProvider(provider, request.log);
     setIssuer(request);
     const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
@@ -81,7 +84,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     return { result: 'Failure', challenge, expiresAt };
   }
 
-  app.get<{ Params: { uid: string } }>(
+  api.get(
     '/signin/:uid/details',
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
     async (request, reply) => {
@@ -91,13 +94,17 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.post<{ Params: { uid: string }; Body: SignInProofBody }>(
+  api.post(
     '/signin/:uid/proof',
     { ...guessLimited(limits), schema: { params: uidParams, body: SignInProofBody, response: { 200: SignInProofReply, 404: ErrorReply } } },
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
-      const verdict = await checkSignInProof(request, deps, proof, { scope, uid: request.params.uid, challenge: request.body.challenge });
+      const verdict = await checkSignInProof(deps, guessAdmitter(request, limits), proof, {
+        scope,
+        uid: request.params.uid,
+        challenge: request.body.challenge,
+      });
       metrics.verifications.inc({ mode: 'zk', result: verdict === 'Success' ? 'Success' : 'Failure' });
       if (verdict === 'Stale') {
         throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');
@@ -110,7 +117,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   // The screen found the biometric not registered (not in its bucket): nothing was proven, but the
   // try was a guess, so it is a failed verification of this client as a refused proof would be
   // (the reservation is kept), under the same throttle: past it, a 429 with Retry-After.
-  app.post<{ Params: { uid: string } }>(
+  api.post(
     '/signin/:uid/failure',
     {
       ...guessLimited(limits),
@@ -123,7 +130,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.post<{ Params: { uid: string } }>(
+  api.post(
     '/signin/:uid/cancel',
     { ...perClientLimited(limits), schema: { params: uidParams, response: { 200: SignInReply, 404: ErrorReply } } },
     async (request, reply) => {
@@ -134,7 +141,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   // On a phone (decision 029). The screen opens a cross-device session tied to this authorization
   // request and shows its QR code; the phone proves for this site's sector (sign-in-on-phone.ts).
-  app.post<{ Params: { uid: string } }>(
+  api.post(
     '/signin/:uid/sessions',
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: CreatedSessionReply, 404: ErrorReply } } },
     async (request, reply) => {
@@ -146,7 +153,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   // When the session has completed, the screen that holds its secret (and this request's cookie)
   // finishes the login: with the pseudonym the phone proved once this screen's person has typed the
   // code the phone shows (decision 035), or with access_denied.
-  app.post<{ Params: SignInSessionParams; Headers: Static<typeof SessionSecretHeaders>; Body: SignInFinishBody }>(
+  api.post(
     '/signin/:uid/sessions/:id/finish',
     {
       ...perClientLimited(limits),

@@ -1,7 +1,12 @@
+import type { Verdict } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import { newConfirmationCode } from './session-confirmation.ts';
 
-type Verdict = 'Success' | 'Failure';
+/** A verdict as the client sees it, with the session's confirmation code after a Success that completed one. */
+export interface Settlement {
+  verdict: Verdict;
+  confirmationCode?: string;
+}
 
 /**
  * Completes a cross-device session with a verification's verdict, once. A Success for a session that
@@ -15,7 +20,7 @@ export async function settleSession(
   session: string | undefined,
   verdict: Verdict,
   subject?: string,
-): Promise<{ verdict: Verdict; confirmationCode?: string }> {
+): Promise<Settlement> {
   if (session === undefined) return { verdict };
   if (verdict === 'Failure') {
     await storage.sessions.complete(session, 'failure');

@@ -9,7 +9,7 @@ import Piscina from 'piscina';
  *
  * `stricterFIFO`: by default piscina puts a task it could not hand out at once back at the tail of
  * its queue, so under sustained load some requests waited half a second behind hundreds of later
- * ones (raw registration at concurrency 16: wait p50 20 ms, p99 330 ms). In strict order the wait
+ * ones (docs/benchmarks.md, "Thread-pool order"). In strict order the wait
  * is bounded by the work ahead.
  *
  * `concurrentTasksPerWorker` (default 1) is for tasks that mostly wait, as the threshold raw path's

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateOprfKeyPair, normaliseInput, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
+import { generateOprfKeyPair, normaliseInput, OprfEvaluator, type OprfDomain, type Verdict } from '@zeroid/protocol';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../../../e2e/chromium.ts';
@@ -112,10 +112,10 @@ async function registerRaw(raw: Raw) {
   return true;
 }
 
-async function verifyRaw(bio: string, registered: boolean): Promise<'Success' | 'Failure' | 'unavailable'> {
+async function verifyRaw(bio: string, registered: boolean): Promise<Verdict | 'unavailable'> {
   const reply = await call('/verify', { bio_info: bio });
   if (reply === 503 || reply === undefined) return 'unavailable';
-  const verdict = reply['Verification Result'] as 'Success' | 'Failure';
+  const verdict = reply['Verification Result'] as Verdict;
   if (verdict !== (registered ? 'Success' : 'Failure'))
     tally.wrongVerdicts.push(`raw ${registered ? 'registered' : 'unregistered'}: ${verdict}`);
   return verdict;

@@ -5,9 +5,9 @@ import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
 
 /**
  * Derivations a worker runs on made-up inputs before it takes its first task. Cold, a raw
- * registration's derivation costs about 4 ms (WebAssembly compiled, BigInt code interpreted); after
- * about 200 it has settled near 1.1 ms. Without this, the first second of load after /healthz said
- * ready ran at a third of the rate, with a p99 of 500 ms.
+ * registration's derivation is several times slower (WebAssembly compiled, BigInt code interpreted)
+ * until a few hundred have run; without this, the first second of load after /healthz said ready ran
+ * far slower (docs/benchmarks.md, "Raw derivation").
  */
 const WARM_UP_DERIVATIONS = 200;
 

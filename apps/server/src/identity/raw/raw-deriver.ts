@@ -4,7 +4,7 @@ import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 
-/** The legacy raw path's derivations, wherever they run. */
+/** The raw path's derivations, wherever they run. */
 export interface RawDeriver {
   /** `client` is the end client's address: threshold mode forwards it, so each OPRF node keeps its own budget per person. */
   registration(
@@ -29,8 +29,8 @@ export function inProcessDeriver(oprf: OprfEvaluator): RawDeriver {
 
 /**
  * On a pool of worker threads (piscina). A raw registration costs two OPRF evaluations, a Baby
- * Jubjub and an Ed25519 multiplication and a Poseidon hash, about 1.1 ms with libsodium for the
- * OPRF and Ed25519 (3.3 ms all in noble); on the event loop that would cap the server on one core
+ * Jubjub and an Ed25519 multiplication and a Poseidon hash (docs/benchmarks.md, "Raw derivation"); on the event
+ * loop that would cap the server on one core
  * and make every other request wait behind them. The workers hold the OPRF key in memory, as the
  * main thread does.
  */

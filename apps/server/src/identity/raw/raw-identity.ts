@@ -12,7 +12,7 @@ export interface OprfOutputs {
 }
 
 /**
- * The specification's legacy path: the client sent its raw ID and biometric, so the server runs the
+ * The specification's raw path: the client sent its raw ID and biometric, so the server runs the
  * client's side of the derivation on its behalf, with the same protocol code the browser uses, and
  * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag
  * (and, for an erasure only, the identity's secret scalar).
@@ -37,7 +37,7 @@ export async function deriveFromRaw(oprf: OprfOutputs, raw: { idInfo: string; bi
   };
 }
 
-/** The commitment a raw biometric maps to, for the legacy verification path. */
+/** The commitment a raw biometric maps to, for the raw verification path. */
 export async function commitmentFromRawBio(oprf: OprfOutputs, bioInfo: string): Promise<string> {
   await libsodiumReady;
   const oprfBio = await oprf.evaluate('bio', normaliseInput(bioInfo));

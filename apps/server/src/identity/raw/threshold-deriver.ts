@@ -26,7 +26,7 @@ export interface OprfNodesState {
  * The raw path in threshold mode (decision 021): the same derivations as with the single key, but
  * each OPRF output comes from the nodes (`evaluateWithNodes`), so this process never holds a key.
  * Network waits cost the event loop nothing; the group work (blinding, t DLEQ checks, the Lagrange
- * combination, on libsodium: sodium-threshold-round.ts) is about 1 ms per round. A node left out is reported to `onFaults` (by index
+ * combination, on libsodium: sodium-threshold-round.ts) is cheap (docs/benchmarks.md, "Threshold round"). A node left out is reported to `onFaults` (by index
  * and URL only); fewer than t good answers throw OprfNodesUnavailable, which the routes turn into a
  * 503 before anything is stored.
  */

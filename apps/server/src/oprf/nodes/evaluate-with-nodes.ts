@@ -155,8 +155,9 @@ export async function evaluateWithNodes(
 /**
  * How long the first t nodes have before the others are asked too: 250 ms, or three times a
  * node's usual answer time when that is longer (a server under load), never more than a quarter
- * of the timeout. With a fixed 250 ms, a loaded server whose answers took 300 ms asked every node
- * every time, which tripled the nodes' work and made answers slower still (decision 026).
+ * of the timeout. With a fixed 250 ms, a loaded server whose answers took longer asked every node
+ * every time, which tripled the nodes' work and made answers slower still (decision 026; docs/benchmarks.md,
+ * "Threshold round").
  */
 const HEDGE_MS = 250;
 const hedgeDelay = (timeoutMs: number) => Math.min(Math.max(HEDGE_MS, 3 * typicalAnswerMs), timeoutMs / 4);

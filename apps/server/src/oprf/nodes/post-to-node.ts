@@ -10,8 +10,8 @@ type Reply = { status: number; text: string };
 
 /**
  * POST `body` (JSON) to a node with node:http and a keep-alive agent: the raw path makes four of
- * these per registration, and fetch (undici) cost about 2 ms of CPU each under load, several
- * times this (decision 026). Resolves with the status and the text of the reply; rejects when the
+ * these per registration, and fetch (undici) cost several times this in CPU under load (decision
+ * 026; docs/benchmarks.md, "Threshold round"). Resolves with the status and the text of the reply; rejects when the
  * node cannot be reached, the reply is too long, or `signal` aborts.
  *
  * A kept-alive connection the node closed while it sat idle (a node closes them after 5 s) fails

@@ -1,12 +1,10 @@
-import { semaphoreHash } from '@zeroid/protocol';
+import { isCanonicalBelow, semaphoreHash } from '@zeroid/protocol';
 import { unpackGroth16Proof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import type { Groth16Claim } from './batch-verify.ts';
 
-const CANONICAL = /^(0|[1-9][0-9]{0,77})$/;
-
 /** A non-negative integer in canonical decimal below `bound`; anything else (spaces, signs, hex) is refused. */
 function canonical(value: unknown, bound: bigint): string {
-  if (typeof value !== 'string' || !CANONICAL.test(value) || BigInt(value) >= bound) throw new TypeError('not a canonical number');
+  if (!isCanonicalBelow(value, bound)) throw new TypeError('not a canonical number');
   return value;
 }
 
@@ -14,7 +12,8 @@ function canonical(value: unknown, bound: bigint): string {
  * The Groth16 statement a Semaphore v4 proof makes, as `verifyProof` builds it for snarkjs. Throws
  * on any number that is not canonical decimal (BigInt() would accept " 1", "-1" or "0x1", which
  * snarkjs' verifier refuses), and on a message or scope of 2^256 or more (Semaphore's hash takes 32
- * bytes).
+ * bytes): a uint256 has up to 78 digits, one more than a field element, which is why this bound is
+ * not the wire's `CANONICAL_DECIMAL`.
  */
 export function semaphoreClaim(proof: SemaphoreProof): Groth16Claim {
   const TWO_256 = 2n ** 256n;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Snapshots of the Merkle tree (every node, as LeanIMT exports them), so that start-up loads the
- * tree instead of hashing every leaf again: 0.18 ms a leaf is three minutes at a million.
+ * tree instead of hashing every leaf again, minutes at a million (docs/benchmarks.md, "Tree hashing").
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

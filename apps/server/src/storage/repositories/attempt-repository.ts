@@ -87,7 +87,7 @@ export function attemptRepository(db: Kysely<Database>): AttemptRepository {
 /**
  * `ThrottleRule`'s wait after `count` attempts, in SQL both dialects read alike: 0 below the
  * allowance, then delayMs × 2^(count − allowance) as a shift (neither has a portable power
- * function), capped at maxDelayMs. Must equal `AttemptLimits.waitAfter`.
+ * function), capped at maxDelayMs. Must equal `GuessBudget.waitAfter`.
  */
 function waitAfter(count: RawBuilder<unknown>, rule: ThrottleRule): RawBuilder<number> {
   const beyond = sql`(${count} - CAST(${rule.allowance} AS INTEGER))`;

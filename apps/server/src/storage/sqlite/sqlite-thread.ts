@@ -39,7 +39,7 @@ const rebuild = ({ name, message, code }: ErrorFields) => Object.assign(new Erro
 /**
  * Opens `${dataDir}/zeroid.sqlite` on a thread of its own. better-sqlite3 is synchronous, and with
  * `synchronous = FULL` every commit waits for an fsync: on the event loop, under raw registrations at
- * concurrency 16, commits held the main thread about half of the time (1.9 ms each), and every other
+ * concurrency 16, commits held the main thread about half of the time (docs/benchmarks.md, "SQLite commits"), and every other
  * request waited behind them. Here the event loop only posts statements and reads answers; the
  * durability settings, the statements and their order are exactly as before (decision 011).
  */

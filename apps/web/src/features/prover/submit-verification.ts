@@ -1,11 +1,11 @@
-import type { VerifyReply } from '@zeroid/protocol';
+import type { Verdict, VerifyReply } from '@zeroid/protocol';
 import { CONFIRMATION_CODE, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
 import { config } from '../../shared/config.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import type { Progress } from '../../shared/progress.ts';
 
-export type VerifyOutcome = 'Success' | 'Failure';
+export type VerifyOutcome = Verdict;
 
 /** Loads the browser prover only when a call needs it: the welcome page stays small. */
 const prover = () => import('./prover-client.ts');

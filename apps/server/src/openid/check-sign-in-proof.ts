@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { signInMessage, type WireSemaphoreProof } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
-import { membershipCheckDeps } from './membership-check-deps.ts';
-import { admitGuess, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { PROOF_VERIFICATION } from '../limits/guess-costs.ts';
+import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
+import { membershipCheckDeps, type ProofCheckServices } from '../proofs/membership-check-deps.ts';
 import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
 
 /** Where a sign-in proof must point: the scope of the site's sector and the authorization request's uid. */
@@ -20,21 +19,16 @@ export interface SignInBinding {
  * Stale (nothing was learnt) give it back, as does an error.
  */
 export async function checkSignInProof(
-  request: FastifyRequest,
-  deps: AppDeps,
+  services: ProofCheckServices,
+  admit: AdmitGuess,
   proof: WireSemaphoreProof,
   { scope, uid, challenge }: SignInBinding,
 ): Promise<ProofVerdict> {
-  const { limits } = deps;
-  const admission = await admitGuess(request, limits, PROOF_VERIFICATION);
-  const verdict = await verifyMembershipProof(membershipCheckDeps(deps), proof, undefined, {
-    scope,
-    message: signInMessage(challenge, uid),
-    challenge,
-  }).catch(async (error: unknown) => {
-    await admission.releaseVerification();
-    throw error;
-  });
-  if (verdict !== 'Failure') await admission.releaseVerification();
-  return verdict;
+  return spendGuess(
+    admit,
+    PROOF_VERIFICATION,
+    () =>
+      verifyMembershipProof(membershipCheckDeps(services), proof, undefined, { scope, message: signInMessage(challenge, uid), challenge }),
+    (verdict) => verdict === 'Failure',
+  );
 }

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { AttemptRepository, ThrottleRule } from '../storage/types.ts';
-import { AttemptRefused, type AttemptRefusal } from './attempt-refused.ts';
+import { GuessRefused, type GuessRefusal } from './guess-refused.ts';
 
-export interface AttemptLimitSettings {
+export interface GuessBudgetSettings {
   /** Guess-capable requests a minute from all clients together; 0 turns the budget off. */
   globalPerMinute: number;
   /** Failed verifications a client may have before each further attempt must wait; 0 turns it off. */
@@ -35,7 +35,7 @@ const WINDOW_MS = 60_000;
 const GLOBAL_KEY = 'global-guess-budget';
 
 /**
- * Attempt limits kept in the database, so they survive a restart and bind every process alike.
+ * The guess budget, kept in the database, so it survives a restart and binds every process alike.
  * A request is admitted only once its input is known to be well formed, right before it evaluates
  * anything, and each limit reserves before it admits (one atomic statement each), so concurrency
  * cannot slip more evaluations through than a limit allows:
@@ -57,13 +57,13 @@ const GLOBAL_KEY = 'global-guess-budget';
  * and stored as an HMAC under a secret derived from the OPRF key: the table cannot be turned back
  * into addresses without that key, and every process keys a client alike.
  */
-export class AttemptLimits {
+export class GuessBudget {
   private readonly failureRule: ThrottleRule;
   private readonly guessRule: ThrottleRule;
 
   constructor(
     private readonly attempts: AttemptRepository,
-    private readonly settings: AttemptLimitSettings,
+    private readonly settings: GuessBudgetSettings,
     private readonly keySecret: Uint8Array,
     private readonly now: () => number = Date.now,
   ) {
@@ -72,7 +72,7 @@ export class AttemptLimits {
     this.guessRule = { allowance: settings.guessesBeforeDelay, ...waits };
   }
 
-  /** Admits one request from `client` about to evaluate `cost`, or throws AttemptRefused (nothing kept). */
+  /** Admits one request from `client` about to evaluate `cost`, or throws GuessRefused (nothing kept). */
   async admit(client: string, cost: GuessCost): Promise<Admission> {
     const now = this.now();
     const id = this.clientId(client);
@@ -127,22 +127,22 @@ export class AttemptLimits {
     if (count > this.settings.globalPerMinute) {
       // Over-budget requests are not counted, so the count stays the number of requests admitted.
       await this.attempts.uncountInWindow(GLOBAL_KEY, windowStart);
-      throw new AttemptRefused('RATE_LIMITED', secondsUntil(windowStart + WINDOW_MS, now));
+      throw new GuessRefused('RATE_LIMITED', secondsUntil(windowStart + WINDOW_MS, now));
     }
   }
 
-  private async reserve(key: string, cost: number, now: number, rule: ThrottleRule, refusal: AttemptRefusal): Promise<void> {
+  private async reserve(key: string, cost: number, now: number, rule: ThrottleRule, refusal: GuessRefusal): Promise<void> {
     if ((await this.attempts.reserve(key, cost, now, rule)) !== undefined) return;
     await this.assertNotWaiting(key, now, rule, refusal);
     // The wait ended between the refusal and the read: still refused, the client may retry at once.
-    throw new AttemptRefused(refusal, 1);
+    throw new GuessRefused(refusal, 1);
   }
 
-  private async assertNotWaiting(key: string, now: number, rule: ThrottleRule, refusal: AttemptRefusal): Promise<void> {
+  private async assertNotWaiting(key: string, now: number, rule: ThrottleRule, refusal: GuessRefusal): Promise<void> {
     const held = await this.attempts.attempts(key, now, rule.forgetAfterMs);
     if (!held) return;
     const until = held.lastAt + this.waitAfter(held.count, rule.allowance);
-    if (now < until) throw new AttemptRefused(refusal, secondsUntil(until, now));
+    if (now < until) throw new GuessRefused(refusal, secondsUntil(until, now));
   }
 }
 

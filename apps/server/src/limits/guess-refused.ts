@@ -1,5 +1,5 @@
 /** Why a client's attempt was refused before anything was evaluated. */
-export type AttemptRefusal =
+export type GuessRefusal =
   /** This client must wait after repeated failed verifications. */
   | 'TOO_MANY_FAILURES'
   /** This client has spent its guess budget for now (OPRF evaluations on any route). */
@@ -7,19 +7,19 @@ export type AttemptRefusal =
   /** All clients together have spent this minute's global budget. */
   | 'RATE_LIMITED';
 
-const MESSAGES: Record<AttemptRefusal, string> = {
+const MESSAGES: Record<GuessRefusal, string> = {
   TOO_MANY_FAILURES: 'Too many failed verifications. Please try again in',
   TOO_MANY_GUESSES: 'Too many attempts from your network. Please try again in',
   RATE_LIMITED: 'The service is busy. Please try again in',
 };
 
-/** An attempt refused by the attempt limits; the HTTP layer answers it 429 with Retry-After. */
-export class AttemptRefused extends Error {
+/** An attempt refused by the guess budget; the HTTP layer answers it 429 with Retry-After. */
+export class GuessRefused extends Error {
   constructor(
-    readonly code: AttemptRefusal,
+    readonly code: GuessRefusal,
     readonly retryAfterSeconds: number,
   ) {
     super(`${MESSAGES[code]} ${retryAfterSeconds} seconds.`);
-    this.name = 'AttemptRefused';
+    this.name = 'GuessRefused';
   }
 }

@@ -1,0 +1,54 @@
+import type { Metrics } from '../metrics.ts';
+import type { Registry } from '../member-tree/member-tree.ts';
+import { PROOF_VERIFICATION, RAW_ERASURE } from '../limits/guess-costs.ts';
+import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
+import type { Storage } from '../storage/types.ts';
+import { eraseIdentity, eraseSigned, type SignedErasure } from './erase-identity.ts';
+import type { RawDeriver } from './raw/raw-deriver.ts';
+import { subjectsOfSecret } from '../openid/forget-sign-ins.ts';
+import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
+import { provenSignInSubjects } from './erasure-sign-in-proofs.ts';
+
+/** An erasure request checked to be well formed: signed (zero-knowledge), or the raw values, normalised. */
+export type ErasureRequest =
+  { signed: Omit<SignedErasure, 'signInSubjects'>; signInProofs: readonly unknown[] } | { idInfo: string; bioInfo: string };
+
+/**
+ * The erasure use case (POST /erase, decision 022), admitted like a verification: a failure is
+ * reserved (and two guesses on the raw path, which evaluates the OPRF for the ID and the biometric),
+ * and given back when the identity was erased or on an error (`spendGuess`). The raw values are
+ * derived and dropped, as at registration. The person's Sign in with ZeroID records go with the
+ * identity: found from the pseudonyms the zero-knowledge body proves (decision 048), or from the
+ * secret the raw path derives here. True when the identity was erased.
+ */
+export async function eraseClaim(
+  services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics; proofVerifier: ProofVerifier },
+  admit: AdmitGuess,
+  request: ErasureRequest,
+): Promise<boolean> {
+  const { storage, registry, deriver, metrics, proofVerifier } = services;
+  if ('signed' in request) {
+    const { signed, signInProofs } = request;
+    return spendGuess(
+      admit,
+      PROOF_VERIFICATION,
+      async () => {
+        const signInSubjects = await provenSignInSubjects(storage, proofVerifier, signed, signInProofs);
+        return eraseSigned(storage, registry, { ...signed, signInSubjects });
+      },
+      (erased) => !erased,
+    );
+  }
+  const { idInfo, bioInfo } = request;
+  return spendGuess(
+    admit,
+    RAW_ERASURE,
+    async () => {
+      const derived = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
+      metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
+      const signInSubjects = derived.secretScalar === undefined ? [] : await subjectsOfSecret(storage, BigInt(derived.secretScalar));
+      return eraseIdentity(storage, registry, { ...derived, signInSubjects });
+    },
+    (erased) => !erased,
+  );
+}

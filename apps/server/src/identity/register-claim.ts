@@ -1,0 +1,46 @@
+import type { Metrics } from '../metrics.ts';
+import type { Registry } from '../member-tree/member-tree.ts';
+import { NO_GUESS, RAW_REGISTRATION } from '../limits/guess-costs.ts';
+import type { AdmitGuess } from '../limits/spend-guess.ts';
+import type { Storage } from '../storage/types.ts';
+import { registerCommitment, type SignedRegistration } from './register-commitment.ts';
+import type { RawDeriver } from './raw/raw-deriver.ts';
+
+/** A registration request checked to be well formed: signed (zero-knowledge), or the raw values, normalised. */
+export type RegistrationRequest = { signed: SignedRegistration } | { idInfo: string; bioInfo: string };
+
+/**
+ * The registration use case (POST /register). A raw registration makes two OPRF evaluations, each a
+ * guess (its "already registered" answers one), so it draws two from the client's guess budget; a
+ * zero-knowledge one makes none (its OPRF rounds were counted at /oprf), but is still admitted under
+ * the global budget. The raw values are derived and dropped. Answers the DID of a new identity, or
+ * undefined when the identity was already registered (whose data is never echoed).
+ */
+export async function registerClaim(
+  services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics },
+  admit: AdmitGuess,
+  request: RegistrationRequest,
+  client: string,
+): Promise<{ did?: string }> {
+  const { storage, registry, deriver, metrics } = services;
+  let did: string;
+  let inserted: boolean;
+  if ('signed' in request) {
+    await admit(NO_GUESS);
+    inserted = (await registerCommitment(storage, request.signed)).inserted;
+    did = request.signed.did;
+  } else {
+    await admit(RAW_REGISTRATION);
+    const derived = await deriver.registration({ idInfo: request.idInfo, bioInfo: request.bioInfo }, client);
+    metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
+    inserted = (await storage.identities.register(derived)).inserted;
+    did = derived.did;
+  }
+  metrics.registrations.inc({ mode: 'signed' in request ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
+  if (!inserted) return {};
+  // The table is the truth and the registration is committed: the tree catches up in the
+  // background, with the other registrations of the moment (every tree question catches up
+  // first anyway), so a registration's latency does not grow with the tree's depth.
+  registry.catchUpSoon();
+  return { did };
+}
