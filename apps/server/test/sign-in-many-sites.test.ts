@@ -13,7 +13,7 @@ import {
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { purgeExpired } from '../src/purge-expired.ts';
+import { purgeExpired } from '../src/jobs/purge-expired.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
@@ -347,10 +347,10 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     const storage = await openStorage({ dataDir, ...database, poolSize: 1 });
     try {
       // Within their lifetimes the records stay (the site may still exchange or use them)…
-      await purgeExpired(storage, { failedVerificationForgetMs: 86_400_000 });
+      await purgeExpired(storage, { guessForgetMs: 86_400_000 });
       expect((await rows()).filter((row) => third.some((sub) => names(row.text, sub))).length).toBeGreaterThan(0);
       // …and once the longest of them (ten minutes) has passed, none is left.
-      await purgeExpired(storage, { failedVerificationForgetMs: 86_400_000 }, Date.now() + 11 * 60_000);
+      await purgeExpired(storage, { guessForgetMs: 86_400_000 }, Date.now() + 11 * 60_000);
     } finally {
       await storage.close();
     }
