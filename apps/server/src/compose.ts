@@ -193,7 +193,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       nodeKeys?.watch();
       const stopPurge = schedulePurge(storage, {
         intervalMs: config.purgeIntervalMs,
-        guessForgetMs: config.failedVerificationForgetMs,
+        guessForgetMs: config.guessForgetMs,
         attached: () => deferred?.attached ?? true,
         log,
       });
@@ -272,9 +272,9 @@ function guessLimits(config: Config, storage: Storage, keySecret: Uint8Array): G
         globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
         failuresBeforeDelay: on ? config.failedVerificationsBeforeDelay : 0,
         guessesBeforeDelay: on ? config.guessesBeforeDelay : 0,
-        delayMs: config.failedVerificationDelayMs,
-        maxDelayMs: config.failedVerificationMaxDelayMs,
-        forgetAfterMs: config.failedVerificationForgetMs,
+        delayMs: config.guessDelayMs,
+        maxDelayMs: config.guessMaxDelayMs,
+        forgetAfterMs: config.guessForgetMs,
       },
       keySecret,
     ),

@@ -5,7 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.ts';
 import { createServices } from './compose.ts';
 import { buildMetricsApp } from './metrics-app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfig, serverSettings, type Config } from './config.ts';
+import { ConfigError } from './settings/config-error.ts';
+import { settingsHelp } from './settings/settings-table.ts';
 import { KeyMismatchError } from './oprf/check-key-fingerprint.ts';
 import { OprfNodeSetMismatch } from './oprf/nodes/watch-node-keys.ts';
 
@@ -18,6 +20,10 @@ import { OprfNodeSetMismatch } from './oprf/nodes/watch-node-keys.ts';
  * requests finish before the services close.
  */
 async function main() {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(settingsHelp('ZeroID server (npm start): the API, the web app and Sign in with ZeroID.', serverSettings));
+    return;
+  }
   let config: Config;
   try {
     config = loadConfig();
