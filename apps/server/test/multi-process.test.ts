@@ -6,6 +6,7 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
 
 /**
  * Two real server processes on one real PostgreSQL, as behind a load balancer: what one acknowledges,
@@ -36,22 +37,13 @@ afterAll(async () => {
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 
-const post = async (server: ServerProcess, path: string, body: object) => {
-  const response = await fetch(server.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-
 describe('two server processes on one PostgreSQL', () => {
   it('verifies on B at once what A registered, through the raw API', async () => {
-    expect((await post(a, '/register', { id_info: 'MP-1', bio_info: 'multi process one' })).body).toMatchObject({
+    expect((await postJson(a, '/register', { id_info: 'MP-1', bio_info: 'multi process one' })).body).toMatchObject({
       'DID already generated': false,
     });
-    expect((await post(b, '/verify', { bio_info: 'multi process one' })).body).toEqual({ 'Verification Result': 'Success' });
-    expect((await post(b, '/register', { id_info: 'MP-1', bio_info: 'another' })).body).toEqual({ 'DID already generated': true });
+    expect((await postJson(b, '/verify', { bio_info: 'multi process one' })).body).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(b, '/register', { id_info: 'MP-1', bio_info: 'another' })).body).toEqual({ 'DID already generated': true });
   });
 
   it('verifies a proof on B for an identity registered on A in zero-knowledge mode, and the challenge works once', async () => {
@@ -73,14 +65,16 @@ describe('two server processes on one PostgreSQL', () => {
 
   it('keeps leaf indexes exactly 0..N-1 under 8 × 50 concurrent registrations spread over both, with one tree everywhere', async () => {
     const duplicates = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(i % 2 ? a : b, '/register', { id_info: 'MP-DUP', bio_info: 'multi process duplicate' })),
+      Array.from({ length: 20 }, (_, i) =>
+        postJson(i % 2 ? a : b, '/register', { id_info: 'MP-DUP', bio_info: 'multi process duplicate' }),
+      ),
     );
     expect(duplicates.filter((r) => r.body['DID already generated'] === false)).toHaveLength(1);
 
     const batches = Array.from({ length: 8 }, (_, batch) =>
       Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          post((batch + i) % 2 ? a : b, '/register', { id_info: `MP-${batch}-${i}`, bio_info: `multi process race ${batch} ${i}` }),
+          postJson((batch + i) % 2 ? a : b, '/register', { id_info: `MP-${batch}-${i}`, bio_info: `multi process race ${batch} ${i}` }),
         ),
       ),
     );
