@@ -7,7 +7,7 @@ import { Group } from '@semaphore-protocol/group';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateProof } from '@semaphore-protocol/proof';
 import { groth16 } from 'snarkjs';
-import { Artifacts } from '../apps/server/src/proofs/artifacts.ts';
+import { Artifacts } from './server.ts';
 import { releaseSnarkjs } from '../apps/server/test/real-proofs.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium.ts';
 import { costModelInput } from './binding/cost-model-input.ts';

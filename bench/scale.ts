@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { openStorage } from '../apps/server/src/storage/open-storage.ts';
+import { openStorage } from './server.ts';
 import { startEmbeddedPostgres } from '../apps/server/test/embedded-postgres.ts';
 import { startPersistentPostgres } from './persistent-postgres.ts';
 import { startServerProcess } from '../apps/server/test/server-process.ts';

@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { memberBucket } from '@zeroid/protocol';
-import type { Storage } from '../apps/server/src/storage/types.ts';
-import { BucketIndex, INDEXED_BUCKET_CHARS } from '../apps/server/src/member-tree/bucket-index.ts';
-import { PackedLeanIMT } from '../apps/server/src/member-tree/packed-lean-imt.ts';
-import { checkpointPieces, savePagedCheckpoint } from '../apps/server/src/member-tree/tree-checkpoint-pages.ts';
+import { BucketIndex, checkpointPieces, INDEXED_BUCKET_CHARS, PackedLeanIMT, savePagedCheckpoint, type Storage } from './server.ts';
 
 /**
  * Random stand-ins for registered identities, for scale measurements only: each commitment is a

@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { openStorage } from '../apps/server/src/storage/open-storage.ts';
-import { SQLite } from '../apps/server/src/storage/sqlite/sqlite-driver.ts';
+import { openStorage, SQLite } from './server.ts';
 import { seedRows } from './seed-rows.ts';
 import { seedSqlite, STAGING_TABLE } from './seed-sqlite.ts';
 

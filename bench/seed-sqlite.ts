@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { openStorage } from '../apps/server/src/storage/open-storage.ts';
-import { SQLite, type SqliteDatabase } from '../apps/server/src/storage/sqlite/sqlite-driver.ts';
+import { openStorage, SQLite, type SqliteDatabase } from './server.ts';
 import { progressReporter } from './seed-progress.ts';
 import { seedRows } from './seed-rows.ts';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { openStorage } from '../apps/server/src/storage/open-storage.ts';
+import { openStorage } from './server.ts';
 import { randomIdentities, SeedTree, seedIdentities } from './seed-identities.ts';
 
 /**

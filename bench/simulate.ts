@@ -5,18 +5,19 @@ import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
-import { BucketIndex } from '../apps/server/src/member-tree/bucket-index.ts';
-import { PackedLeanIMT } from '../apps/server/src/member-tree/packed-lean-imt.ts';
-import { bucketHexChars, provingDepthFor } from '../apps/server/src/member-tree/member-tree.ts';
 import {
+  bucketHexChars,
+  BucketIndex,
   checkpointBytes,
   checkpointPieces,
+  openStorage,
+  PackedLeanIMT,
   PAGED_CHECKPOINT,
+  provingDepthFor,
   readCheckpointPages,
   savePagedCheckpoint,
-} from '../apps/server/src/member-tree/tree-checkpoint-pages.ts';
-import { openStorage } from '../apps/server/src/storage/open-storage.ts';
-import { SQLite } from '../apps/server/src/storage/sqlite/sqlite-driver.ts';
+  SQLite,
+} from './server.ts';
 import { seedRows } from './seed-rows.ts';
 
 /** Measurements at small scale, each the median of `runs`, that the extrapolation scales up. */

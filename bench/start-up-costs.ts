@@ -4,10 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { memberBucket } from '@zeroid/protocol';
-import { BucketIndex } from '../apps/server/src/member-tree/bucket-index.ts';
-import { levelLengths, PackedLeanIMT } from '../apps/server/src/member-tree/packed-lean-imt.ts';
-import { checkpointPieces, readCheckpointPages, savePagedCheckpoint } from '../apps/server/src/member-tree/tree-checkpoint-pages.ts';
-import { openStorage } from '../apps/server/src/storage/open-storage.ts';
+import {
+  BucketIndex,
+  checkpointPieces,
+  levelLengths,
+  openStorage,
+  PackedLeanIMT,
+  readCheckpointPages,
+  savePagedCheckpoint,
+} from './server.ts';
 
 /**
  * `tsx bench/start-up-costs.ts --members 1000000`: where the registry's start-up went before decision

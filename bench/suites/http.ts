@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Identity } from '@semaphore-protocol/identity';
-import { Artifacts } from '../../apps/server/src/proofs/artifacts.ts';
+import { Artifacts } from '../server.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
 import { viaHttp, ZkTestClient } from '../../apps/server/test/zk-client.ts';
 import { releaseSnarkjs } from '../../apps/server/test/real-proofs.ts';

@@ -1,9 +1,12 @@
-import { Artifacts } from '../../apps/server/src/proofs/artifacts.ts';
-import { createProofVerifier } from '../../apps/server/src/proofs/verifier/proof-verifier.ts';
-import { verificationKeyPaths } from '../../apps/server/src/proofs/verifier/verification-keys.ts';
+import { benchServices } from '../server.ts';
 import type { ProofVerifier } from './verifier.ts';
 
-/** The verifier the server uses for `POST /verify`: batched, one worker thread per core. */
+/**
+ * The verifier the server uses for `POST /verify`, as `createServices` builds it: batched, one worker
+ * thread per core, started at once. Closing it closes the services around it.
+ */
 export async function createBenchVerifier(): Promise<ProofVerifier> {
-  return createProofVerifier({ keyPaths: verificationKeyPaths(await Artifacts.load()), eager: true });
+  // No derivation threads: the raw path is not measured here, and its threads would share the cores.
+  const services = await benchServices({ DERIVATION_THREADS: '0' });
+  return { verify: (proof) => services.proofVerifier.verify(proof), close: () => services.close() };
 }

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { loadOprfKey } from '../../apps/server/src/oprf/oprf-key.ts';
-import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
+import { loadOprfKey, openStorage } from '../server.ts';
 import { startServerProcess, type ServerProcess } from '../../apps/server/test/server-process.ts';
 import {
   killOprfNode,

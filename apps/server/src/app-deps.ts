@@ -5,7 +5,7 @@ import type { GuessLimitSettings } from './http/guess-limits.ts';
 import type { Artifacts } from './proofs/artifacts.ts';
 import type { Metrics } from './metrics.ts';
 import type { admissionSigner } from './oprf/oprf-admission-signer.ts';
-import type { OprfNodesState } from './identity/raw/threshold-deriver.ts';
+import type { OprfNodesState } from './oprf/nodes/oprf-node-set.ts';
 import type { ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import type { RawDeriver } from './identity/raw/raw-deriver.ts';
 import type { Registry } from './member-tree/member-tree.ts';

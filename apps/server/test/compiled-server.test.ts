@@ -7,6 +7,7 @@ import { distDir, sourceDigest } from '../scripts/build-server.js';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
 
 /**
  * The server as `npm start` runs it (decision 018): the bundles in dist/, built first if missing or
@@ -32,15 +33,6 @@ afterAll(async () => {
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 
-const post = async (url: string, body: object) => {
-  const response = await fetch(server.url + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-
 it('rebuilt dist/ from the current sources, and runs from it', () => {
   expect(server.output.join('')).toContain('The server build is missing or out of date; building it');
   expect(JSON.parse(readFileSync(path.join(distDir, 'build-stamp.json'), 'utf8'))).toEqual({ sourceDigest: sourceDigest() });
@@ -57,13 +49,13 @@ it('is ready, and registers and verifies on the raw path', async () => {
   expect(health.status).toBe(200);
   expect(await health.json()).toMatchObject({ status: 'ready', members: 0 });
 
-  const registered = await post('/register', { id_info: 'compiled id 1', bio_info: 'compiled biometric 1' });
+  const registered = await postJson(server, '/register', { id_info: 'compiled id 1', bio_info: 'compiled biometric 1' });
   expect(registered.status).toBe(200);
   expect(registered.body[DID_ALREADY_GENERATED]).toBe(false);
   expect(registered.body.DID).toMatch(/^did:key:z6Mk/);
 
-  expect((await post('/verify', { bio_info: 'compiled biometric 1' })).body).toEqual({ [VERIFICATION_RESULT]: 'Success' });
-  expect((await post('/verify', { bio_info: 'someone else' })).body).toEqual({ [VERIFICATION_RESULT]: 'Failure' });
+  expect((await postJson(server, '/verify', { bio_info: 'compiled biometric 1' })).body).toEqual({ [VERIFICATION_RESULT]: 'Success' });
+  expect((await postJson(server, '/verify', { bio_info: 'someone else' })).body).toEqual({ [VERIFICATION_RESULT]: 'Failure' });
 });
 
 it('verifies a zero-knowledge proof on its verifier thread', async () => {

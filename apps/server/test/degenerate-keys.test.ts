@@ -11,6 +11,7 @@ import { openStorage } from '../src/storage/open-storage.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
 
 /**
  * Issue 13, item 3, against a real server process: a registration whose Semaphore key is degenerate
@@ -47,14 +48,6 @@ afterAll(async () => {
   await releaseSnarkjs();
 });
 
-const post = async (url: string, body: object) => {
-  const response = await fetch(server.url + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
-};
 const size = async () => ((await (await fetch(`${server.url}/members`)).json()) as { size: number }).size;
 
 describe('degenerate Semaphore keys, against a real server process', () => {
@@ -76,9 +69,9 @@ describe('degenerate Semaphore keys, against a real server process', () => {
     const idTag = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
     const challenge = await client.challenge();
     const { fields, signatures } = forgeRegistration({ idTag, did: didKey.did, challenge, commitment }, didKey.secretKey, point, k);
-    const reply = await post('/register', { ...fields, signatures });
+    const reply = await postJson(server, '/register', { ...fields, signatures });
     expect(reply.status).toBe(400);
-    expect(reply.body.error.code).toBe('DEGENERATE_KEY');
+    expect(reply.body.error?.code).toBe('DEGENERATE_KEY');
     expect(await size()).toBe(before);
   });
 

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { Group } from '@semaphore-protocol/group';
 import { deriveAll, generateOprfKeyPair, normaliseInput, OprfEvaluator, signErasure } from '@zeroid/protocol';
 import pg from 'pg';
@@ -12,6 +10,8 @@ import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres
 import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * Erasure (decision 022), against real server processes: two on one real PostgreSQL (erase on A,
@@ -26,14 +26,13 @@ let limited: ServerProcess;
 let oprf: OprfEvaluator;
 let artifacts: Artifacts;
 let env: Record<string, string>;
-const dirs: string[] = [];
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
   const { privateKey } = await generateOprfKeyPair();
   oprf = new OprfEvaluator(privateKey);
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
-  const pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir() };
+  const pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-erasure-') };
   const limitedEnv = { ...pgEnv, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true' };
   [a, b, limited, artifacts] = await Promise.all([
     startServerProcess(pgEnv, { readyTimeoutMs: 120_000 }),
@@ -46,29 +45,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop(), limited?.stop()]);
   await postgres?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 
-function tempDir() {
-  const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-erasure-'));
-  dirs.push(dir);
-  return dir;
-}
-
-const post = async (server: ServerProcess, url: string, body: object) => {
-  const response = await fetch(server.url + url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
 const person = (name: string) => ({ id_info: `ERASE-${name}`, bio_info: `erasure biometric of ${name}` });
-const register = async (server: ServerProcess, name: string) => (await post(server, '/register', person(name))).body;
+const register = async (server: ServerProcess, name: string) => (await postJson(server, '/register', person(name))).body;
 const verifyRaw = async (server: ServerProcess, name: string) =>
-  (await post(server, '/verify', { bio_info: person(name).bio_info })).body['Verification Result'];
-const eraseRaw = async (server: ServerProcess, body: { id_info: string; bio_info: string }) => post(server, '/erase', body);
+  (await postJson(server, '/verify', { bio_info: person(name).bio_info })).body['Verification Result'];
+const eraseRaw = async (server: ServerProcess, body: { id_info: string; bio_info: string }) => postJson(server, '/erase', body);
 
 /** What the server derives for `name`: the values an erasure must remove. */
 async function derived(name: string) {
@@ -87,7 +72,7 @@ async function eraseZk(server: ServerProcess, idInfo: string, bioInfo: string) {
     did: values.did,
     challenge: await client.challenge(),
   });
-  return post(server, '/erase', { ...fields, signatures, signInProofs: await client.erasureProofs(values.identity, fields.challenge) });
+  return postJson(server, '/erase', { ...fields, signatures, signInProofs: await client.erasureProofs(values.identity, fields.challenge) });
 }
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
@@ -120,7 +105,7 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     const wrongBio = await eraseZk(a, alice.id_info, 'someone else entirely');
     const wrongId = await eraseZk(a, 'ERASE-not-alice', alice.bio_info);
     const wrongRawBio = await eraseRaw(a, { id_info: alice.id_info, bio_info: 'someone else entirely' });
-    const failedVerification = await post(a, '/verify', { bio_info: 'someone else entirely' });
+    const failedVerification = await postJson(a, '/verify', { bio_info: 'someone else entirely' });
     for (const reply of [wrongBio, wrongId, wrongRawBio]) {
       expect(reply).toEqual({ status: failedVerification.status, body: { 'Erasure Result': 'Failure' } });
       expect(Object.keys(reply.body)).toHaveLength(Object.keys(failedVerification.body).length);
@@ -137,7 +122,7 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     const verificationMs: number[] = [];
     for (let i = 0; i < 8; i++) {
       erasureMs.push(await timed(() => eraseRaw(a, { id_info: alice.id_info, bio_info: `wrong ${i}` })));
-      verificationMs.push(await timed(() => post(a, '/verify', { bio_info: `wrong ${i}` })));
+      verificationMs.push(await timed(() => postJson(a, '/verify', { bio_info: `wrong ${i}` })));
     }
     const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1]!;
     const ratio = median(erasureMs) / median(verificationMs);
@@ -283,7 +268,7 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
   }, 60_000);
 
   it('SQLite: no file under DATA_DIR holds any form of an erased value once the erasure is answered, while running and after a clean stop', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('zeroid-erasure-');
     const metricsToken = 'erasure-bytes-metrics-token-0123456789ab';
     const server = await startServerProcess({ ...env, DATA_DIR: dataDir, METRICS_TOKEN: metricsToken }, { readyTimeoutMs: 120_000 });
     let metrics = '';
@@ -328,12 +313,12 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
 
 describe('SIGKILL during erasures under load (SQLite)', () => {
   it('restarts with every erasure whole or absent, and the tree recomputed from the rows equals the stored state', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('zeroid-erasure-');
     const sqliteEnv = { ...env, DATA_DIR: dataDir };
     let server = await startServerProcess(sqliteEnv, { readyTimeoutMs: 120_000 });
     const people = Array.from({ length: 24 }, (_, i) => person(`load-${i}`));
     for (let i = 0; i < people.length; i += 12) {
-      await Promise.all(people.slice(i, i + 12).map((p) => post(server, '/register', p)));
+      await Promise.all(people.slice(i, i + 12).map((p) => postJson(server, '/register', p)));
     }
     // Erasures of the first 12 and registrations of newcomers, in flight together when the kill lands,
     // once a few erasures were acknowledged.
@@ -345,7 +330,7 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
           () => undefined,
         ),
       ),
-      ...Array.from({ length: 12 }, (_, i) => post(server, '/register', person(`late-${i}`)).catch(() => undefined)),
+      ...Array.from({ length: 12 }, (_, i) => postJson(server, '/register', person(`late-${i}`)).catch(() => undefined)),
     ];
     const deadline = Date.now() + 10_000;
     while (acknowledged < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -6,6 +6,7 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
 
 /**
  * Two real server processes on one real PostgreSQL, as behind a load balancer: what one acknowledges,
@@ -36,27 +37,18 @@ afterAll(async () => {
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 
-const post = async (server: ServerProcess, path: string, body: object) => {
-  const response = await fetch(server.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-};
-
 describe('two server processes on one PostgreSQL', () => {
   it('verifies on B at once what A registered, through the raw API', async () => {
-    expect((await post(a, '/register', { id_info: 'MP-1', bio_info: 'multi process one' })).body).toMatchObject({
+    expect((await postJson(a, '/register', { id_info: 'MP-1', bio_info: 'multi process one' })).body).toMatchObject({
       'DID already generated': false,
     });
-    expect((await post(b, '/verify', { bio_info: 'multi process one' })).body).toEqual({ 'Verification Result': 'Success' });
-    expect((await post(b, '/register', { id_info: 'MP-1', bio_info: 'another' })).body).toEqual({ 'DID already generated': true });
+    expect((await postJson(b, '/verify', { bio_info: 'multi process one' })).body).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(b, '/register', { id_info: 'MP-1', bio_info: 'another' })).body).toEqual({ 'DID already generated': true });
   });
 
   it("tells a screen following on A that a phone opened its link on B, and that B's verification awaits the code (decision 047)", async () => {
-    expect((await post(a, '/register', { id_info: 'MP-PHONE', bio_info: 'multi process phone' })).status).toBe(200);
-    const { session, secret } = (await post(a, '/sessions', {})).body as { session: string; secret: string };
+    expect((await postJson(a, '/register', { id_info: 'MP-PHONE', bio_info: 'multi process phone' })).status).toBe(200);
+    const { session, secret } = (await postJson(a, '/sessions', {})).body as { session: string; secret: string };
     const events: string[] = [];
     const controller = new AbortController();
     const stream = await fetch(`${a.url}/sessions/${session}/events?secret=${secret}`, { signal: controller.signal });
@@ -77,7 +69,7 @@ describe('two server processes on one PostgreSQL', () => {
     expect(await heard(2)).toMatchObject({ status: 'pending', phoneConnected: true });
     expect(await screen()).toMatchObject({ status: 'pending', phoneConnected: true });
     // The phone verifies on B: A's screen hears that the code is awaited, not a success.
-    const verified = await post(b, '/verify', { bio_info: 'multi process phone', session });
+    const verified = await postJson(b, '/verify', { bio_info: 'multi process phone', session });
     expect(await heard(3)).toMatchObject({ status: 'awaiting-code' });
     expect(await screen()).toMatchObject({ status: 'awaiting-code' });
     const confirmed = await fetch(`${a.url}/sessions/${session}/confirm`, {
@@ -110,14 +102,16 @@ describe('two server processes on one PostgreSQL', () => {
 
   it('keeps leaf indexes exactly 0..N-1 under 8 × 50 concurrent registrations spread over both, with one tree everywhere', async () => {
     const duplicates = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(i % 2 ? a : b, '/register', { id_info: 'MP-DUP', bio_info: 'multi process duplicate' })),
+      Array.from({ length: 20 }, (_, i) =>
+        postJson(i % 2 ? a : b, '/register', { id_info: 'MP-DUP', bio_info: 'multi process duplicate' }),
+      ),
     );
     expect(duplicates.filter((r) => r.body['DID already generated'] === false)).toHaveLength(1);
 
     const batches = Array.from({ length: 8 }, (_, batch) =>
       Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          post((batch + i) % 2 ? a : b, '/register', { id_info: `MP-${batch}-${i}`, bio_info: `multi process race ${batch} ${i}` }),
+          postJson((batch + i) % 2 ? a : b, '/register', { id_info: `MP-${batch}-${i}`, bio_info: `multi process race ${batch} ${i}` }),
         ),
       ),
     );

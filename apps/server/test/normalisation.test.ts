@@ -6,6 +6,7 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
 
 /**
  * Issue 13, item 9, against a real server process: default-ignorable code points do not make a new
@@ -32,22 +33,24 @@ const postBytes = async (url: string, body: string | Uint8Array) => {
   const text = await response.text();
   return { status: response.status, text, json: () => JSON.parse(text) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 };
-const post = (url: string, body: object) => postBytes(url, JSON.stringify(body));
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const concat = (...parts: Uint8Array[]) => new Uint8Array(parts.flatMap((p) => [...p]));
 
 describe('normalisation version 2, against a real server process', () => {
   it('gives the same identity with or without invisible characters, on the raw path', async () => {
-    const first = await post('/register', { id_info: 'NV-\u200b100\u00ad1', bio_info: 'whorl\u200d 12 \u2060delta\u034f 9\ufeff' });
-    expect(first.json()).toMatchObject({ 'DID already generated': false });
+    const first = await postJson(server, '/register', {
+      id_info: 'NV-\u200b100\u00ad1',
+      bio_info: 'whorl\u200d 12 \u2060delta\u034f 9\ufeff',
+    });
+    expect(first.body).toMatchObject({ 'DID already generated': false });
     // The same person typing it plainly, or with other invisible characters: already registered.
-    expect((await post('/register', { id_info: 'NV-1001', bio_info: 'whorl 12 delta 9' })).json()).toEqual({
+    expect((await postJson(server, '/register', { id_info: 'NV-1001', bio_info: 'whorl 12 delta 9' })).body).toEqual({
       'DID already generated': true,
     });
-    expect((await post('/register', { id_info: 'NV-other', bio_info: '\u200cwhorl 12 delta\ufe0f 9' })).json()).toEqual({
+    expect((await postJson(server, '/register', { id_info: 'NV-other', bio_info: '\u200cwhorl 12 delta\ufe0f 9' })).body).toEqual({
       'DID already generated': true,
     });
-    expect((await post('/verify', { bio_info: 'whorl 12 delta 9' })).json()).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(server, '/verify', { bio_info: 'whorl 12 delta 9' })).body).toEqual({ 'Verification Result': 'Success' });
   });
 
   it('gives the same identity with or without invisible characters, on the zero-knowledge path', async () => {
@@ -87,7 +90,7 @@ describe('normalisation version 2, against a real server process', () => {
   });
 
   it('so nothing registered under U+FFFD: the text with a real U+FFFD is new, and valid multi-byte UTF-8 is accepted', async () => {
-    expect((await post('/register', { id_info: 'NV-4004', bio_info: 'ridge\ufffd 5' })).json()).toMatchObject({
+    expect((await postJson(server, '/register', { id_info: 'NV-4004', bio_info: 'ridge\ufffd 5' })).body).toMatchObject({
       'DID already generated': false,
     });
     const body = utf8('{"id_info":"NV-5005 \u00e9\u8eab","bio_info":"ridge \u{1f600} 5"}');

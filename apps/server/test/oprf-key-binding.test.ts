@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { generateOprfKeyPair, OPRF_SUITE, oprfPublicKey } from '@zeroid/protocol';
@@ -8,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../src/oprf/check-key-fingerprint.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
+import { postJson } from './support/post.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * The key must match the data: real server processes on SQLite and on a real PostgreSQL. A database
@@ -15,7 +16,6 @@ import { runServerUntilExit, startServerProcess, type ServerProcess } from './se
  * fix, instead of serving with it (and letting the same people register again under new values).
  */
 let postgres: RunningPostgres;
-const dirs: string[] = [];
 const running: ServerProcess[] = [];
 
 beforeAll(async () => {
@@ -24,14 +24,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(running.map((server) => server.stop()));
   await postgres?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-key-'));
-  dirs.push(dir);
-  return dir;
-};
 const newKey = async () => Buffer.from((await generateOprfKeyPair()).privateKey).toString('base64url');
 const fingerprintOf = (privateKey: string) =>
   keyFingerprint({ purpose: 'oprf', suite: OPRF_SUITE, publicKey: oprfPublicKey(new Uint8Array(Buffer.from(privateKey, 'base64url'))) });
@@ -42,10 +37,6 @@ const start = async (env: Record<string, string>) => {
   running.push(server);
   return server;
 };
-const post = async (server: ServerProcess, route: string, body: object) =>
-  (await (
-    await fetch(server.url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  ).json()) as Record<string, unknown>;
 
 function expectRefusal({ code, output }: { code: number | null; output: string }) {
   expect(code, output).toBe(1);
@@ -57,9 +48,9 @@ function expectRefusal({ code, output }: { code: number | null; output: string }
 
 describe('an OPRF key bound to its SQLite data directory', () => {
   it('lets an existing database adopt its key, then refuses another key and accepts the same one again', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('zeroid-key-');
     const first = await start({ DATA_DIR: dataDir });
-    expect(await post(first, '/register', { id_info: 'KEY-1', bio_info: 'key binding one' })).toMatchObject({
+    expect((await postJson(first, '/register', { id_info: 'KEY-1', bio_info: 'key binding one' })).body).toMatchObject({
       'DID already generated': false,
     });
     await first.stop();
@@ -72,7 +63,7 @@ describe('an OPRF key bound to its SQLite data directory', () => {
     const fileKey = (JSON.parse(readFileSync(path.join(dataDir, 'oprf-key.json'), 'utf8')) as { privateKey: string }).privateKey;
 
     const upgraded = await start({ DATA_DIR: dataDir });
-    expect(await post(upgraded, '/verify', { bio_info: 'key binding one' })).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(upgraded, '/verify', { bio_info: 'key binding one' })).body).toEqual({ 'Verification Result': 'Success' });
     await upgraded.stop();
     const recorded = new SQLite(path.join(dataDir, 'zeroid.sqlite'), { readonly: true });
     expect(recorded.prepare("SELECT fingerprint FROM key_fingerprints WHERE purpose = 'oprf'").get()).toEqual({
@@ -83,8 +74,10 @@ describe('an OPRF key bound to its SQLite data directory', () => {
     expectRefusal(await runServerUntilExit({ ...LEAN, DATA_DIR: dataDir, OPRF_PRIVATE_KEY: await newKey() }));
 
     const sameKey = await start({ DATA_DIR: dataDir, OPRF_PRIVATE_KEY: fileKey });
-    expect(await post(sameKey, '/verify', { bio_info: 'key binding one' })).toEqual({ 'Verification Result': 'Success' });
-    expect(await post(sameKey, '/register', { id_info: 'KEY-1', bio_info: 'key binding one' })).toEqual({ 'DID already generated': true });
+    expect((await postJson(sameKey, '/verify', { bio_info: 'key binding one' })).body).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(sameKey, '/register', { id_info: 'KEY-1', bio_info: 'key binding one' })).body).toEqual({
+      'DID already generated': true,
+    });
     await sameKey.stop();
   }, 180_000);
 });
@@ -93,23 +86,29 @@ describe('an OPRF key bound to its PostgreSQL database', () => {
   it('refuses a second instance started without OPRF_PRIVATE_KEY, which would have made a new random key', async () => {
     const databaseUrl = await postgres.createDatabase();
     const key = await newKey();
-    const a = await start({ DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: key, DATA_DIR: tempDir() });
-    expect(await post(a, '/register', { id_info: 'KEY-PG', bio_info: 'key binding pg' })).toMatchObject({ 'DID already generated': false });
+    const a = await start({ DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: key, DATA_DIR: tempDir('zeroid-key-') });
+    expect((await postJson(a, '/register', { id_info: 'KEY-PG', bio_info: 'key binding pg' })).body).toMatchObject({
+      'DID already generated': false,
+    });
 
-    expectRefusal(await runServerUntilExit({ ...LEAN, DATABASE_URL: databaseUrl, DATA_DIR: tempDir() }));
-    expectRefusal(await runServerUntilExit({ ...LEAN, DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: await newKey(), DATA_DIR: tempDir() }));
+    expectRefusal(await runServerUntilExit({ ...LEAN, DATABASE_URL: databaseUrl, DATA_DIR: tempDir('zeroid-key-') }));
+    expectRefusal(
+      await runServerUntilExit({ ...LEAN, DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: await newKey(), DATA_DIR: tempDir('zeroid-key-') }),
+    );
 
     // The same key joins, and sees what the first instance registered.
-    const b = await start({ DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: key, DATA_DIR: tempDir() });
-    expect(await post(b, '/register', { id_info: 'KEY-PG', bio_info: 'someone else' })).toEqual({ 'DID already generated': true });
-    expect(await post(b, '/verify', { bio_info: 'key binding pg' })).toEqual({ 'Verification Result': 'Success' });
+    const b = await start({ DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: key, DATA_DIR: tempDir('zeroid-key-') });
+    expect((await postJson(b, '/register', { id_info: 'KEY-PG', bio_info: 'someone else' })).body).toEqual({
+      'DID already generated': true,
+    });
+    expect((await postJson(b, '/verify', { bio_info: 'key binding pg' })).body).toEqual({ 'Verification Result': 'Success' });
   }, 180_000);
 
   it('lets exactly one of two instances with different keys, started at once on a new database, serve it', async () => {
     const databaseUrl = await postgres.createDatabase();
     const keys = [await newKey(), await newKey()];
     const started = await Promise.allSettled(
-      keys.map((key) => start({ DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: key, DATA_DIR: tempDir() })),
+      keys.map((key) => start({ DATABASE_URL: databaseUrl, OPRF_PRIVATE_KEY: key, DATA_DIR: tempDir('zeroid-key-') })),
     );
     expect(started.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = started.find((s) => s.status === 'rejected')!;

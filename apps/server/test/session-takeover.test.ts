@@ -8,6 +8,7 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { addPublicClient, discoverSite, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { postJson } from './support/post.ts';
 
 /**
  * The session swap of issue 25, run as the review ran it (decision 035): the victim's screen shows
@@ -27,14 +28,6 @@ let artifacts: Artifacts;
 let site: client.Configuration;
 let journey: SignInJourney;
 
-const post = async (url: string, body: object, headers: Record<string, string> = {}) => {
-  const response = await fetch(`${server.url}${url}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string } } };
-};
 /** Every other six-digit code than `code`, in turn: what a person who never saw it might type. */
 const notThe = (code: string) => (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
 
@@ -59,37 +52,38 @@ afterAll(async () => {
 describe('a phone the person at the screen does not hold', () => {
   it("cannot complete the victim's plain verification with the attacker's raw /verify; the victim's own phone can", async () => {
     // The victim's screen (/generate-qr) creates the session and keeps its secret.
-    const screen = await post('/sessions', {});
+    const screen = await postJson(server, '/sessions', {});
     const { session, secret } = screen.body as { session: string; secret: string };
     // The attacker saw the QR code: a raw /verify with their own biometric and the victim's session.
-    const attack = await post('/verify', { bio_info: ATTACKER.bio, session });
+    const attack = await postJson(server, '/verify', { bio_info: ATTACKER.bio, session });
     expect(attack.body).toEqual({ [VERIFICATION_RESULT]: 'Success', [CONFIRMATION_CODE]: expect.stringMatching(/^[0-9]{6}$/) });
     const attackerCode = attack.body[CONFIRMATION_CODE] as string;
     // The screen sees a completed session, but moves on only with the code, which is on the attacker's phone.
     const status = await fetch(`${server.url}/sessions/${session}`, { headers: { 'session-secret': secret } });
     expect(await status.json()).toMatchObject({ status: 'awaiting-code' });
     // The attacker cannot type it on the victim's screen: that needs the screen's secret.
-    expect((await post(`/sessions/${session}/confirm`, { code: attackerCode })).status).toBe(403);
+    expect((await postJson(server, `/sessions/${session}/confirm`, { code: attackerCode })).status).toBe(403);
     // The victim types what they do not have: four wrong codes are refused, the fifth fails the session.
     const typed = [];
     for (let i = 0; i < 5; i++) {
-      const reply = await post(`/sessions/${session}/confirm`, { code: notThe(attackerCode)(i) }, { 'session-secret': secret });
+      const reply = await postJson(server, `/sessions/${session}/confirm`, { code: notThe(attackerCode)(i) }, { 'session-secret': secret });
       typed.push(`${reply.status} ${reply.body.error?.code ?? `confirmed=${String(reply.body.confirmed)}`}`);
     }
     expect(typed).toEqual([...Array(4).fill('400 CONFIRMATION_CODE_WRONG'), '200 confirmed=false']);
-    expect(await post(`/sessions/${session}/confirm`, { code: attackerCode }, { 'session-secret': secret })).toMatchObject({
+    expect(await postJson(server, `/sessions/${session}/confirm`, { code: attackerCode }, { 'session-secret': secret })).toMatchObject({
       status: 409,
     });
     const failed = await fetch(`${server.url}/sessions/${session}`, { headers: { 'session-secret': secret } });
     expect(await failed.json()).toMatchObject({ status: 'failure' });
 
     // The honest journey: the victim's own phone proves, shows its code, and the victim types it.
-    const honest = (await post('/sessions', {})).body as { session: string; secret: string };
+    const honest = (await postJson(server, '/sessions', {})).body as { session: string; secret: string };
     const zk = new ZkTestClient(viaHttp(server.url), artifacts);
     const proof = await zk.prove(VICTIM.bio, undefined, honest.session);
-    const phone = await post('/verify', { proof, session: honest.session });
+    const phone = await postJson(server, '/verify', { proof, session: honest.session });
     expect(phone.body[VERIFICATION_RESULT]).toBe('Success');
-    const confirmed = await post(
+    const confirmed = await postJson(
+      server,
       `/sessions/${honest.session}/confirm`,
       { code: phone.body[CONFIRMATION_CODE] as string },
       {
@@ -120,7 +114,7 @@ describe('a phone the person at the screen does not hold', () => {
         uid: string;
       };
       const proof = await journey.prove(bio, details.scope, signInMessage(details.challenge, details.uid));
-      return (await post(`/sessions/${session}/sign-in`, { proof, challenge: details.challenge })).body as {
+      return (await postJson(server, `/sessions/${session}/sign-in`, { proof, challenge: details.challenge })).body as {
         result: string;
         confirmationCode: string;
       };
@@ -141,7 +135,9 @@ describe('a phone the person at the screen does not hold', () => {
     const attacker = await phoneProves(screen.session, ATTACKER.bio);
     expect(attacker).toMatchObject({ result: 'Success', confirmationCode: expect.stringMatching(/^[0-9]{6}$/) });
     // A raw /verify cannot complete a sign-in's session at all.
-    expect((await post('/verify', { bio_info: ATTACKER.bio, session: screen.session })).body).toEqual({ [VERIFICATION_RESULT]: 'Failure' });
+    expect((await postJson(server, '/verify', { bio_info: ATTACKER.bio, session: screen.session })).body).toEqual({
+      [VERIFICATION_RESULT]: 'Failure',
+    });
     // The victim's screen does not finish by itself, and not with codes its person never saw.
     expect((await (await screen.finish()).json()) as object).toMatchObject({ error: { code: 'CONFIRMATION_CODE_REQUIRED' } });
     for (let i = 0; i < 4; i++) {

@@ -16,7 +16,7 @@ import * as client from 'openid-client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { purgeExpired } from '../src/purge-expired.ts';
+import { purgeExpired } from '../src/jobs/purge-expired.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
@@ -422,11 +422,11 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     let purgedAt = 0;
     try {
       // Within their lifetimes the records stay (the site may still exchange or use them)…
-      await purgeExpired(storage, { failedVerificationForgetMs: 86_400_000 });
+      await purgeExpired(storage, { guessForgetMs: 86_400_000 });
       expect((await rows()).filter((row) => third.some((sub) => names(row.text, sub))).length).toBeGreaterThan(0);
       // …and once the longest of them (ten minutes) has passed, none is left.
       purgedAt = Date.now();
-      await purgeExpired(storage, { failedVerificationForgetMs: 86_400_000 }, Date.now() + 11 * 60_000);
+      await purgeExpired(storage, { guessForgetMs: 86_400_000 }, Date.now() + 11 * 60_000);
       // PostgreSQL's VACUUM runs a second after the purge, in the background of the storage that purged.
       if (dialect === 'postgres') await setTimeout(1_500);
     } finally {

@@ -2,16 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { OprfEvaluator } from '@zeroid/protocol';
+import type { OprfEvaluator } from '@zeroid/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Lifecycle } from '../src/app-deps.ts';
 import { buildApp } from '../src/app.ts';
+import { createServices, type Services } from '../src/compose.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';
-import { oidcKeySecretFromOprfKey } from '../src/openid/oidc-key-secret.ts';
-import { loadOprfKey } from '../src/oprf/oprf-key.ts';
-import { Registry } from '../src/member-tree/member-tree.ts';
+import type { Registry } from '../src/member-tree/member-tree.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import type { Storage } from '../src/storage/types.ts';
 
@@ -24,6 +22,8 @@ const loadArtifactsOnce = () => (artifacts ??= Artifacts.load());
 
 export interface TestApp {
   app: FastifyInstance;
+  /** Everything `createServices` built for the app. */
+  services: Services;
   storage: Storage;
   registry: Registry;
   oprf: OprfEvaluator;
@@ -56,14 +56,17 @@ export async function startTestApp(
     RATE_LIMIT_PER_MINUTE: '0',
     LOG_LEVEL: 'trace',
     METRICS_TOKEN: TEST_METRICS_TOKEN,
+    // The raw path's derivations on the calling thread: a test app starts no derivation threads.
+    DERIVATION_THREADS: '0',
+    // Without a key, the key file in the data directory, as the server keeps it: a restart on the same directory keeps the key.
+    ...(options.oprfPrivateKey && { OPRF_PRIVATE_KEY: Buffer.from(options.oprfPrivateKey).toString('base64url') }),
     ...options.env,
   });
-  const storage = await openStorage({ databaseUrl: options.databaseUrl, dataDir, poolSize: 10 });
-  // The key file in the data directory, as the server keeps it: a restart on the same directory keeps the key.
-  const privateKey = options.oprfPrivateKey ?? (await loadOprfKey(dataDir, undefined));
-  const oprf = new OprfEvaluator(privateKey);
-  const registry = new Registry(storage);
-  await registry.catchUp();
+  const services = await createServices(config, {
+    storage: await openStorage({ databaseUrl: options.databaseUrl, dataDir, poolSize: 10 }),
+    artifacts: await loadArtifactsOnce(),
+    lifecycle: options.lifecycle ?? { warmingUp: false, draining: false },
+  });
 
   const logs: string[] = [];
   const stream = new Writable({
@@ -72,30 +75,19 @@ export async function startTestApp(
       callback();
     },
   });
-  const app = await buildApp(
-    {
-      config,
-      storage,
-      registry,
-      oprf,
-      attemptKeySecret: attemptKeySecret(privateKey),
-      oidcKeySecret: oidcKeySecretFromOprfKey(privateKey),
-      artifacts: await loadArtifactsOnce(),
-      ...(options.lifecycle && { lifecycle: options.lifecycle }),
-    },
-    { logger: { level: 'trace', stream } },
-  );
+  const app = await buildApp(services, { logger: { level: 'trace', stream } });
   await app.ready();
 
   const close = async () => {
     await app.close();
-    await storage.close();
+    await services.close();
   };
   return {
     app,
-    storage,
-    registry,
-    oprf,
+    services,
+    storage: services.storage,
+    registry: services.registry,
+    oprf: services.oprf!,
     config,
     dataDir,
     logs,

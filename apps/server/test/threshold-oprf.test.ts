@@ -17,6 +17,7 @@ import { admissions, killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, t
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { post, postJson } from './support/post.ts';
 
 /**
  * Threshold mode end to end (decision 021), on real processes: a key made by a single-key server on
@@ -73,10 +74,6 @@ const startServer = async (env: Record<string, string>) => {
   servers.push(server);
   return server;
 };
-const post = (server: ServerProcess, route: string, body: object) =>
-  fetch(server.url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const postJson = async (server: ServerProcess, route: string, body: object) =>
-  (await (await post(server, route, body)).json()) as Record<string, unknown>;
 const thresholdEnv = (urls: string[]) => ({
   ...SERVER_SECRET_ENV,
   OPRF_NODES: urls.join(','),
@@ -121,7 +118,7 @@ beforeAll(async () => {
     (async () => {
       // A data directory made in single-key mode, with one identity in it.
       const single = await startServer({ DATA_DIR: singleDir });
-      expect(await postJson(single, '/register', { id_info: 'ID-OLD-1', bio_info: 'an old biometric' })).toMatchObject({
+      expect((await postJson(single, '/register', { id_info: 'ID-OLD-1', bio_info: 'an old biometric' })).body).toMatchObject({
         'DID already generated': false,
       });
       await single.stop();
@@ -145,9 +142,9 @@ afterAll(async () => {
 describe('threshold OPRF mode (2 of 3 nodes)', () => {
   it('serves a SQLite directory made in single-key mode: its old identities still verify, and no key is offered', async () => {
     const server = await startServer({ DATA_DIR: singleDir, ...thresholdEnv(nodes.map((n) => n.url)) });
-    expect(await postJson(server, '/verify', { bio_info: 'an old biometric' })).toEqual({ 'Verification Result': 'Success' });
-    expect(await postJson(server, '/verify', { bio_info: 'never registered' })).toEqual({ 'Verification Result': 'Failure' });
-    expect(await postJson(server, '/register', { id_info: 'ID-OLD-1', bio_info: 'another biometric' })).toEqual({
+    expect((await postJson(server, '/verify', { bio_info: 'an old biometric' })).body).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(server, '/verify', { bio_info: 'never registered' })).body).toEqual({ 'Verification Result': 'Failure' });
+    expect((await postJson(server, '/register', { id_info: 'ID-OLD-1', bio_info: 'another biometric' })).body).toEqual({
       'DID already generated': true,
     });
 
@@ -178,38 +175,38 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
     });
     const zk = new ThresholdZkClient(server, artifacts);
 
-    expect(await postJson(server, '/register', { id_info: 'ID-PG-1', bio_info: 'raw biometric one' })).toMatchObject({
+    expect((await postJson(server, '/register', { id_info: 'ID-PG-1', bio_info: 'raw biometric one' })).body).toMatchObject({
       'DID already generated': false,
     });
     expect((await zk.register('ID-ZK-1', 'zk biometric one')).json()).toMatchObject({ 'DID already generated': false });
     expect((await zk.verify(await zk.prove('zk biometric one'))).json()).toEqual({ 'Verification Result': 'Success' });
     // The same people derive the same values whichever t nodes answer: the raw path sees the ZK identity.
-    expect(await postJson(server, '/verify', { bio_info: 'zk biometric one' })).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(server, '/verify', { bio_info: 'zk biometric one' })).body).toEqual({ 'Verification Result': 'Success' });
 
     // Node 3 dies while verifications are in flight: every one still gets the right verdict.
     const inFlight = Array.from({ length: 8 }, (_, i) =>
-      postJson(server, '/verify', { bio_info: i % 2 ? 'raw biometric one' : 'not registered' }),
+      postJson(server, '/verify', { bio_info: i % 2 ? 'raw biometric one' : 'not registered' }).then((reply) => reply.body),
     );
     await killOprfNode(nodes[2]!);
     expect(await Promise.all(inFlight)).toEqual(
       Array.from({ length: 8 }, (_, i) => ({ 'Verification Result': i % 2 ? 'Success' : 'Failure' })),
     );
-    expect(await postJson(server, '/register', { id_info: 'ID-PG-2', bio_info: 'raw biometric two' })).toMatchObject({
+    expect((await postJson(server, '/register', { id_info: 'ID-PG-2', bio_info: 'raw biometric two' })).body).toMatchObject({
       'DID already generated': false,
     });
-    expect(await postJson(server, '/verify', { bio_info: 'raw biometric two' })).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(server, '/verify', { bio_info: 'raw biometric two' })).body).toEqual({ 'Verification Result': 'Success' });
 
     // A liar takes node 3's place, with node 3's public key: its answers are left out, verdicts stay right.
     liar = await startLiar(nodes[2]!.port, readNodeKey(nodes[2]!));
     for (let i = 0; i < 3; i++) {
-      expect(await postJson(server, '/verify', { bio_info: 'raw biometric two' })).toEqual({ 'Verification Result': 'Success' });
-      expect(await postJson(server, '/verify', { bio_info: 'not registered' })).toEqual({ 'Verification Result': 'Failure' });
+      expect((await postJson(server, '/verify', { bio_info: 'raw biometric two' })).body).toEqual({ 'Verification Result': 'Success' });
+      expect((await postJson(server, '/verify', { bio_info: 'not registered' })).body).toEqual({ 'Verification Result': 'Failure' });
       // Raw registrations go to the nodes as one batch of two (bio and ID): the liar's batch is left out too.
-      expect(await postJson(server, '/register', { id_info: `ID-PG-L${i}`, bio_info: `raw biometric L${i}` })).toMatchObject({
+      expect((await postJson(server, '/register', { id_info: `ID-PG-L${i}`, bio_info: `raw biometric L${i}` })).body).toMatchObject({
         'DID already generated': false,
       });
     }
-    expect(await postJson(server, '/verify', { bio_info: 'raw biometric L2' })).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(server, '/verify', { bio_info: 'raw biometric L2' })).body).toEqual({ 'Verification Result': 'Success' });
 
     // Node 2 dies too: one honest node and a liar are fewer than t. 503 with a code, never a verdict.
     await killOprfNode(nodes[1]!);
@@ -227,7 +224,7 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
 
     // Node 2 is back: the registration refused above was not stored, so it is new now.
     nodes[1] = await startOprfNode(nodes[1]!.dataDir, { port: nodes[1]!.port });
-    expect(await postJson(server, '/register', { id_info: 'ID-PG-3', bio_info: 'raw biometric three' })).toMatchObject({
+    expect((await postJson(server, '/register', { id_info: 'ID-PG-3', bio_info: 'raw biometric three' })).body).toMatchObject({
       'DID already generated': false,
     });
     await server.stop();

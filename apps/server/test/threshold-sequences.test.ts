@@ -18,6 +18,8 @@ import { startHangingNode } from './hanging-node.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { post } from './support/post.ts';
+import { until } from './support/until.ts';
 
 /**
  * Issue 24, items 1, 2 and 5, on real processes: three OPRF nodes (2-of-3), a threshold server on
@@ -49,27 +51,20 @@ type Raw = { id_info: string; bio_info: string };
 const P1: Raw = { id_info: 'SEQ-ID-1', bio_info: 'sequence biometric one' };
 const P2: Raw = { id_info: 'SEQ-ID-2', bio_info: 'sequence biometric two' };
 
-const post = (route: string, body: object) =>
-  fetch(server.url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 /** A raw answer as one word: the verdict, `false`/`true` for a registration, or the status and error code. */
 async function answer(route: '/verify' | '/register', body: object): Promise<string> {
-  const reply = await post(route, body);
+  const reply = await post(server, route, body);
   const json = (await reply.json()) as Record<string, unknown> & { error?: { code: string } };
   if (reply.status !== 200) return `${reply.status} ${json.error?.code}`;
   return route === '/verify' ? String(json['Verification Result']) : String(json['DID already generated']);
 }
 const health = async () => (await (await fetch(`${server.url}/healthz`)).json()) as { status: string; oprfNodes?: { leftOut: object[] } };
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
-  for (const deadline = Date.now() + timeoutMs; !(await check()); await sleep(100)) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-  }
-}
 /** Waits until the server reports exactly these nodes left out (by index and problem). */
 const untilLeftOut = (leftOut: { index: number; problem: string }[]) =>
-  until(
-    `left out ${JSON.stringify(leftOut)}`,
-    async () => JSON.stringify((await health()).oprfNodes?.leftOut ?? []) === JSON.stringify(leftOut),
-  );
+  until(async () => JSON.stringify((await health()).oprfNodes?.leftOut ?? []) === JSON.stringify(leftOut), {
+    what: `left out ${JSON.stringify(leftOut)}`,
+    everyMs: 100,
+  });
 
 /** The single key's outputs and values: what every right answer must equal. */
 const single = () => new OprfEvaluator(privateKey);
@@ -239,10 +234,10 @@ describe('threshold nodes under real sequences (issue 24)', () => {
     refreshedDirs = await refreshShares(path.join(root, 'shares'), path.join(root, 'refreshed'));
     await Promise.all([restartNode(0, refreshedDirs[0]!), restartNode(1, refreshedDirs[1]!)]);
     const verdicts: string[] = [];
-    await until(
-      'P1 verifies on the new shares',
-      async () => (verdicts.push(await answer('/verify', { bio_info: P1.bio_info })), verdicts.at(-1) === 'Success'),
-    );
+    await until(async () => (verdicts.push(await answer('/verify', { bio_info: P1.bio_info })), verdicts.at(-1) === 'Success'), {
+      what: 'P1 verifies on the new shares',
+      everyMs: 100,
+    });
     expect(verdicts.filter((verdict) => verdict !== 'Success' && !verdict.startsWith('503 '))).toEqual([]);
     await untilLeftOut([{ index: 3, problem: 'unreachable' }]);
   });
@@ -324,7 +319,7 @@ describe('threshold nodes under real sequences (issue 24)', () => {
     expect(await health()).toMatchObject({ status: 'ready' });
     expect(await answer('/verify', { bio_info: P1.bio_info })).toBe('Success');
     expect(await answer('/register', P1)).toBe('true');
-    const registered = (await (await post('/register', P2)).json()) as Record<string, unknown>;
+    const registered = (await (await post(server, '/register', P2)).json()) as Record<string, unknown>;
     expect(registered).toEqual({ 'DID already generated': false, DID: await expectedDid(P2) });
     expect((await zk().register('SEQ-ZK-2', 'sequence zk two')).json()).toMatchObject({ 'DID already generated': false });
     for (const bio of [P1.bio_info, P2.bio_info, 'sequence zk one', 'sequence zk two']) {
@@ -338,7 +333,10 @@ describe('threshold nodes under real sequences (issue 24)', () => {
     await killOprfNode(nodes[2]!);
     const hanging = await startHangingNode(nodes[2]!.port, keyReply);
     try {
-      await until('node 3 read again', async () => JSON.stringify((await health()).oprfNodes?.leftOut ?? []) === '[]');
+      await until(async () => JSON.stringify((await health()).oprfNodes?.leftOut ?? []) === '[]', {
+        what: 'node 3 read again',
+        everyMs: 100,
+      });
       const registration = (i: number) => answer('/register', { id_info: `SEQ-HANG-${i}`, bio_info: `hanging biometric ${i}` });
       const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => registration(i)));
       // On a loaded machine a good node may be slower than the timeout too: such a registration is a

@@ -71,7 +71,7 @@ describe('limits on the routes that can test a guess', () => {
 describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
   const wrong = (app: TestApp, address: string, headers: Record<string, string> = {}) =>
     app.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: 'not registered' }, headers, remoteAddress: address });
-  const env = { RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_GLOBAL_PER_MINUTE: '100000', FAILED_VERIFICATION_DELAY_SECONDS: '30' };
+  const env = { RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_GLOBAL_PER_MINUTE: '100000', GUESS_DELAY_SECONDS: '30' };
 
   it('makes a client wait at least 30 s after 5 failures, with Retry-After, across a restart, whatever X-Forwarded-For says', async () => {
     t = await startTestApp({ env });

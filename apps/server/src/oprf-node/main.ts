@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../settings/config-error.ts';
 import { ristretto255Backend } from '../oprf/libsodium.ts';
 import { loadNodeShare } from '../oprf/oprf-share-store.ts';
 import { ShareFileError } from '../oprf/oprf-share-file.ts';
 import { openStorage } from '../storage/open-storage.ts';
 import { buildNodeApp } from './build-node-app.ts';
-import { loadNodeConfig, type NodeConfig } from './node-config.ts';
+import { loadNodeConfig, nodeSettings, type NodeConfig } from './node-config.ts';
+import { settingsHelp } from '../settings/settings-table.ts';
 
 /**
  * `npm run oprf-node`: one OPRF node of a threshold set. It loads and checks its share (a share that
@@ -13,6 +14,10 @@ import { loadNodeConfig, type NodeConfig } from './node-config.ts';
  * of attempt counters in DATA_DIR, and listens. SIGTERM and SIGINT close it cleanly.
  */
 async function main() {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(settingsHelp('ZeroID OPRF node (npm run oprf-node): one node of a threshold OPRF set (decision 020).', nodeSettings));
+    return;
+  }
   let config: NodeConfig;
   try {
     config = loadNodeConfig();

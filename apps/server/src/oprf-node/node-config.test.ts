@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../settings/config-error.ts';
 import { loadNodeConfig } from './node-config.ts';
 
 /** A server's admission key (decision 032), which every node must be given. */
@@ -40,12 +40,13 @@ describe("an OPRF node's configuration", () => {
     try {
       loadNodeConfig({ CORS_ORIGINS: '*,https://app.example/path', SERVER_CLIENTS: 'server.example', PORT: 'x' });
     } catch (error) {
+      // In the order the settings are declared, as the README's table lists them.
       expect((error as ConfigError).problems).toEqual([
+        'PORT must be an integer from 0 to 65535 (got "x")',
         'CORS_ORIGINS entry "*" is not an origin like https://app.example (a node allows the app\'s origins only, never *)',
         'CORS_ORIGINS entry "https://app.example/path" is not an origin like https://app.example (a node allows the app\'s origins only, never *)',
         'SERVER_CLIENTS entry "server.example" is not an IP address',
         "ADMISSION_KEYS is not set: list the admission key of each ZeroID server (its GET /oprf/public-key's admissionKey, also in its start-up log); the node evaluates only what a server admitted",
-        'PORT must be an integer from 0 to 65535 (got "x")',
       ]);
     }
   });

@@ -4,6 +4,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
 import { Artifacts } from '../proofs/artifacts.ts';
+import { injectPost } from '../../test/support/post.ts';
 
 /**
  * The same API on a real PostgreSQL, with two app instances sharing the database and the OPRF key,
@@ -27,23 +28,21 @@ afterAll(async () => {
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 
-const post = (app: TestApp, url: string, payload: object) => app.app.inject({ method: 'POST', url, payload });
-
 describe('the API on PostgreSQL', () => {
   it('registers on one instance and verifies on the other, with the raw bodies', async () => {
-    expect((await post(a, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toMatchObject({
+    expect((await injectPost(a, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toMatchObject({
       'DID already generated': false,
     });
-    expect((await post(b, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toEqual({
+    expect((await injectPost(b, '/register', { id_info: 'PG-1', bio_info: 'pg biometric one' })).json()).toEqual({
       'DID already generated': true,
     });
-    expect((await post(b, '/verify', { bio_info: 'pg biometric one' })).json()).toEqual({ 'Verification Result': 'Success' });
-    expect((await post(b, '/verify', { bio_info: 'pg biometric two' })).json()).toEqual({ 'Verification Result': 'Failure' });
+    expect((await injectPost(b, '/verify', { bio_info: 'pg biometric one' })).json()).toEqual({ 'Verification Result': 'Success' });
+    expect((await injectPost(b, '/verify', { bio_info: 'pg biometric two' })).json()).toEqual({ 'Verification Result': 'Failure' });
   });
 
   it('gives exactly one "false" among 50 concurrent identical registrations spread over both', async () => {
     const replies = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => post(i % 2 ? a : b, '/register', { id_info: 'PG-RACE', bio_info: 'pg race biometric' })),
+      Array.from({ length: 50 }, (_, i) => injectPost(i % 2 ? a : b, '/register', { id_info: 'PG-RACE', bio_info: 'pg race biometric' })),
     );
     expect(replies.filter((r) => r.json()['DID already generated'] === false)).toHaveLength(1);
   });

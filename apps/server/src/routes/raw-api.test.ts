@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DID_KEY_PATTERN, generateOprfKeyPair } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
+import { injectPost } from '../../test/support/post.ts';
 
 const ALICE = { id_info: 'AB-123456 Alice Example', bio_info: 'ridge pattern 4411 loop whorl delta 77 arch 9' };
 const BOB = { id_info: 'CD-987654 Bob Example', bio_info: 'iris crypt 19 furrow 3 collarette 88 ring 5' };
@@ -15,40 +16,37 @@ afterAll(async () => {
   await t.destroy();
 });
 
-const post = (url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, payload: payload as object, headers: { 'content-type': 'application/json' } });
-
 describe('POST /register (raw bodies of the specification)', () => {
   it('registers a new identity with a did:key and then answers "already registered" without echoing', async () => {
-    const first = await post('/register', ALICE);
+    const first = await injectPost(t, '/register', ALICE);
     expect(first.statusCode).toBe(200);
     const body = first.json<Record<string, unknown>>();
     expect(Object.keys(body).sort()).toEqual(['DID', 'DID already generated']);
     expect(body['DID already generated']).toBe(false);
     expect(body.DID).toMatch(new RegExp(DID_KEY_PATTERN));
 
-    const again = await post('/register', ALICE);
+    const again = await injectPost(t, '/register', ALICE);
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ 'DID already generated': true });
   });
 
   it('treats the same biometric with another ID, and the same ID with another biometric, as registered', async () => {
-    expect((await post('/register', { id_info: 'ZZ-000001 Someone Else', bio_info: ALICE.bio_info })).json()).toEqual({
+    expect((await injectPost(t, '/register', { id_info: 'ZZ-000001 Someone Else', bio_info: ALICE.bio_info })).json()).toEqual({
       'DID already generated': true,
     });
-    expect((await post('/register', { id_info: ALICE.id_info, bio_info: 'a different biometric sample 1234' })).json()).toEqual({
+    expect((await injectPost(t, '/register', { id_info: ALICE.id_info, bio_info: 'a different biometric sample 1234' })).json()).toEqual({
       'DID already generated': true,
     });
   });
 
   it('normalises input, so white space and compatibility forms do not create a second identity', async () => {
     const spaced = { id_info: `  ${ALICE.id_info.replace(/ /g, '\n\t ')}  `, bio_info: `${ALICE.bio_info.replace(/ /g, '   ')}\n` };
-    expect((await post('/register', spaced)).json()).toEqual({ 'DID already generated': true });
+    expect((await injectPost(t, '/register', spaced)).json()).toEqual({ 'DID already generated': true });
   });
 
   it('gives exactly one "false" among 50 concurrent identical registrations', async () => {
     const body = { id_info: 'RACE-42', bio_info: 'concurrent biometric sample 42' };
-    const replies = await Promise.all(Array.from({ length: 50 }, () => post('/register', body)));
+    const replies = await Promise.all(Array.from({ length: 50 }, () => injectPost(t, '/register', body)));
     expect(replies.map((r) => r.statusCode)).toEqual(Array(50).fill(200));
     const fresh = replies.filter((r) => r.json()['DID already generated'] === false);
     expect(fresh).toHaveLength(1);
@@ -57,7 +55,7 @@ describe('POST /register (raw bodies of the specification)', () => {
 
 describe('GET /did/:did', () => {
   it('resolves a registered did:key to a DID document with its key, and 404s otherwise', async () => {
-    const did = (await post('/register', { id_info: 'DID-1', bio_info: 'did resolution biometric' })).json().DID as string;
+    const did = (await injectPost(t, '/register', { id_info: 'DID-1', bio_info: 'did resolution biometric' })).json().DID as string;
     const reply = await t.app.inject({ method: 'GET', url: `/did/${did}` });
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['content-type']).toContain('application/did+ld+json');
@@ -72,14 +70,14 @@ describe('GET /did/:did', () => {
 
 describe('POST /verify (raw body of the specification)', () => {
   it('answers Success for a registered biometric, also when typed with other white space', async () => {
-    const reply = await post('/verify', { bio_info: ALICE.bio_info });
+    const reply = await injectPost(t, '/verify', { bio_info: ALICE.bio_info });
     expect(reply.statusCode).toBe(200);
     expect(reply.json()).toEqual({ 'Verification Result': 'Success' });
-    expect((await post('/verify', { bio_info: ` ${ALICE.bio_info}\n` })).json()).toEqual({ 'Verification Result': 'Success' });
+    expect((await injectPost(t, '/verify', { bio_info: ` ${ALICE.bio_info}\n` })).json()).toEqual({ 'Verification Result': 'Success' });
   });
 
   it('answers Failure with HTTP 200 for an unknown biometric', async () => {
-    const reply = await post('/verify', { bio_info: BOB.bio_info });
+    const reply = await injectPost(t, '/verify', { bio_info: BOB.bio_info });
     expect(reply.statusCode).toBe(200);
     expect(reply.json()).toEqual({ 'Verification Result': 'Failure' });
   });
@@ -123,7 +121,7 @@ describe('bad input gets a 4xx with {error: {code, message}}, never a 5xx', () =
   });
 
   it('names the offending field in the message', async () => {
-    const reply = await post('/register', { id_info: 'x' });
+    const reply = await injectPost(t, '/register', { id_info: 'x' });
     expect(reply.json().error.message).toBe('The field "bio_info" is required.');
   });
 });

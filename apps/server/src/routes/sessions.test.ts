@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { hashSessionSecret } from '../sessions/session-secret.ts';
+import { until } from '../../test/support/until.ts';
 
 /**
  * Cross-device sessions over a real listening app and SQLite: only the creating screen's secret
@@ -59,10 +60,6 @@ async function openStream(session: string, secret: string | undefined, client = 
   })();
   return Object.assign(stream, { ended });
 }
-
-const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-};
 
 describe('session secrets', () => {
   it('hands the secret out once and stores only its SHA-256', async () => {

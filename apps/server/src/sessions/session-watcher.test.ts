@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { SessionRepository, Storage } from '../storage/types.ts';
 import { createSessionWatcher, type SessionState } from './session-watcher.ts';
+import { until } from '../../test/support/until.ts';
 
 let dataDir: string;
 let storage: Storage;
@@ -44,10 +45,6 @@ function recordedReads(delayMs = 0) {
   };
   return { sessions, reads, maxRunning: () => maxRunning };
 }
-
-const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
-};
 
 describe('session watcher', () => {
   it('reads every watched session in one query per poll, however many streams follow them, and tells each stream once', async () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SQLite } from './sqlite/sqlite-driver.ts';
 import pg from 'pg';
@@ -10,6 +9,7 @@ import { freePort } from '../../test/server-process.ts';
 import { REGISTRATION_LOCK } from './repositories/identity-repository.ts';
 import { openStorage, type StorageOptions } from './open-storage.ts';
 import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS } from './sqlite/sqlite-file.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
 /**
  * One contract, two databases: every case runs against SQLite (a temp file) and a real PostgreSQL
@@ -26,19 +26,13 @@ interface Backend {
 }
 
 let postgres: RunningPostgres;
-const dirs: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-};
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
 });
 afterAll(async () => {
   await postgres?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const backends: Backend[] = [

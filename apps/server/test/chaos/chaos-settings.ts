@@ -10,6 +10,3 @@ export const SLOW_CLIENTS = 500;
 export function report(name: string, figures: Record<string, unknown>) {
   console.log(`chaos: ${JSON.stringify({ name, ...figures })}`);
 }
-
-export const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

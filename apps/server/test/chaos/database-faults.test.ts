@@ -1,25 +1,21 @@
-import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from '../server-process.ts';
-import { post, report } from './chaos-settings.ts';
+import { report } from './chaos-settings.ts';
 import { startFaultProxy } from './fault-proxy.ts';
+import { post } from '../support/post.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
+import { until } from '../support/until.ts';
 
 /**
  * The database fails under a running server: it is unreachable at start, it goes away mid-run and
  * comes back, the disk fills up, the data directory is read-only. Each time the server stays up,
  * reports not-ready or answers 503, acknowledges nothing it did not store, and recovers by itself.
  */
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-db-'));
-  dirs.push(dir);
-  return dir;
-};
 let postgres: RunningPostgres;
 let oprfKey: string;
 const servers: ServerProcess[] = [];
@@ -30,20 +26,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop('SIGKILL')));
   await postgres?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const person = (n: number) => ({ id_info: `fault-${n}`, bio_info: `fault biometric ${n}` });
 const registered = async (url: string, n: number) =>
-  ((await (await post(`${url}/register`, person(n))).json()) as Record<string, unknown>)['DID already generated'];
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return timeoutMs - (deadline - Date.now());
-}
+  ((await (await post(url, '/register', person(n))).json()) as Record<string, unknown>)['DID already generated'];
 const status = async (url: string) => (await fetch(url)).status;
 
 describe('PostgreSQL faults', () => {
@@ -53,7 +41,7 @@ describe('PostgreSQL faults', () => {
     const viaProxy = new URL(databaseUrl);
     viaProxy.port = String(proxy.port);
     const server = await startServerProcess(
-      { DATABASE_URL: viaProxy.toString(), DATA_DIR: tempDir(), OPRF_PRIVATE_KEY: oprfKey },
+      { DATABASE_URL: viaProxy.toString(), DATA_DIR: tempDir('zeroid-chaos-db-'), OPRF_PRIVATE_KEY: oprfKey },
       { waitFor: 'alive' },
     );
     servers.push(server);
@@ -61,25 +49,33 @@ describe('PostgreSQL faults', () => {
       // Unreachable at start: alive, not ready, and nothing is acknowledged.
       expect(await status(`${server.url}/livez`)).toBe(200);
       expect(await status(`${server.url}/healthz`)).toBe(503);
-      const early = await post(`${server.url}/register`, person(0));
+      const early = await post(server.url, '/register', person(0));
       expect(early.status).toBe(503);
       expect(((await early.json()) as { error: { code: string } }).error.code).toBe('SERVICE_UNAVAILABLE');
 
       await proxy.up();
-      const readyAfterMs = await until('ready', async () => (await status(`${server.url}/healthz`)) === 200);
+      const readyAfterMs = await until(async () => (await status(`${server.url}/healthz`)) === 200, {
+        what: 'ready',
+        timeoutMs: 20_000,
+        everyMs: 100,
+      });
       expect(await registered(server.url, 1)).toBe(false);
 
       // Gone mid-run: 503s, not acknowledgements.
       await proxy.down();
-      const during = await Promise.all([2, 3, 4].map((n) => post(`${server.url}/register`, person(n))));
+      const during = await Promise.all([2, 3, 4].map((n) => post(server.url, '/register', person(n))));
       expect(during.map((r) => r.status)).toEqual([503, 503, 503]);
-      expect((await post(`${server.url}/verify`, { bio_info: person(1).bio_info })).status).toBe(503);
+      expect((await post(server.url, '/verify', { bio_info: person(1).bio_info })).status).toBe(503);
       expect(await status(`${server.url}/healthz`)).toBe(503);
       expect(await status(`${server.url}/livez`)).toBe(200);
 
       // Back: the pool reconnects without a restart.
       await proxy.up();
-      const recoveredAfterMs = await until('recovered', async () => (await status(`${server.url}/healthz`)) === 200);
+      const recoveredAfterMs = await until(async () => (await status(`${server.url}/healthz`)) === 200, {
+        what: 'recovered',
+        timeoutMs: 20_000,
+        everyMs: 100,
+      });
       expect(await registered(server.url, 1)).toBe(true);
       expect(await registered(server.url, 2)).toBe(false);
       report('database-faults', { storage: 'PostgreSQL', readyAfterMs, recoveredAfterMs });
@@ -96,7 +92,7 @@ describe('PostgreSQL faults', () => {
 
 describe('SQLite disk faults', () => {
   it('answers 503 on a full disk, acknowledges nothing it could not store, and keeps serving', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('zeroid-chaos-db-');
     // Fill the database most of the way, then cap it just above its size: the next pages cannot be had.
     const storage = await openStorage({ dataDir });
     await storage.identities.importBatch(
@@ -122,7 +118,7 @@ describe('SQLite disk faults', () => {
     try {
       const outcomes: Array<{ n: number; status: number; acknowledged: boolean }> = [];
       for (let n = 0; n < 400 && !outcomes.some((o) => o.status === 503); n++) {
-        const response = await post(`${server.url}/register`, person(n));
+        const response = await post(server.url, '/register', person(n));
         const reply = (await response.json()) as Record<string, unknown>;
         outcomes.push({ n, status: response.status, acknowledged: reply['DID already generated'] === false });
         if (response.status === 503) expect(reply).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
@@ -135,11 +131,11 @@ describe('SQLite disk faults', () => {
       // Still up, still answering from what it has; the refused registration was not stored.
       expect(await status(`${server.url}/livez`)).toBe(200);
       for (const { n } of acknowledged.slice(-3)) {
-        expect(await (await post(`${server.url}/verify`, { bio_info: person(n).bio_info })).json()).toEqual({
+        expect(await (await post(server.url, '/verify', { bio_info: person(n).bio_info })).json()).toEqual({
           'Verification Result': 'Success',
         });
       }
-      expect(await (await post(`${server.url}/verify`, { bio_info: person(full[0]!.n).bio_info })).json()).toEqual({
+      expect(await (await post(server.url, '/verify', { bio_info: person(full[0]!.n).bio_info })).json()).toEqual({
         'Verification Result': 'Failure',
       });
       await server.stop();
@@ -154,7 +150,7 @@ describe('SQLite disk faults', () => {
   }, 90_000);
 
   it('is not ready on a read-only data directory, and becomes ready once it is writable again', async () => {
-    const dataDir = tempDir();
+    const dataDir = tempDir('zeroid-chaos-db-');
     const storage = await openStorage({ dataDir });
     await storage.close();
     // Root writes anywhere, so as root the server runs as `nobody`, for whom the directory is read-only.
@@ -168,7 +164,7 @@ describe('SQLite disk faults', () => {
     servers.push(server);
     try {
       expect(await status(`${server.url}/healthz`)).toBe(503);
-      const refused = await post(`${server.url}/register`, person(1));
+      const refused = await post(server.url, '/register', person(1));
       expect(refused.status).toBe(503);
       expect(await status(`${server.url}/livez`)).toBe(200);
 
@@ -176,7 +172,11 @@ describe('SQLite disk faults', () => {
         for (const entry of [dataDir, ...readdirSync(dataDir).map((f) => path.join(dataDir, f))]) chownSync(entry, nobody, nobody);
       }
       chmodSync(dataDir, 0o755);
-      const recoveredAfterMs = await until('ready', async () => (await status(`${server.url}/healthz`)) === 200);
+      const recoveredAfterMs = await until(async () => (await status(`${server.url}/healthz`)) === 200, {
+        what: 'ready',
+        timeoutMs: 20_000,
+        everyMs: 100,
+      });
       expect(await registered(server.url, 1)).toBe(false);
       report('read-only-data-dir', { storage: 'SQLite', recoveredAfterMs });
     } finally {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../server-process.ts';
-import { post, report } from './chaos-settings.ts';
+import { report } from './chaos-settings.ts';
+import { post } from '../support/post.ts';
 
 /**
  * SIGTERM while requests are in flight: the instance drains (not ready, still serving), then stops
@@ -42,7 +43,7 @@ describe('graceful shutdown', () => {
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
 
     const burst = Array.from({ length: 12 }, (_, i) =>
-      post(`${server.url}/register`, { id_info: `term-${i}`, bio_info: `term biometric ${i}` }),
+      post(server.url, '/register', { id_info: `term-${i}`, bio_info: `term biometric ${i}` }),
     );
     // Its body is still arriving when the drain ends and the server stops accepting connections.
     const slow = slowRegistration(server.url, { id_info: 'term-slow', bio_info: 'term biometric slow' }, 1800);
@@ -77,7 +78,7 @@ describe('graceful shutdown', () => {
 
     const restarted = await startServerProcess(env);
     try {
-      const again = await post(`${restarted.url}/register`, { id_info: 'term-slow', bio_info: 'term biometric slow' });
+      const again = await post(restarted.url, '/register', { id_info: 'term-slow', bio_info: 'term biometric slow' });
       expect(((await again.json()) as Record<string, unknown>)['DID already generated']).toBe(true);
       const health = (await (await fetch(`${restarted.url}/healthz`)).json()) as { members: number };
       expect(health.members).toBe(13);

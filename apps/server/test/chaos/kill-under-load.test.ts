@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.ts';
 import { startServerProcess } from '../server-process.ts';
-import { KILL_CYCLES, post, report } from './chaos-settings.ts';
+import { KILL_CYCLES, report } from './chaos-settings.ts';
+import { post } from '../support/post.ts';
 
 /**
  * P7, nothing acknowledged is lost: registrations race from 8 clients while the server is killed
@@ -50,7 +51,7 @@ describe.each(backends)('kill -9 under registration load ($name)', (backend) => 
             const body = { id_info: `chaos-${cycle}-${worker}-${i}`, bio_info: `chaos biometric ${cycle} ${worker} ${i}` };
             attempted++;
             try {
-              const response = await post(`${server.url}/register`, body);
+              const response = await post(server.url, '/register', body);
               const reply = (await response.json()) as Record<string, unknown>;
               if (response.ok && reply['DID already generated'] === false) acknowledged.push(body);
             } catch {
@@ -71,7 +72,7 @@ describe.each(backends)('kill -9 under registration load ($name)', (backend) => 
         const replies = await Promise.all(
           acknowledged.map(
             async (body) =>
-              ((await (await post(`${server.url}/register`, body)).json()) as Record<string, unknown>)['DID already generated'],
+              ((await (await post(server.url, '/register', body)).json()) as Record<string, unknown>)['DID already generated'],
           ),
         );
         const lost = replies.filter((r) => r !== true).length;

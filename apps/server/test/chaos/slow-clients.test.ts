@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../server-process.ts';
-import { post, report, SLOW_CLIENTS } from './chaos-settings.ts';
+import { report, SLOW_CLIENTS } from './chaos-settings.ts';
+import { post } from '../support/post.ts';
 
 /**
  * Slowloris: hundreds of clients that open a connection and dribble out their headers or body a
@@ -21,7 +22,7 @@ async function healthyP95(url: string): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < HEALTHY_REQUESTS; i++) {
     const started = performance.now();
-    const response = await post(`${url}/verify`, { bio_info: 'slow clients healthy probe' });
+    const response = await post(url, '/verify', { bio_info: 'slow clients healthy probe' });
     await response.arrayBuffer();
     expect(response.status).toBe(200);
     times.push(performance.now() - started);

@@ -12,7 +12,8 @@ import { inProcessDeriver } from '../../src/identity/raw/raw-deriver.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from '../threshold-processes.ts';
 import { viaHttp, ZkTestClient } from '../zk-client.ts';
-import { FULL, post, report } from './chaos-settings.ts';
+import { FULL, report } from './chaos-settings.ts';
+import { post } from '../support/post.ts';
 
 /**
  * Threshold mode under chaos (issue 24, item 8): a 2-of-3 key on three real node processes, a
@@ -87,7 +88,7 @@ async function call(route: '/register' | '/verify', body: object): Promise<Recor
   let reply: Response;
   let json: Record<string, unknown> & { error?: { code: string } };
   try {
-    reply = await post(serverUrl + route, body);
+    reply = await post(serverUrl, route, body);
     json = (await reply.json()) as typeof json;
   } catch {
     tally.connectionErrors++;
@@ -375,7 +376,7 @@ describe('threshold mode under chaos', () => {
       const settled = async (route: string, body: object): Promise<Record<string, unknown>> => {
         for (let attempt = 1; ; attempt++) {
           try {
-            return (await (await post(serverUrl + route, body)).json()) as Record<string, unknown>;
+            return (await (await post(serverUrl, route, body)).json()) as Record<string, unknown>;
           } catch (error) {
             if (attempt >= 3) throw error;
           }

@@ -5,7 +5,7 @@ import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-ide
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
-import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
+import type { NodeFault, OprfNodesState } from '../../oprf/nodes/oprf-node-set.ts';
 import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
 import type { ThresholdOutcome, ThresholdTask } from './threshold-deriver-worker.ts';
 
@@ -15,11 +15,6 @@ interface DeriverOptions {
   /** The server's admission key (decision 032): the raw path admits its own node calls, after the route counted the guess. */
   admissionSeed: Uint8Array;
   threads?: number;
-}
-
-/** The node set as the server holds it: undefined until t nodes have published keys that fit. */
-export interface OprfNodesState {
-  current: OprfNodeSet | undefined;
 }
 
 /**

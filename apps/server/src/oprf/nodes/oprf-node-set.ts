@@ -25,6 +25,11 @@ export interface OprfNodeSet {
   nodes: OprfNode[];
 }
 
+/** The node set as the server holds it: undefined until t nodes have published keys that fit. */
+export interface OprfNodesState {
+  current: OprfNodeSet | undefined;
+}
+
 /** Why a node's answer was left out of one evaluation; logged by index and URL, never with a value. */
 export interface NodeFault {
   index: number;

@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assessNodeKeys } from './assess-node-keys.ts';
-import { usableNodes, type OprfNodeSet } from './oprf-node-set.ts';
+import { usableNodes, type OprfNodeSet, type OprfNodesState } from './oprf-node-set.ts';
 import { readNodeKeys } from './read-node-keys.ts';
-import type { OprfNodesState } from '../../identity/raw/threshold-deriver.ts';
 
 /**
  * Every configured node answered, and fewer than t of them agree with each other and the database's

@@ -1,24 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SQLite } from './sqlite-driver.ts';
 import { openSqliteFile } from './sqlite-file.ts';
+import { removeTempDirs, tempDir } from '../../../test/support/temp-dir.ts';
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-sqlite-file-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 describe('the SQLite file', () => {
   it('zeroes what it deletes (secure_delete), and rewrites once a database whose earlier erasures left bytes in free pages', () => {
     // A database as an earlier version left it: erasures made without secure_delete.
-    const dataDir = tempDir();
+    const dataDir = tempDir('zeroid-sqlite-file-');
     const file = path.join(dataDir, 'zeroid.sqlite');
     const old = new SQLite(file);
     old.pragma('secure_delete = OFF');

@@ -1,5 +1,5 @@
-import type { Storage } from './storage/types.ts';
-import { CONFIRMATION_GRACE_MS } from './sessions/session-confirmation.ts';
+import type { Storage } from '../storage/types.ts';
+import { CONFIRMATION_GRACE_MS } from '../sessions/session-confirmation.ts';
 
 /**
  * Deletes what has outlived its use, so that no table grows without bound and no sign-in history
@@ -8,11 +8,11 @@ import { CONFIRMATION_GRACE_MS } from './sessions/session-confirmation.ts';
  * idle attempt counters; and every expired record of the OpenID provider (interactions, codes,
  * sessions, grants, tokens), their freed bytes scrubbed. Run on schedule by the server (PURGE_INTERVAL_SECONDS).
  */
-export async function purgeExpired(storage: Storage, options: { failedVerificationForgetMs: number }, now = Date.now()): Promise<void> {
+export async function purgeExpired(storage: Storage, options: { guessForgetMs: number }, now = Date.now()): Promise<void> {
   const [, sessions, , records] = await Promise.all([
     storage.challenges.purgeExpired(new Date(now)),
     storage.sessions.purgeExpired(new Date(now), { subjectsAfterMs: CONFIRMATION_GRACE_MS }),
-    storage.attempts.purgeIdle(now - options.failedVerificationForgetMs),
+    storage.attempts.purgeIdle(now - options.guessForgetMs),
     storage.oidc.purgeExpired(now),
   ]);
   // The pseudonyms just purged leave the files too, as an erasure's do (decision 049): on SQLite a
