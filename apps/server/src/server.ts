@@ -59,6 +59,10 @@ async function main() {
   const secret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   const metrics = createMetrics();
+  /** Where node faults are logged: the app's logger once it is built (faults come only with requests). */
+  let faultLog: { warn(fields: object, message: string): void } = {
+    warn: (fields, message) => console.warn(message, JSON.stringify(fields)),
+  };
   const deriver = oprfNodes
     ? (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
         timeoutMs: config.oprfNodeTimeoutMs,
@@ -66,9 +70,13 @@ async function main() {
         admissionSeed: admissionSeed(secret),
         onFaults: (faults) => {
           for (const fault of faults) metrics.oprfNodeFaults.inc({ node: String(fault.index), reason: fault.reason });
-          console.warn(
-            `OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`,
+          // Structured, through the server's logger (set once the app is built); index, URL, reason only.
+          faultLog.warn(
+            { faults: faults.map(({ index, url, reason, status }) => ({ node: index, url, reason, ...(status ? { status } : {}) })) },
+            'OPRF nodes left out of an evaluation',
           );
+          // A node that failed may have changed its key or gone: read the keys now, not at the next interval.
+          if (faults.some((fault) => fault.reason !== 'rate-limited')) oprfNodes.rereadSoon?.();
         },
       })
     : config.derivationThreads > 0
@@ -98,6 +106,7 @@ async function main() {
     { config, storage, registry, oprf, oprfNodes, deriver, artifacts, lifecycle, metrics, attemptKeySecret: secret, oidcKeySecret },
     { eager: true },
   );
+  faultLog = app.log;
   const nodeKeys =
     oprfNodes &&
     watchNodeKeys(oprfNodes, {

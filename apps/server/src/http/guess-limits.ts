@@ -3,6 +3,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { Admission, AttemptLimits, GuessCost } from '../limits/attempt-limits.ts';
 import { clientKey } from './client-key.ts';
 import { Problem } from '../problem.ts';
+import { assertEnoughNodes, OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
+import type { OprfNodesState } from '../identity/raw/threshold-deriver.ts';
 
 export interface GuessLimitSettings {
   /** Requests a minute per client on each guess-capable route; 0 disables every limit. */
@@ -54,10 +56,44 @@ export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandO
   return { config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000 } } };
 }
 
-const admitted: Admission = { releaseVerification: async () => undefined };
+const admitted: Admission = { releaseVerification: async () => undefined, releaseGuesses: async () => undefined };
 
-/** Admits a well-formed request about to evaluate `cost`, or throws a 429 (AttemptRefused). */
-export async function admitGuess(request: FastifyRequest, settings: GuessLimitSettings, cost: GuessCost): Promise<Admission> {
+/**
+ * Admits a well-formed request about to evaluate `cost`, or throws a 429 (AttemptRefused). In
+ * threshold mode (`nodes`), a request that evaluates is first refused with the evaluation's 503 when
+ * the server already knows fewer than t nodes whose keys fit (`assertEnoughNodes`, decision 053): no
+ * guess is counted for an answer the server knows it cannot give.
+ */
+export async function admitGuess(
+  request: FastifyRequest,
+  settings: GuessLimitSettings,
+  cost: GuessCost,
+  nodes?: OprfNodesState,
+  { answering = false }: { answering?: boolean } = {},
+): Promise<Admission> {
+  if (nodes && cost.guesses > 0) {
+    try {
+      assertEnoughNodes(nodes.current, { answering });
+    } catch (error) {
+      // Read the keys again soon rather than at the next interval: a node may be back already.
+      nodes.rereadSoon?.();
+      throw error;
+    }
+  }
   if (settings.perMinute === 0) return admitted;
   return settings.attempts.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
+}
+
+/**
+ * `evaluation`'s result; when it fails because the OPRF nodes gave no output (a 503 or the nodes'
+ * 429), the request's guesses are given back first: nothing was evaluated for the client, who learns
+ * nothing from the refusal (decision 053).
+ */
+export async function givingBackOnNodeFailure<T>(admission: Admission, evaluation: Promise<T>): Promise<T> {
+  try {
+    return await evaluation;
+  } catch (error) {
+    if (error instanceof OprfNodesUnavailable) await admission.releaseGuesses();
+    throw error;
+  }
 }

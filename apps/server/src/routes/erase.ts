@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERASURE_RESULT, EraseReply, LegacyEraseBody, ZkEraseBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { admitGuess, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
+import { admitGuess, givingBackOnNodeFailure, guessLimited, PROOF_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import type { GuessCost } from '../limits/attempt-limits.ts';
 import { eraseIdentity, eraseSigned, signedErasure } from '../identity/erase-identity.ts';
@@ -20,7 +20,7 @@ const RAW_ERASURE: GuessCost = { guesses: 2, verification: true };
  * guess budget of decision 013; a Success gives its failure back), and the reply is a verification's:
  * 200 with Success or Failure, the same for a wrong biometric, a wrong ID and an unregistered person.
  */
-export function eraseRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics }: AppDeps) {
+export function eraseRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics, oprfNodes }: AppDeps) {
   app.post<{ Body: Body }>(
     '/erase',
     {
@@ -46,8 +46,8 @@ export function eraseRoute(app: FastifyInstance, { deriver, storage, registry, l
       } else {
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
-        const admission = await admitGuess(request, limits, RAW_ERASURE);
-        const derived = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
+        const admission = await admitGuess(request, limits, RAW_ERASURE, oprfNodes);
+        const derived = await givingBackOnNodeFailure(admission, deriver.registration({ idInfo, bioInfo, withSecretScalar: true }));
         metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
         const secretScalar = derived.secretScalar === undefined ? undefined : BigInt(derived.secretScalar);
         erased = await eraseIdentity(storage, registry, { ...derived, secretScalar });

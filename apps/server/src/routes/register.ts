@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DID_ALREADY_GENERATED, LegacyRegisterBody, RegisterReply, ZkRegisterBody, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { admitGuess, guessLimited, NO_GUESS, RAW_REGISTRATION } from '../http/guess-limits.ts';
+import { admitGuess, givingBackOnNodeFailure, guessLimited, NO_GUESS, RAW_REGISTRATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { registerCommitment, signedRegistration } from '../identity/register-commitment.ts';
 
@@ -17,7 +17,7 @@ type Body = Static<typeof LegacyRegisterBody> | Static<typeof ZkRegisterBody>;
  * answers one), so it draws two from the client's guess budget; a zero-knowledge one makes none
  * (its OPRF rounds were counted at /oprf).
  */
-export function registerRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics }: AppDeps) {
+export function registerRoute(app: FastifyInstance, { deriver, storage, registry, limits, metrics, oprfNodes }: AppDeps) {
   app.post<{ Body: Body }>(
     '/register',
     {
@@ -41,8 +41,8 @@ export function registerRoute(app: FastifyInstance, { deriver, storage, registry
       } else {
         const idInfo = normaliseField(body.id_info, 'id_info');
         const bioInfo = normaliseField(body.bio_info, 'bio_info');
-        await admitGuess(request, limits, RAW_REGISTRATION);
-        const derived = await deriver.registration({ idInfo, bioInfo }, request.ip);
+        const admission = await admitGuess(request, limits, RAW_REGISTRATION, oprfNodes);
+        const derived = await givingBackOnNodeFailure(admission, deriver.registration({ idInfo, bioInfo }, request.ip));
         metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
         inserted = (await storage.identities.register(derived)).inserted;
         did = derived.did;

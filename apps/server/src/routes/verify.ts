@@ -12,7 +12,7 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { membershipCheckDeps } from './membership-check-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { admitGuess, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
+import { admitGuess, givingBackOnNodeFailure, guessLimited, PROOF_VERIFICATION, RAW_VERIFICATION } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession } from '../sessions/settle-session.ts';
@@ -45,8 +45,9 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       const { body } = request;
       const claim: Claim =
         'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
-      const admission = await admitGuess(request, limits, claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION);
-      const { verdict, confirmationCode } = await verdictFor(claim, body.session, request.ip).catch(async (error: unknown) => {
+      const admission = await admitGuess(request, limits, claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION, deps.oprfNodes);
+      const verdicts = givingBackOnNodeFailure(admission, verdictFor(claim, body.session, request.ip));
+      const { verdict, confirmationCode } = await verdicts.catch(async (error: unknown) => {
         await admission.releaseVerification();
         throw error;
       });

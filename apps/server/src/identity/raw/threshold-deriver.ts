@@ -20,6 +20,12 @@ interface DeriverOptions {
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
 export interface OprfNodesState {
   current: OprfNodeSet | undefined;
+  /**
+   * Reads every node's key again now, not at the next OPRF_NODE_REREAD_MS (at most one read at a
+   * time, one a second): called when an evaluation failed or a request was refused for the nodes
+   * (decision 053). Set by `watchNodeKeys`.
+   */
+  rereadSoon?: () => void;
 }
 
 /**

@@ -1,5 +1,13 @@
 /** Why a node is not asked, or (`unreachable` with a key still known) why it may not answer. */
-export type NodeProblem = 'unreachable' | 'other-suite' | 'wrong-place' | 'wrong-threshold' | 'other-group' | 'inconsistent-key';
+export type NodeProblem =
+  | 'unreachable'
+  | 'other-suite'
+  | 'wrong-place'
+  | 'wrong-threshold'
+  | 'other-group'
+  | 'inconsistent-key'
+  /** Its key does not fit the other answering nodes', and too few answer to tell which is wrong (decision 053). */
+  | 'keys-disagree';
 
 /** One OPRF node as the server and the browser know it: its place in the split and its share's public key. */
 export interface OprfNode {
