@@ -87,7 +87,7 @@ async function eraseZk(server: ServerProcess, idInfo: string, bioInfo: string) {
     did: values.did,
     challenge: await client.challenge(),
   });
-  return post(server, '/erase', { ...fields, signatures });
+  return post(server, '/erase', { ...fields, signatures, signInProofs: await client.erasureProofs(values.identity, fields.challenge) });
 }
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {

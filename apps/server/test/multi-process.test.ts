@@ -54,6 +54,43 @@ describe('two server processes on one PostgreSQL', () => {
     expect((await post(b, '/register', { id_info: 'MP-1', bio_info: 'another' })).body).toEqual({ 'DID already generated': true });
   });
 
+  it("tells a screen following on A that a phone opened its link on B, and that B's verification awaits the code (decision 047)", async () => {
+    expect((await post(a, '/register', { id_info: 'MP-PHONE', bio_info: 'multi process phone' })).status).toBe(200);
+    const { session, secret } = (await post(a, '/sessions', {})).body as { session: string; secret: string };
+    const events: string[] = [];
+    const controller = new AbortController();
+    const stream = await fetch(`${a.url}/sessions/${session}/events?secret=${secret}`, { signal: controller.signal });
+    const reading = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stream.body! as AsyncIterable<Uint8Array>)
+        events.push(...(decoder.decode(chunk).match(/^data: .*$/gm) ?? []));
+    })().catch(() => undefined);
+    const heard = async (count: number) => {
+      while (events.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+      return JSON.parse(events[count - 1]!.slice(6)) as Record<string, unknown>;
+    };
+    const screen = async () =>
+      (await fetch(`${a.url}/sessions/${session}`, { headers: { 'session-secret': secret } })).json() as Promise<Record<string, unknown>>;
+    expect(await heard(1)).toEqual({ session, status: 'pending', expiresAt: expect.any(String) });
+    // The phone is served by B; A, which only follows the session, tells its screen all the same.
+    expect((await fetch(`${b.url}/sessions/${session}/open`)).status).toBe(200);
+    expect(await heard(2)).toMatchObject({ status: 'pending', phoneConnected: true });
+    expect(await screen()).toMatchObject({ status: 'pending', phoneConnected: true });
+    // The phone verifies on B: A's screen hears that the code is awaited, not a success.
+    const verified = await post(b, '/verify', { bio_info: 'multi process phone', session });
+    expect(await heard(3)).toMatchObject({ status: 'awaiting-code' });
+    expect(await screen()).toMatchObject({ status: 'awaiting-code' });
+    const confirmed = await fetch(`${a.url}/sessions/${session}/confirm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'session-secret': secret },
+      body: JSON.stringify({ code: verified.body['Confirmation Code'] }),
+    });
+    expect(await confirmed.json()).toMatchObject({ confirmed: true });
+    expect(await screen()).toEqual({ session, status: 'success', expiresAt: expect.any(String) });
+    controller.abort();
+    await reading;
+  });
+
   it('verifies a proof on B for an identity registered on A in zero-knowledge mode, and the challenge works once', async () => {
     const artifacts = await Artifacts.load();
     const onA = new ZkTestClient(viaHttp(a.url), artifacts);
@@ -94,7 +131,7 @@ describe('two server processes on one PostgreSQL', () => {
     ).rows;
     await client.end();
     expect(rows.map((r) => r.leaf_index)).toEqual(rows.map((_, i) => i));
-    expect(rows).toHaveLength(2 + 1 + 400);
+    expect(rows).toHaveLength(3 + 1 + 400);
 
     const expectedRoot = new Group(rows.map((r) => BigInt(r.commitment))).root.toString();
     for (const server of [a, b]) {

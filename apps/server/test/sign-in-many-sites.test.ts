@@ -1,16 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import {
   deriveDidKey,
   deriveIdentity,
   generateOprfKeyPair,
+  nullifierSubject,
   signErasure,
   signInScope,
   signInSubject,
   type Identity,
 } from '@zeroid/protocol';
 import * as client from 'openid-client';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { purgeExpired } from '../src/purge-expired.ts';
@@ -58,6 +61,25 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
   const subject = (person: keyof typeof PEOPLE, clientId: string) =>
     signInSubject(signInScope(clientId), identities.get(person)!.secretScalar);
   const rows = () => everyRow(database);
+  /** Which files of the SQLite database hold which of these pseudonyms, in any byte (decision 049). */
+  const filesNaming = (subs: string[]) =>
+    readdirSync(dataDir)
+      .filter((name) => name.startsWith('zeroid.sqlite'))
+      .flatMap((name) => subs.filter((sub) => readFileSync(path.join(dataDir, name)).includes(sub)).map((sub) => `${name}: ${sub}`));
+  /** When PostgreSQL last vacuumed a table by request (epoch ms; 0 if never). */
+  const lastVacuumed = async (table: string) => {
+    const pgClient = new pg.Client({ connectionString: postgres!.url });
+    await pgClient.connect();
+    try {
+      const { rows: found } = await pgClient.query<{ at: Date | null }>(
+        'SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = $1',
+        [table],
+      );
+      return found[0]?.at?.getTime() ?? 0;
+    } finally {
+      await pgClient.end();
+    }
+  };
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), `zeroid-many-sites-${dialect}-`));
@@ -177,12 +199,35 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     ).toBe("form-action 'self' http://localhost:3021");
     const html = await page.text();
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+    // The request alone revokes nothing (decision 047): a link preview or an <img> sends it too.
+    expect(await userinfo(siteA, tokens.firstAtAAgain!)).toBe(subject('first', 'site-a'));
     expect(/<form method="post" action="([^"]+)">/.exec(html)?.[1]).toBe(`${a.url}/oidc/session/end/confirm`);
     const confirmed = await browser.fetch(`${a.url}/oidc/session/end/confirm`, { method: 'POST', form: { xsrf: xsrf!, logout: 'yes' } });
     expect(confirmed.status).toBe(303);
     expect(confirmed.headers.get('location')).toBe(`${LOGGED_OUT_A}?state=bye`);
     expect(await userinfo(siteA, tokens.firstAtAAgain!)).toBe('refused 401');
     expect(await userinfo(siteB, tokens.firstAtB!)).toBe(subject('first', 'site-b'));
+    expect(await userinfo(siteA, tokens.secondAtA!)).toBe(subject('second', 'site-a'));
+    // The confirmation is accepted once: a replay of its form ends nowhere else.
+    const replayed = await browser.fetch(`${a.url}/oidc/session/end/confirm`, { method: 'POST', form: { xsrf: xsrf!, logout: 'yes' } });
+    expect(replayed.status).toBe(400);
+
+    // The same request POSTed as a form (RP-Initiated Logout 1.0 §2): the same page, revoking nothing until confirmed.
+    const thirdAtA = await journey.signIn(siteA, REDIRECT_A, PEOPLE.third.bio);
+    const postedBrowser = new Browser();
+    const postedPage = await postedBrowser.fetch(`${b.url}/oidc/session/end`, {
+      method: 'POST',
+      form: { id_token_hint: thirdAtA.id_token!, post_logout_redirect_uri: LOGGED_OUT_A, state: 'posted' },
+    });
+    expect(postedPage.status).toBe(200);
+    const postedXsrf = /name="xsrf" value="([^"]+)"/.exec(await postedPage.text())?.[1];
+    expect(await userinfo(siteA, thirdAtA)).toBe(subject('third', 'site-a'));
+    const postedConfirm = await postedBrowser.fetch(`${a.url}/oidc/session/end/confirm`, {
+      method: 'POST',
+      form: { xsrf: postedXsrf!, logout: 'yes' },
+    });
+    expect(postedConfirm.headers.get('location')).toBe(`${LOGGED_OUT_A}?state=posted`);
+    expect(await userinfo(siteA, thirdAtA)).toBe('refused 401');
     expect(await userinfo(siteA, tokens.secondAtA!)).toBe(subject('second', 'site-a'));
 
     // A post_logout_redirect_uri A did not register is refused on ZeroID's page, never followed.
@@ -203,6 +248,8 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     expect(metadata).toMatchObject({
       issuer: a.url,
       claims_supported: ['sub', 'iss', 'auth_time'],
+      // Every sub is per sector, never one identifier for all sites (decision 049).
+      subject_types_supported: ['pairwise'],
       scopes_supported: ['openid'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
@@ -221,8 +268,25 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     ]) {
       expect(metadata).not.toHaveProperty(absent);
     }
-    // The authorization endpoint takes GET only, as discovery implies (no POST without SameSite=None cookies).
-    expect((await fetch(`${a.url}/oidc/auth`, { method: 'POST' })).status).toBe(404);
+    // The authorization endpoint takes POST too (OpenID Connect Core §3.1.2.1, decision 047), read as its GET,
+    // within the same limits; a body that is not a form is refused.
+    const postedAuth = await fetch(`${a.url}/oidc/auth`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({
+        client_id: 'site-b',
+        redirect_uri: REDIRECT_B,
+        response_type: 'code',
+        scope: 'openid',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      }),
+    });
+    expect(postedAuth.status).toBe(303);
+    expect(postedAuth.headers.get('location')).toMatch(/\/signin\/[A-Za-z0-9_-]+$/);
+    expect((await fetch(`${a.url}/oidc/auth`, { method: 'POST', body: 'x'.repeat(5000) })).status).toBe(415);
+    const hugePost = await fetch(`${a.url}/oidc/auth`, { method: 'POST', body: new URLSearchParams({ state: 'x'.repeat(5000) }) });
+    expect(hugePost.status).toBe(413);
 
     const jwks = await fetch(`${b.url}/oidc/jwks`);
     expect(jwks.headers.get('cache-control')).toBe('public, max-age=60');
@@ -311,7 +375,8 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
       true,
     ]);
 
-    // The zero-knowledge erasure, as the web app sends it: its signatures, and the identity's secret.
+    // The zero-knowledge erasure, as the web app sends it (decision 048): its signatures, and a proof per
+    // sector in the group of its own commitment, bound to its challenge. The secret is never sent.
     const oprfBio = await zk.oprf('bio', PEOPLE.first.bio);
     const identity = deriveIdentity(oprfBio);
     const didKey = deriveDidKey(oprfBio);
@@ -324,11 +389,19 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
       fetch(`${b.url}/erase`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
         async (r) => `${r.status} ${JSON.stringify(await r.json())}`,
       );
-    // A secret that is not the commitment's is refused before anything is spent.
-    expect(await erase({ ...fields, signatures, secretScalar: identities.get('third')!.secretScalar.toString() })).toMatch(
-      /^400 .*INVALID_SECRET/,
+    const signInProofs = await zk.erasureProofs(identity, fields.challenge);
+    expect(signInProofs.map((proof) => nullifierSubject(proof.nullifier))).toEqual(
+      expect.arrayContaining([subject('first', 'site-a'), subject('first', 'site-b')]),
     );
-    expect(await erase({ ...fields, signatures, secretScalar: identity.secretScalar.toString() })).toBe('200 {"Erasure Result":"Success"}');
+    // The secret is refused outright; a sector left out, another person's proofs, or proofs of another
+    // challenge are refused before anything is spent.
+    expect(await erase({ ...fields, signatures, signInProofs, secretScalar: identity.secretScalar.toString() })).toMatch(/^400 /);
+    expect(await erase({ ...fields, signatures, signInProofs: signInProofs.slice(1) })).toMatch(/^400 .*SIGN_IN_PROOFS_MISMATCH/);
+    const thirds = await zk.erasureProofs(identities.get('third')!, fields.challenge);
+    expect(await erase({ ...fields, signatures, signInProofs: thirds })).toMatch(/^400 .*SIGN_IN_PROOFS_MISMATCH/);
+    const forged = signInProofs.map((proof) => ({ ...proof, nullifier: thirds[0]!.nullifier }));
+    expect(await erase({ ...fields, signatures, signInProofs: forged })).toMatch(/^400 .*INVALID_PROOF/);
+    expect(await erase({ ...fields, signatures, signInProofs })).toBe('200 {"Erasure Result":"Success"}');
     expect(await Promise.all([works(siteA, firstAtA), works(siteB, firstAtB), works(siteA, thirdAtA)])).toEqual([false, false, true]);
 
     // The raw erasure (the specification's body): the server derives the secret itself.
@@ -338,22 +411,31 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     const erased = [subject('first', 'site-a'), subject('first', 'site-b'), subject('second', 'site-a')];
     const left = (await rows()).filter((row) => erased.some((sub) => names(row.text, sub)));
     expect(left.map((row) => `${row.table}: ${row.text.slice(0, 200)}`)).toEqual([]);
+    if (dialect === 'sqlite') expect(filesNaming(erased)).toEqual([]);
     expect((await rows()).some((row) => names(row.text, subject('third', 'site-a')))).toBe(true);
-  }, 90_000);
+  }, 150_000);
 
   it('keeps the sign-in history no longer than its lifetimes: the scheduled purge leaves no pseudonym behind', async () => {
     await journey.signIn(siteB, REDIRECT_B, PEOPLE.third.bio);
     const third = [subject('third', 'site-a'), subject('third', 'site-b')];
     const storage = await openStorage({ dataDir, ...database, poolSize: 1 });
+    let purgedAt = 0;
     try {
       // Within their lifetimes the records stay (the site may still exchange or use them)…
       await purgeExpired(storage, { failedVerificationForgetMs: 86_400_000 });
       expect((await rows()).filter((row) => third.some((sub) => names(row.text, sub))).length).toBeGreaterThan(0);
       // …and once the longest of them (ten minutes) has passed, none is left.
+      purgedAt = Date.now();
       await purgeExpired(storage, { failedVerificationForgetMs: 86_400_000 }, Date.now() + 11 * 60_000);
+      // PostgreSQL's VACUUM runs a second after the purge, in the background of the storage that purged.
+      if (dialect === 'postgres') await setTimeout(1_500);
     } finally {
       await storage.close();
     }
     expect((await rows()).filter((row) => third.some((sub) => names(row.text, sub))).map((row) => row.table)).toEqual([]);
+    // Nor do their bytes (decision 049): on SQLite no file holds them (secure_delete, truncated WAL);
+    // on PostgreSQL the purge's VACUUM ran.
+    if (dialect === 'sqlite') expect(filesNaming(third)).toEqual([]);
+    else expect(await lastVacuumed('oidc_models')).toBeGreaterThan(purgedAt);
   }, 60_000);
 });

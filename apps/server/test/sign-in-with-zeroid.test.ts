@@ -386,6 +386,8 @@ describe('Sign in with ZeroID', () => {
           '--public',
           '--sector-identifier-uri',
           `${sectorBase}${document}`,
+          // The document's first client holds its sector; another joins only when named (decision 049).
+          ...(id === 'site-d' ? ['--join-sector-of', 'site-c'] : []),
         );
         expect(added.sector_identifier_uri).toBe(`${sectorBase}${document}`);
         const config = await client.discovery(new URL(a.url), id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
@@ -400,6 +402,12 @@ describe('Sign in with ZeroID', () => {
       expect(subs[2]).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(subs[2]).not.toBe(subs[0]);
       expect(subs[0]).not.toBe(subAtA);
-    }, 60_000);
+
+      // Whoever controls the document later (or once its clients are removed) cannot hand the sector to a
+      // newcomer: a client not naming the holder is refused, and a query cannot make another sector of it.
+      expect(await refusal(REDIRECT_D, `${sectorBase}/sector.json`)).toContain('belongs to the client "site-c"');
+      expect(await refusal(REDIRECT_C, `${sectorBase}/sector.json?again`)).toContain('must not have a query');
+      expect(JSON.stringify(await oidcCli('list-client'))).not.toContain('site-x');
+    }, 90_000);
   });
 });

@@ -109,6 +109,26 @@ export class ZkTestClient {
     });
   }
 
+  /**
+   * An erasure's sign-in proofs (decision 048), as the web app makes them: one per sector of
+   * GET /erase/sign-in-scopes, in the group of the identity alone (depth 1), bound to the challenge.
+   */
+  async erasureProofs(identity: Identity, challenge: string): Promise<SemaphoreProof[]> {
+    const { scopes } = (await this.send({ method: 'GET', url: '/erase/sign-in-scopes' })).json<{ scopes: string[] }>();
+    const proofs: SemaphoreProof[] = [];
+    for (const scope of scopes) {
+      // A fresh group each time: generateProof pads `siblings` in place.
+      const ownGroup = { root: identity.commitment, leaf: identity.commitment, index: 0, siblings: [] };
+      proofs.push(
+        await generateProof(identity, ownGroup, challenge, scope, 1, {
+          wasm: this.artifacts.get('semaphore-1.wasm')!.path,
+          zkey: this.artifacts.get('semaphore-1.zkey')!.path,
+        }),
+      );
+    }
+    return proofs;
+  }
+
   verify(proof: unknown, session?: string) {
     return this.post('/verify', session === undefined ? { proof } : { proof, session });
   }

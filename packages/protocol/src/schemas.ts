@@ -59,25 +59,6 @@ export const LegacyEraseBody = Type.Object(
   { ...closed, description: "Raw erasure: the server derives on the client's behalf, erases, and drops the raw values." },
 );
 
-export const ZkEraseBody = Type.Object(
-  {
-    commitment: decimal('Semaphore identity commitment'),
-    did: ZkRegisterBody.properties.did,
-    idProof: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'oprf(id), base64url: its HKDF is the ID tag' }),
-    challenge: decimal('an unused challenge from POST /challenge'),
-    signatures: RegistrationSignaturesSchema,
-    secretScalar: Type.Optional(
-      decimal(
-        "the Semaphore identity's secret scalar, handed over with the identity (decision 036): checked against the commitment, used to find and delete the person's Sign in with ZeroID records, and dropped",
-      ),
-    ),
-  },
-  { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
-);
-
-/** Same status and shape as a verification: a failed erasure says no more than a failed verification. */
-export const EraseReply = Type.Object({ [ERASURE_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
-
 export const SemaphoreProofSchema = Type.Object(
   {
     merkleTreeDepth: Type.Integer({ minimum: 1, maximum: 32 }),
@@ -89,6 +70,34 @@ export const SemaphoreProofSchema = Type.Object(
   },
   closed,
 );
+
+/** The most sectors (clients, or shared sector documents) an erasure proves its pseudonyms at. */
+export const MAX_SIGN_IN_SECTORS = 256;
+
+/** GET /erase/sign-in-scopes: the scope of every registered sector (decision 048). */
+export const SignInScopesReply = Type.Object(
+  { scopes: Type.Array(decimal('a sector scope'), { maxItems: MAX_SIGN_IN_SECTORS }) },
+  { ...closed, description: 'The scope of every sector a zero-knowledge erasure proves its pseudonym at (decision 048).' },
+);
+
+export const ZkEraseBody = Type.Object(
+  {
+    commitment: decimal('Semaphore identity commitment'),
+    did: ZkRegisterBody.properties.did,
+    idProof: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'oprf(id), base64url: its HKDF is the ID tag' }),
+    challenge: decimal('an unused challenge from POST /challenge'),
+    signatures: RegistrationSignaturesSchema,
+    signInProofs: Type.Array(SemaphoreProofSchema, {
+      maxItems: MAX_SIGN_IN_SECTORS,
+      description:
+        "one Semaphore proof per sector of GET /erase/sign-in-scopes (decision 048): a group of the erased commitment alone (depth 1, root = commitment), message = this erasure's challenge, scope = the sector's. Each nullifier is the person's pseudonym at that sector, whose sign-in records and tokens the erasure deletes; the secret never leaves the device",
+    }),
+  },
+  { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
+);
+
+/** Same status and shape as a verification: a failed erasure says no more than a failed verification. */
+export const EraseReply = Type.Object({ [ERASURE_RESULT]: Type.Union([Type.Literal('Success'), Type.Literal('Failure')]) }, closed);
 
 export const ZkVerifyBody = Type.Object(
   { proof: SemaphoreProofSchema, session: Type.Optional(sessionId) },
@@ -177,12 +186,19 @@ export const MembersReply = Type.Object(
 export const SessionReply = Type.Object(
   {
     session: sessionId,
-    status: Type.Union([Type.Literal('pending'), Type.Literal('success'), Type.Literal('failure'), Type.Literal('expired')]),
+    status: Type.Union(
+      [Type.Literal('pending'), Type.Literal('awaiting-code'), Type.Literal('success'), Type.Literal('failure'), Type.Literal('expired')],
+      {
+        description:
+          "'awaiting-code': a phone verified, and the screen's person must type the code it shows (POST /sessions/:id/confirm); " +
+          "'success' only once they have (decisions 035 and 047): a screen that moves on at 'awaiting-code' can be swapped.",
+      },
+    ),
     expiresAt: Type.String({ format: 'date-time' }),
     phoneConnected: Type.Optional(
       Type.Literal(true, {
         description:
-          'Present while the session is pending once a phone has opened its link (a hint for the screen, seen by the process that served the phone).',
+          'Present while the session is pending once a phone has opened its link (a hint for the screen, seen by every process).',
       }),
     ),
   },

@@ -2,8 +2,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { newClientMetadata } from '../openid/client-metadata.ts';
 import { sectorDocumentProblem } from '../openid/sector-document.ts';
+import { sectorHolder } from '../openid/sector-holder.ts';
 import { oidcKeySecretOf } from '../openid/oidc-key-secret.ts';
-import { rotateSigningKeys } from '../openid/signing-keys.ts';
+import { agreedClock, ClocksDisagree, rotateSigningKeys } from '../openid/signing-keys.ts';
 import { openStorage } from '../storage/open-storage.ts';
 
 const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The database is the server's (DATA_DIR or DATABASE_URL).
@@ -11,9 +12,11 @@ const USAGE = `Sign in with ZeroID: clients and keys (decision 023). The databas
       [--post-logout-redirect-uri URI…]     (where RP-initiated logout may send the person back)
       [--sector-identifier-uri HTTPS-URI]   (one pseudonym for every client registered with this very URI; its JSON array lists their redirect URIs)
       [--reuse-removed-id]                  (give a removed client's id, and so its pseudonyms, to this client on purpose)
+      [--join-sector-of ID]                 (share the sector of the client first registered with this --sector-identifier-uri, on purpose)
   npm run oidc -- list-client
   npm run oidc -- remove-client --id ID     (its tokens stop working; its id is kept and never given to another site by accident)
-  npm run oidc -- rotate-keys               (the keys are sealed under OIDC_KEY_SECRET, or the OPRF key, as the server's are)`;
+  npm run oidc -- rotate-keys               (the keys are sealed under OIDC_KEY_SECRET, or the OPRF key, as the server's are;
+                                            dated by the database's clock, refused if this host's is a minute off)`;
 
 /** A client id is printed in URLs and logs: a short, plain token. */
 const CLIENT_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -40,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
       'sector-identifier-uri': { type: 'string' },
       'post-logout-redirect-uri': { type: 'string', multiple: true },
       'reuse-removed-id': { type: 'boolean', default: false },
+      'join-sector-of': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -74,8 +78,20 @@ async function main(argv: string[]): Promise<number> {
           );
         }
         const sectorIdentifierUri = values['sector-identifier-uri'];
+        // A sector belongs to the first client registered with its document (decision 049): another
+        // client joins it only when named on purpose, and the document must list both.
+        const holder = sectorIdentifierUri === undefined ? undefined : await sectorHolder(storage.oidc, sectorIdentifierUri);
+        if (holder && holder.clientId !== values.id && values['join-sector-of'] !== holder.clientId) {
+          return fail(
+            `The sector "${sectorIdentifierUri}" belongs to the client "${holder.clientId}"` +
+              `${holder.removedAt === undefined ? '' : `, removed on ${new Date(holder.removedAt).toISOString()}`}. ` +
+              `A client joining it would receive its people's pseudonyms. Pass --join-sector-of ${holder.clientId} if this client is the same owner's site.`,
+          );
+        }
         const sectorProblem =
-          sectorIdentifierUri === undefined ? undefined : await sectorDocumentProblem(sectorIdentifierUri, redirectUris);
+          sectorIdentifierUri === undefined
+            ? undefined
+            : await sectorDocumentProblem(sectorIdentifierUri, [...redirectUris, ...(holder?.redirectUris ?? [])]);
         if (sectorProblem) return fail(sectorProblem);
         const metadata = newClientMetadata({
           id: values.id,
@@ -105,11 +121,22 @@ async function main(argv: string[]): Promise<number> {
       case 'remove-client': {
         if (values.id === undefined) return fail('--id is required');
         if (!(await storage.oidc.removeClient(values.id))) return fail(`There is no client "${values.id}"`);
+        // Its records' bytes leave the files too (decision 049).
+        await storage.oidc.scrubFreed();
         console.log(JSON.stringify({ removed: values.id }));
         return 0;
       }
       case 'rotate-keys': {
-        console.log(JSON.stringify({ published: await rotateSigningKeys(storage.oidc, await oidcKeySecretOf(config)) }));
+        // Keys are dated by the database's clock; a host whose own clock is far from it is refused (decision 049).
+        const now = await agreedClock(storage.oidc).catch((error: unknown) => {
+          if (error instanceof ClocksDisagree) return error;
+          throw error;
+        });
+        if (now instanceof ClocksDisagree) {
+          console.error(now.message);
+          return 1;
+        }
+        console.log(JSON.stringify({ published: await rotateSigningKeys(storage.oidc, await oidcKeySecretOf(config), now) }));
         return 0;
       }
       default:

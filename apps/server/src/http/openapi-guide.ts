@@ -24,7 +24,7 @@ export const TAGS = [
   {
     name: 'Sign in with ZeroID (OpenID Connect)',
     description:
-      'ZeroID as an OpenID provider (decision 023). A site uses the standard endpoints with any certified OpenID Connect library; the `/signin` calls are those of ZeroID’s own sign-in screen. ZeroID keeps no login beyond one sign-in; RP-initiated logout (`/oidc/session/end`) revokes the person’s tokens at that site and returns to its registered `post_logout_redirect_uri` (decision 036).',
+      'ZeroID as an OpenID provider (decision 023). A site uses the standard endpoints with any certified OpenID Connect library; the `/signin` calls are those of ZeroID’s own sign-in screen. ZeroID keeps no login beyond one sign-in; RP-initiated logout (`/oidc/session/end`), once confirmed, revokes the person’s tokens at that site and returns to its registered `post_logout_redirect_uri` (decisions 036 and 047).',
   },
   { name: 'Decentralised identifiers', description: 'Every identity has a did:key that anyone can resolve.' },
   { name: 'Operations', description: 'Health for load balancers and orchestrators.' },
@@ -94,6 +94,13 @@ export const GUIDE: Record<string, Guide> = {
         notErased: { summary: 'Nothing matched both', value: { 'Erasure Result': 'Failure' } },
       },
     },
+  },
+  'get /erase/sign-in-scopes': {
+    tag: 'Registration and verification',
+    summary: 'The sectors a zero-knowledge erasure proves its pseudonyms at (decision 048)',
+    description:
+      'One scope per registered Sign in with ZeroID sector. A zero-knowledge erasure sends one Semaphore proof per scope, in the group of its own commitment alone and bound to its challenge, so that its sign-in records and tokens go too, without its secret ever leaving the device.',
+    replies: { '200': { scopes: { summary: 'Two sectors', value: { scopes: ['1234', '5678'] } } } },
   },
   'get /generateQRCode': {
     tag: 'Cross-device verification',
@@ -306,7 +313,7 @@ export const OIDC_PATHS = {
       tags: [oidc],
       summary: 'Authorization: send the person here to sign in',
       description:
-        'Authorization code flow with PKCE. The browser goes on to ZeroID’s sign-in screen (`/signin/{uid}`), where the person proves with their biometric, then back to `redirect_uri` with `code` and `state` (or `error=access_denied`).',
+        'Authorization code flow with PKCE. The browser goes on to ZeroID’s sign-in screen (`/signin/{uid}`), where the person proves with their biometric, then back to `redirect_uri` with `code` and `state` (or `error=access_denied`). The same parameters may be POSTed as a form (decision 047).',
       parameters: authParameters,
       responses: {
         ...redirect('To the sign-in screen, or back to the site with an error.'),
@@ -321,7 +328,7 @@ export const OIDC_PATHS = {
       tags: [oidc],
       summary: 'RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)',
       description:
-        'With `id_token_hint`, `post_logout_redirect_uri` (exactly one the site registered with `--post-logout-redirect-uri`) and `state`: ZeroID revokes the person’s tokens at that site, confirms by itself (`POST /oidc/session/end/confirm`) and returns to the site with `state` (decision 036).',
+        'With `id_token_hint`, `post_logout_redirect_uri` (exactly one the site registered with `--post-logout-redirect-uri`) and `state`: ZeroID’s page confirms by itself (`POST /oidc/session/end/confirm`); the confirmation, never the request alone, revokes the person’s tokens at that site, and the browser returns to the site with `state` (decisions 036 and 047). The same parameters may be POSTed as a form.',
       parameters: [
         ['id_token_hint', false, 'An ID token ZeroID issued to this site.'],
         ['post_logout_redirect_uri', false, 'Exactly one of the registered post-logout redirect URIs.'],

@@ -38,6 +38,7 @@ const json = (url: string, payload: unknown): Probe => ({ method: 'POST', url, p
 const probes = (): Record<string, Probe[]> => ({
   'post /register': [json('/register', { id_info: 'x' }), { method: 'POST', url: '/register', payload: 'id=1', contentType: 'text/plain' }],
   'post /verify': [json('/verify', { bio_info: 'unknown' }), json('/verify', { bio_info: 'x'.repeat(100_000) })],
+  'get /erase/sign-in-scopes': [{ method: 'GET', url: '/erase/sign-in-scopes' }],
   'post /erase': [json('/erase', { id_info: 'unknown', bio_info: 'unknown' }), json('/erase', { commitment: '1' })],
   'get /generateQRCode': [
     { method: 'GET', url: '/generateQRCode' },
@@ -95,6 +96,10 @@ const probes = (): Record<string, Probe[]> => ({
   'get /.well-known/openid-configuration': [{ method: 'GET', url: '/.well-known/openid-configuration' }],
   'get /oidc/jwks': [{ method: 'GET', url: '/oidc/jwks' }],
   'get /oidc/auth': [{ method: 'GET', url: '/oidc/auth?client_id=nope' }],
+  'post /oidc/auth': [
+    { method: 'POST', url: '/oidc/auth', payload: 'client_id=nope', contentType: 'application/x-www-form-urlencoded' },
+    json('/oidc/auth', {}),
+  ],
   'get /oidc/auth/{uid}': [{ method: 'GET', url: '/oidc/auth/nope' }],
   'post /oidc/token': [
     json('/oidc/token', {}),
@@ -110,6 +115,9 @@ const probes = (): Record<string, Probe[]> => ({
   'post /signin/{uid}/sessions/{id}/finish': [json(`/signin/nope/sessions/${'0'.repeat(32)}/finish`, {})],
   'post /sessions/{id}/confirm': [json(`/sessions/${sessionId}/confirm`, { code: '123456' }), json('/sessions/nope/confirm', {})],
   'get /oidc/session/end': [{ method: 'GET', url: '/oidc/session/end?client_id=nope' }],
+  'post /oidc/session/end': [
+    { method: 'POST', url: '/oidc/session/end', payload: 'client_id=nope', contentType: 'application/x-www-form-urlencoded' },
+  ],
   'post /oidc/session/end/confirm': [
     { method: 'POST', url: '/oidc/session/end/confirm', payload: 'xsrf=nope', contentType: 'application/x-www-form-urlencoded' },
   ],

@@ -1,10 +1,4 @@
-import {
-  isDegenerateCommitment,
-  isSecretOfCommitment,
-  verifyErasure,
-  type RegistrationSignatures,
-  type ZkEraseFields,
-} from '@zeroid/protocol';
+import { isDegenerateCommitment, verifyErasure, type RegistrationSignatures, type ZkEraseFields } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import { forgetSignIns } from '../openid/forget-sign-ins.ts';
 import { badRequest } from '../problem.ts';
@@ -15,8 +9,8 @@ export interface ErasureClaim {
   commitment: string;
   idTag: string;
   did: string;
-  /** The identity's secret scalar, checked to be the commitment's: its Sign in with ZeroID records go too (decision 036). */
-  secretScalar?: bigint | undefined;
+  /** The person's pseudonym at every sector: their Sign in with ZeroID records go too (decisions 036 and 048). */
+  signInSubjects: string[];
 }
 
 declare const signed: unique symbol;
@@ -30,18 +24,13 @@ export type SignedErasure = ErasureClaim & { readonly challenge: string; readonl
  * A well-signed erasure of values that are not one registered row is not refused here: it is a
  * Failure, like a failed verification.
  */
-export function signedErasure(fields: ZkEraseFields & { secretScalar?: string }, signatures: RegistrationSignatures): SignedErasure {
+export function signedErasure(fields: ZkEraseFields, signatures: RegistrationSignatures): Omit<SignedErasure, 'signInSubjects'> {
   if (isDegenerateCommitment(fields.commitment)) {
     throw badRequest('DEGENERATE_KEY', 'The Semaphore public key is not a valid key (identity, small-order or off the subgroup).');
   }
   const idTag = verifyErasure(fields, signatures);
   if (idTag === undefined) throw badRequest('INVALID_SIGNATURE', 'The erasure signatures do not match the commitment, DID and ID.');
-  const { secretScalar } = fields;
-  if (secretScalar !== undefined && !isSecretOfCommitment(secretScalar, fields.commitment)) {
-    throw badRequest('INVALID_SECRET', 'The secret scalar is not the secret of this commitment.');
-  }
-  const secret = secretScalar === undefined ? undefined : BigInt(secretScalar);
-  return { commitment: fields.commitment, idTag, did: fields.did, challenge: fields.challenge, secretScalar: secret } as SignedErasure;
+  return { commitment: fields.commitment, idTag, did: fields.did, challenge: fields.challenge } as Omit<SignedErasure, 'signInSubjects'>;
 }
 
 /** Step two: the challenge is consumed first (no replay), then the row holding all three values is erased. */
@@ -63,7 +52,7 @@ export async function eraseIdentity(storage: Storage, registry: Registry, claim:
   const erased = await storage.identities.erase({ commitment: claim.commitment, idTag: claim.idTag, did: claim.did });
   if (erased) {
     registry.catchUpSoon();
-    if (claim.secretScalar !== undefined) await forgetSignIns(storage, claim.secretScalar);
+    await forgetSignIns(storage, claim.signInSubjects);
     // Before the Success goes out: on SQLite the erased values' bytes are then gone from every file.
     await storage.identities.scrubErased();
   }

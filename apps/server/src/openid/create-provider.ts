@@ -78,7 +78,8 @@ export function createProvider(options: {
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
-    // The subject is already per site (the nullifier of the site's scope): no pairwise mapping on top.
+    // The subject is already per site (the nullifier of the site's scope): no pairwise mapping on top;
+    // discovery says `pairwise`, which is what a site gets (publishedMetadata).
     subjectTypes: ['public'],
     // A sector_identifier_uri is checked once, when the client is added (sector-document.ts): a
     // process loading the client never fetches it, so a site's server being down stops no sign-in.
@@ -170,7 +171,7 @@ export function createProvider(options: {
   const provider = new Provider(options.issuer, configuration);
   provider.use(publishedMetadata);
   provider.use(signInLeavesNoLogin(SESSION_COOKIE, COOKIE_OPTIONS));
-  provider.use(forgetTokensOnLogout(options.oidc));
+  provider.use(forgetTokensOnLogout(options.oidc, options.signInTtlSeconds));
   provider.use(allowFormPostToRedirectUri);
   return provider;
 }
@@ -188,7 +189,10 @@ async function publishedMetadata(ctx: KoaContextWithOIDC, next: () => Promise<vo
   if (ctx.status === 503) ctx.set('retry-after', '5');
   if (ctx.status !== 200) return;
   if (ctx.path === DISCOVERY_PATH) {
-    (ctx.body as { claims_supported: string[] }).claims_supported = CLAIMS_SUPPORTED;
+    const metadata = ctx.body as { claims_supported: string[]; subject_types_supported: string[] };
+    metadata.claims_supported = CLAIMS_SUPPORTED;
+    // Every sub is pairwise (the nullifier of the site's sector), though oidc-provider maps none itself.
+    metadata.subject_types_supported = ['pairwise'];
     ctx.set('cache-control', `public, max-age=${DISCOVERY_MAX_AGE_SECONDS}`);
   }
   if (ctx.path === JWKS_PATH) ctx.set('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);

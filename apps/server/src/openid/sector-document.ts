@@ -15,6 +15,8 @@ export async function sectorDocumentProblem(uri: string, redirectUris: readonly 
   const url = new URL(uri);
   if (url.protocol !== 'https:') return `the sector_identifier_uri "${uri}" must be https`;
   if (url.hash) return `the sector_identifier_uri "${uri}" must not have a fragment`;
+  // The sector is the document at one host and path (decision 049): no query to vary it by.
+  if (url.search) return `the sector_identifier_uri "${uri}" must not have a query`;
   let text: string;
   try {
     // No redirects: the document must be at the host that becomes the sector.

@@ -1,12 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
 import { KeyDoesNotOpen, openKey } from './key-encryption.ts';
+import { mintToken, verifiesAgainst } from '../../test/es256-token.ts';
 import {
+  agreedClock,
+  ClocksDisagree,
+  COMPROMISED_RETIREMENT_MS,
   ID_TOKEN_TTL_SECONDS,
   KEY_ACTIVATION_MS,
   KEY_REFRESH_MS,
@@ -28,6 +32,13 @@ afterAll(async () => {
   await storage.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Which of `needles` (text, and base64url decoded to bytes) any file under `dir` holds. */
+const filesHolding = (dir: string, needles: string[]) =>
+  readdirSync(dir).flatMap((name) => {
+    const bytes = readFileSync(path.join(dir, name));
+    return needles.filter((n) => bytes.includes(n) || bytes.includes(Buffer.from(n, 'base64url'))).map((n) => `${name}: ${n.slice(0, 6)}…`);
+  });
 
 const signingKids = async () => (await storage.oidc.keys('signing')).map((k) => k.kid);
 const signer = async (now: number) => (await loadOidcKeys(storage.oidc, secret, now)).signing[0]!.kid;
@@ -73,24 +84,47 @@ describe('signing keys', () => {
     expect(() => openKey(secret, 'cookie', 'zeroid-oidc-1', rows[0]!.secret)).toThrow(KeyDoesNotOpen);
   });
 
-  it('seals a key that an earlier version stored in clear, in place', async () => {
-    const clear = JSON.stringify({
-      kty: 'EC',
-      crv: 'P-256',
-      x: 'x',
-      y: 'y',
-      d: 'legacy-d',
-      kid: 'zeroid-oidc-legacy',
-      alg: 'ES256',
-      use: 'sig',
-    });
-    await storage.oidc.addKey('signing', 'zeroid-oidc-legacy', clear, 0);
-    const { signing } = await loadOidcKeys(storage.oidc, secret);
-    expect(signing.find((k) => k.kid === 'zeroid-oidc-legacy')?.d).toBe('legacy-d');
-    const stored = (await storage.oidc.keys('signing')).find((k) => k.kid === 'zeroid-oidc-legacy')!;
-    expect(stored.secret).toMatch(/^v1\./);
-    expect(stored.secret).not.toContain('legacy-d');
-    await storage.oidc.removeKey('zeroid-oidc-legacy');
+  it('treats a key found in clear as compromised: sealed, replaced, scrubbed from the files, and unpublished once its successor signs (decision 049)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-oidc-clear-keys-'));
+    const old = await openStorage({ dataDir: dir });
+    try {
+      // What an earlier version wrote: the signing key and the cookie secret in clear, an hour old.
+      const t0 = await old.oidc.clock();
+      const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+      const clear = { kty: 'EC', crv: 'P-256', x: jwk.x!, y: jwk.y!, d: jwk.d!, kid: 'zeroid-oidc-1', alg: 'ES256', use: 'sig' };
+      const cookie = randomBytes(32).toString('base64url');
+      await old.oidc.addKey('signing', 'zeroid-oidc-1', JSON.stringify(clear), t0 - 3_600_000);
+      await old.oidc.addKey('cookie', 'zeroid-cookie-1', cookie, t0 - 3_600_000);
+
+      // Five processes load the keys at once: one seals and replaces, and every one sees the same.
+      const loaded = await Promise.all(Array.from({ length: 5 }, () => loadOidcKeys(old.oidc, secret, t0)));
+      const signingKeys = await old.oidc.keys('signing');
+      expect(signingKeys).toHaveLength(2);
+      const successor = signingKeys[0]!;
+      expect(successor.kid).toBe('zeroid-oidc-1-successor');
+      expect(signingKeys[1]).toMatchObject({ kid: 'zeroid-oidc-1', retireAt: t0 + COMPROMISED_RETIREMENT_MS });
+      for (const keys of loaded) {
+        // The old key still signs (its successor waits the activation delay) and both are published…
+        expect(keys.signing.map((k) => k.kid)).toEqual(['zeroid-oidc-1', successor.kid]);
+        // …but its cookie secret, which forges interaction cookies, is replaced at once.
+        expect(keys.cookie).toHaveLength(1);
+        expect(keys.cookie[0]).not.toBe(cookie);
+      }
+      // No clear copy is left in any file under the data directory (sealed in place, WAL truncated).
+      expect(filesHolding(dir, [clear.d, cookie])).toEqual([]);
+
+      // A token someone minted from an old copy verifies against the JWKS until the key's retirement, never after.
+      const forged = mintToken(clear, { iss: 'https://zeroid.example', sub: 'anyone', aud: 'site', exp: t0 / 1000 + 600 });
+      const jwks = async (now: number) => ({ keys: (await loadOidcKeys(old.oidc, secret, now)).signing });
+      expect(verifiesAgainst(forged, await jwks(t0 + KEY_ACTIVATION_MS))).toBe(true);
+      expect((await loadOidcKeys(old.oidc, secret, t0 + KEY_ACTIVATION_MS)).signing[0]!.kid).toBe(successor.kid);
+      expect(verifiesAgainst(forged, await jwks(t0 + COMPROMISED_RETIREMENT_MS))).toBe(false);
+      expect((await old.oidc.keys('signing')).map((k) => k.kid)).toEqual([successor.kid]);
+      expect(filesHolding(dir, [clear.d, cookie])).toEqual([]);
+    } finally {
+      await old.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never signs with a key younger than the activation delay, and keeps every key published until what it signed has expired, however often rotation runs', async () => {
@@ -120,6 +154,30 @@ describe('signing keys', () => {
     expect(kept).not.toContain('zeroid-oidc-1');
     expect(kept).toContain(k2);
     expect(await signingKids()).toEqual(kept);
+  });
+
+  it("dates keys by the database's clock, never removes the key that signs or a newer one, and refuses a host whose clock is off (decision 049)", async () => {
+    const now = await storage.oidc.clock();
+    expect(Math.abs(now - Date.now())).toBeLessThan(5_000);
+    expect(await agreedClock(storage.oidc, now + 30_000)).toBeGreaterThanOrEqual(now);
+    await expect(agreedClock(storage.oidc, Date.now() + 14 * 60_000)).rejects.toBeInstanceOf(ClocksDisagree);
+    await expect(agreedClock(storage.oidc, Date.now() - 14 * 60_000)).rejects.toThrow(/behind the database's/);
+    // Without a time of its own, rotation dates the new key by the database's clock.
+    const before = await storage.oidc.clock();
+    const earlier = await signingKids();
+    await rotateSigningKeys(storage.oidc, secret);
+    const { createdAt: dated } = (await storage.oidc.keys('signing')).find((k) => !earlier.includes(k.kid))!;
+    expect(dated).toBeGreaterThanOrEqual(before);
+    expect(dated).toBeLessThanOrEqual(await storage.oidc.clock());
+    // However late a rotation runs, the key that signs then, and every newer one, stay.
+    const far = dated + 24 * 3_600_000;
+    const signing = await signer(far);
+    const signedFrom = (await storage.oidc.keys('signing')).find((k) => k.kid === signing)!.createdAt;
+    const newer = (await storage.oidc.keys('signing')).filter((k) => k.createdAt >= signedFrom).map((k) => k.kid);
+    const published = await rotateSigningKeys(storage.oidc, secret, far);
+    expect(newer).toContain(signing);
+    for (const kid of newer) expect(published).toContain(kid);
+    expect(published).toHaveLength(newer.length + 1);
   });
 });
 

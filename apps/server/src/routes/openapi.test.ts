@@ -24,6 +24,7 @@ const API_ROUTES = [
   ['post', '/register'],
   ['post', '/verify'],
   ['post', '/erase'],
+  ['get', '/erase/sign-in-scopes'],
   ['get', '/generateQRCode'],
   ['get', '/oprf/public-key'],
   ['post', '/oprf'],
@@ -77,6 +78,7 @@ const HIDDEN = [
   // The OpenID provider (decision 023), described by its own discovery document.
   'get /.well-known/openid-configuration',
   'get /oidc/auth',
+  'post /oidc/auth',
   'get /oidc/auth/{uid}',
   'post /oidc/token',
   'get /oidc/jwks',
@@ -84,6 +86,7 @@ const HIDDEN = [
   'post /oidc/me',
   // RP-Initiated Logout 1.0 (decision 036).
   'get /oidc/session/end',
+  'post /oidc/session/end',
   'post /oidc/session/end/confirm',
   'get /oidc/session/end/success',
 ];

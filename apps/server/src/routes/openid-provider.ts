@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppDeps } from '../app-deps.ts';
+import { formAsQuery } from '../http/form-as-query.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { Problem } from '../problem.ts';
@@ -69,17 +70,20 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   const perClient = perClientLimited(limits).onRequest as onRequestHookHandler | undefined;
   const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
   const guarded = { ...mounted, onRequest: [...(perClient ? [perClient] : []), refuseLargeRequests, handOver] };
+  // A POSTed authorization or logout request is read as its GET (decision 047), then checked alike.
+  const posted = {
+    ...mounted,
+    onRequest: [...(perClient ? [perClient] : []), formAsQuery(MAX_REQUEST_CHARS), refuseLargeRequests, handOver],
+  };
 
   app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
-  // GET only: oidc-provider takes a POSTed authorization or logout request only with SameSite=None
-  // cookies, which ZeroID does not set (decision 037).
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth`, ...guarded });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...posted });
   app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...guarded });
   app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
   app.route({ method: 'GET', url: JWKS_PATH, ...mounted });
   app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });
   // RP-Initiated Logout 1.0 (decision 036): the request, its confirmation and the page after it.
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/session/end`, ...guarded });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/session/end`, ...posted });
   app.route({ method: 'POST', url: `${OIDC_PREFIX}/session/end/confirm`, ...guarded });
   app.route({ method: 'GET', url: `${OIDC_PREFIX}/session/end/success`, ...guarded });
 }

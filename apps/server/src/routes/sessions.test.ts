@@ -175,7 +175,7 @@ describe('a phone reporting failure', () => {
     await t.storage.sessions.complete(done.session, 'success');
     await fetch(`${url}/sessions/${done.session}/failure`, { method: 'POST' });
     const after = await fetch(`${url}/sessions/${done.session}`, { headers: { 'session-secret': done.secret } });
-    expect(((await after.json()) as { status: string }).status).toBe('success');
+    expect(((await after.json()) as { status: string }).status).toBe('awaiting-code');
     expect((await fetch(`${url}/sessions/${'0'.repeat(32)}/failure`, { method: 'POST' })).status).toBe(404);
   });
 });

@@ -22,7 +22,6 @@ import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { findSignInRequest } from '../openid/sign-in-request.ts';
 import { currentProvider } from '../openid/current-provider.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
-import { createSessionPresence } from '../sessions/session-presence.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
 import { reportSessionFailure } from '../sessions/settle-session.ts';
 
@@ -38,11 +37,16 @@ const tooManyStreams = {
 } as const;
 
 type Params = { Params: Static<typeof SessionParams> };
-const describe = (s: SessionState, phoneConnected = false) => ({
+/**
+ * The screen's view of a session. A phone's success is the screen's only once its person has typed
+ * the phone's code (decision 035): until then it reads 'awaiting-code', so a screen (ours or another
+ * integration's) that moves on at 'success' cannot be swapped by a stranger's phone (decision 047).
+ */
+const describe = (s: SessionState) => ({
   session: s.id,
-  status: s.status,
+  status: s.status === 'success' && s.confirmed !== true ? ('awaiting-code' as const) : s.status,
   expiresAt: s.expiresAt.toISOString(),
-  ...(phoneConnected && s.status === 'pending' ? { phoneConnected } : {}),
+  ...(s.phoneOpened && s.status === 'pending' ? { phoneConnected: true as const } : {}),
 });
 
 /**
@@ -53,8 +57,6 @@ const describe = (s: SessionState, phoneConnected = false) => ({
  * process's session watcher, which reads the database once per interval for all of them.
  */
 export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps, openidProvider }: AppDeps) {
-  // Which sessions a phone has opened: the screen says "phone connected" before the verdict (issue 29).
-  const presence = createSessionPresence();
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
   const openStreams = new Set<() => void>();
   app.addHook('preClose', async () => {
@@ -81,7 +83,7 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
     async (request, reply) => {
       const session = await ownedSession(request.params.id, request.headers['session-secret'], reply);
-      return session && describe(session, presence.opened(session.id));
+      return session && describe(session);
     },
   );
 
@@ -99,7 +101,8 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
           : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
       // A sign-in whose request has expired or was answered on the screen is no longer open either.
       const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
-      if (open) presence.markOpened(session.id, session.expiresAt);
+      // The screen says "phone connected" before the verdict (decision 043), from whichever process follows it.
+      if (open && !session.phoneOpened) await storage.sessions.markOpened(session.id);
       return {
         session: session.id,
         open,
@@ -174,15 +177,13 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const send = (state: SessionState, phoneConnected = false) =>
-        out.write(`event: status\ndata: ${JSON.stringify(describe(state, phoneConnected))}\n\n`);
+      const send = (state: SessionState) => out.write(`event: status\ndata: ${JSON.stringify(describe(state))}\n\n`);
       if (session.status !== 'pending') {
         send(session);
         release();
         return out.end();
       }
-      send(session, presence.opened(session.id));
-      const stopPresence = presence.onOpened(session.id, () => send(session, true));
+      send(session);
       const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
       const stopWatching = sessionWatcher.watch(session, (state) => {
         send(state);
@@ -194,7 +195,6 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
         closed = true;
         openStreams.delete(close);
         clearInterval(keepAlive);
-        stopPresence();
         stopWatching();
         release();
         out.end();

@@ -249,7 +249,7 @@ describe('cross-device sessions', () => {
     expect(qr.headers['content-type']).toBe('image/png');
     const proof = await client.prove(CAROL.bio, undefined, session);
     expect(await verdictFor(proof, session)).toBe('Success');
-    expect(await status(session)).toBe('success');
+    expect(await status(session)).toBe('awaiting-code');
     const again = await client.prove(CAROL.bio, undefined, session);
     expect(await verdictFor(again, session)).toBe('Failure');
     expect((await t.app.inject({ method: 'GET', url: `/generateQRCode?session=${session}` })).statusCode).toBe(404);
@@ -284,7 +284,7 @@ describe('cross-device sessions', () => {
     const reply = await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: CAROL.bio, session } });
     // With the code the phone shows, for the screen's person to type there (decision 035).
     expect(reply.json()).toEqual({ 'Verification Result': 'Success', 'Confirmation Code': expect.stringMatching(/^[0-9]{6}$/) });
-    expect(await status(session)).toBe('success');
+    expect(await status(session)).toBe('awaiting-code');
   });
 });
 

@@ -30,13 +30,13 @@ function recordedReads(delayMs = 0) {
   const reads: number[] = [];
   let running = 0;
   let maxRunning = 0;
-  const sessions: Pick<SessionRepository, 'findCompleted'> = {
-    async findCompleted(ids) {
+  const sessions: Pick<SessionRepository, 'findChanged'> = {
+    async findChanged(ids) {
       reads.push(ids.length);
       maxRunning = Math.max(maxRunning, ++running);
       try {
         if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-        return await storage.sessions.findCompleted(ids);
+        return await storage.sessions.findChanged(ids);
       } finally {
         running--;
       }
@@ -72,6 +72,23 @@ describe('session watcher', () => {
     expect(heard.filter((_, i) => i % 3 !== 0).every((h) => h.length === 0)).toBe(true);
     expect(watcher.watchedSessions).toBe(2);
     expect(reads.at(-1)).toBe(2);
+    watcher.close();
+  });
+
+  it('tells a phone opening the link once and keeps watching, then the completion, from the row any process wrote', async () => {
+    const { sessions } = recordedReads();
+    const watcher = createSessionWatcher(sessions, { intervalMs: 10 });
+    const session = await newSession();
+    const seen: string[] = [];
+    watcher.watch(session, (state) => seen.push(`${state.status}${state.phoneOpened ? ' opened' : ''}`));
+    expect(await storage.sessions.markOpened(session.id)).toBe(true);
+    await until(() => seen.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(watcher.watchedSessions).toBe(1);
+    await storage.sessions.complete(session.id, 'failure');
+    await until(() => seen.length === 2);
+    expect(seen).toEqual(['pending opened', 'failure opened']);
+    expect(watcher.watchedSessions).toBe(0);
     watcher.close();
   });
 

@@ -16,6 +16,9 @@ import * as signInSessions from './migrations/014-sign-in-sessions.ts';
 import * as sessionConfirmation from './migrations/015-session-confirmation.ts';
 import * as oidcRecordOwners from './migrations/016-oidc-record-owners.ts';
 import * as removedClients from './migrations/017-removed-clients.ts';
+// Sign in with ZeroID, attacked again (decisions 047 and 049).
+import * as sessionOpenedAt from './migrations/018-session-opened-at.ts';
+import * as keyRetirement from './migrations/019-key-retirement.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -41,6 +44,9 @@ export const migrations: Record<string, Migration> = {
   '015-session-confirmation': sessionConfirmation,
   '016-oidc-record-owners': oidcRecordOwners,
   '017-removed-clients': removedClients,
+  // Sign in with ZeroID, attacked again (decisions 047 and 049).
+  '018-session-opened-at': sessionOpenedAt,
+  '019-key-retirement': keyRetirement,
 };
 
 /**

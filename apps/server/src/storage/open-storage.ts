@@ -74,7 +74,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sessions: sessionRepository(db),
     attempts: attemptRepository(db),
     keyFingerprints: keyFingerprintRepository(db),
-    oidc: oidcRepository(db),
+    oidc: oidcRepository(db, dialect),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

@@ -46,6 +46,8 @@ export interface Database {
     confirm_attempts: ColumnType<number, number | undefined, number>;
     /** When the screen's person typed the right code; set once. */
     confirmed_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+    /** When a phone first opened the pending session's link (migration 018, decision 047). */
+    opened_at: ColumnType<number | string | null, number | null | undefined, number | null>;
   };
   attempt_counters: {
     key: string;
@@ -98,5 +100,7 @@ export interface Database {
     purpose: string;
     secret: string;
     created_at: EpochMs;
+    /** When the key leaves the JWKS and is deleted: a key found in clear (migration 019, decision 049). */
+    retire_at: ColumnType<number | string | null, number | null | undefined, number | null>;
   };
 }

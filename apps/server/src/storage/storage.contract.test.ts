@@ -307,13 +307,20 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.sessions.complete(ids[2]!, 'success', now);
     // 1,200 ids: more than one statement's worth, all answered in one call; pending and expired
     // sessions are not completed.
-    const completed = await storage.sessions.findCompleted(ids);
+    const completed = await storage.sessions.findChanged(ids);
     expect(completed).toEqual(
       new Map([
-        [ids[1]!, 'failure'],
-        [ids[2]!, 'success'],
+        [ids[1]!, { status: 'failure' }],
+        [ids[2]!, { status: 'success' }],
       ]),
     );
+    // A phone opened a pending session's link (decision 047): marked once, in the row, for every process.
+    expect(await storage.sessions.markOpened(ids[0]!, now)).toBe(true);
+    expect(await storage.sessions.markOpened(ids[0]!, now)).toBe(false);
+    expect(await storage.sessions.markOpened(ids[1]!, now)).toBe(false);
+    expect(await storage.sessions.markOpened(ids[3]!, now)).toBe(false);
+    expect((await storage.sessions.findChanged(ids)).get(ids[0]!)).toEqual({ status: 'pending', phoneOpened: true });
+    expect(await storage.sessions.find(ids[0]!, now)).toMatchObject({ status: 'pending', phoneOpened: true });
     expect((await storage.sessions.find(ids[3]!, now))?.status).toBe('expired');
     // A sign-in's session (decision 029) keeps its authorization request, and the winner's pseudonym.
     const signIn = 'f'.repeat(32);
@@ -337,6 +344,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const confirmations = await Promise.all(range(0, 10).map(() => storage.sessions.confirm(signIn, `confirm-${winner}`, rule, now)));
     expect(confirmations.filter((c) => c.confirmed)).toHaveLength(1);
     expect(await storage.sessions.find(signIn, now)).not.toHaveProperty('subject');
+    expect(await storage.sessions.find(signIn, now)).toMatchObject({ status: 'success', confirmed: true });
 
     // Five wrong codes fail a session and drop its pseudonym; the right code then confirms nothing.
     const guessed = 'e'.repeat(32);
@@ -359,6 +367,53 @@ describe.each(backends)('storage contract on $name', (backend) => {
       confirmed: false,
       attemptsLeft: 0,
     });
+    await storage.close();
+  });
+
+  it('checks at most five confirmation codes however many arrive at once, and then refuses the right one (decision 047)', async () => {
+    const { storage } = await open();
+    const now = new Date();
+    const rule = { maxAttempts: 5, confirmableUntil: 60_000 };
+    const session = (n: number) => n.toString(16).padStart(32, '0');
+    for (const n of [1, 2]) {
+      await storage.sessions.create(session(n), new Date(now.getTime() + 60_000), 'hash', `interaction-${n}`);
+      await storage.sessions.complete(session(n), 'success', now, { subject: `sub-${n}`, confirmationHash: 'right' });
+    }
+    // Forty wrong codes at once: five are checked (4, 3, 2, 1, 0 tries left), the other 35 find the
+    // count at five and are refused unchecked; the right code, typed next, is refused too.
+    const guesses = await Promise.all(range(0, 40).map((i) => storage.sessions.confirm(session(1), `wrong-${i}`, rule, now)));
+    expect(guesses.filter((g) => g.confirmed)).toEqual([]);
+    expect(guesses.map((g) => g.attemptsLeft).sort()).toEqual([...Array<number>(36).fill(0), 1, 2, 3, 4]);
+    expect(await storage.sessions.confirm(session(1), 'right', rule, now)).toEqual({ confirmed: false, attemptsLeft: 0 });
+    expect(await storage.sessions.find(session(1), now)).toMatchObject({ status: 'failure' });
+    expect(await storage.sessions.find(session(1), now)).not.toHaveProperty('subject');
+    // The right code sent last of forty at once (the relay's race): the database takes them in turn,
+    // five are checked, and the right one is refused unchecked. Checking in one statement and
+    // counting in another let it through: every check ran before any count.
+    const raced = await Promise.all(
+      range(0, 40).map((i) => storage.sessions.confirm(session(2), i === 39 ? 'right' : `wrong-${i}`, rule, now)),
+    );
+    expect(raced[39]).toEqual({ confirmed: false, attemptsLeft: 0 });
+    expect(raced.filter((g) => g.attemptsLeft > 0 || g.confirmed)).toHaveLength(4);
+    expect(await storage.sessions.find(session(2), now)).toMatchObject({ status: 'failure' });
+    await storage.close();
+  });
+
+  it("dates keys by the database's clock, seals a clear key for exactly one of many callers, and deletes it when its retirement is due (decision 049)", async () => {
+    const { storage } = await open();
+    const before = Date.now();
+    const clock = await storage.oidc.clock();
+    expect(clock).toBeGreaterThanOrEqual(before - 2_000);
+    expect(clock).toBeLessThanOrEqual(Date.now() + 2_000);
+    await storage.oidc.addKey('signing', 'clear', 'clear-bytes', clock);
+    const sealed = await Promise.all(
+      range(0, 10).map(() => storage.oidc.replaceKeySecret('clear', 'clear-bytes', 'v1.sealed', clock + 5_000)),
+    );
+    expect(sealed.filter(Boolean)).toHaveLength(1);
+    expect(await storage.oidc.keys('signing')).toEqual([{ kid: 'clear', secret: 'v1.sealed', createdAt: clock, retireAt: clock + 5_000 }]);
+    expect(await storage.oidc.removeRetiredKeys(clock + 4_999)).toBe(0);
+    expect(await storage.oidc.removeRetiredKeys(clock + 5_000)).toBe(1);
+    expect(await storage.oidc.keys('signing')).toEqual([]);
     await storage.close();
   });
 

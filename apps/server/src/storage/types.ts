@@ -118,7 +118,14 @@ export interface StoredSession {
   signIn?: string;
   /** For a sign-in on a phone that succeeded: the pseudonym (`sub`) the phone's proof gave. */
   subject?: string;
+  /** A success whose code the screen's person typed (decision 035): only then is it the screen's. */
+  confirmed?: true;
+  /** A phone has opened the pending session's link (decision 047: in the row, seen by every process). */
+  phoneOpened?: true;
 }
+
+/** What a screen following a session may have to hear about: a phone opened it, or it completed. */
+export type SessionChange = Pick<StoredSession, 'confirmed' | 'phoneOpened'> & { status: 'pending' | 'success' | 'failure' };
 
 export interface SessionRepository {
   /** A new pending session; `signIn` ties it to one authorization request for good (decision 029). */
@@ -126,10 +133,16 @@ export interface SessionRepository {
   /** The session and its status; a pending session past its expiry reads as 'expired'. */
   find(id: string, now?: Date): Promise<StoredSession | undefined>;
   /**
-   * Which of these sessions have completed, and how, in one read: the process's session watcher asks
-   * this for every session it follows, and most are still pending, so the answer is usually empty.
+   * Which of these sessions have completed or been opened by a phone, and how, in one read: the
+   * process's session watcher asks this for every session it follows, and most are still pending and
+   * unopened, so the answer is usually small.
    */
-  findCompleted(ids: readonly string[]): Promise<Map<string, 'success' | 'failure'>>;
+  findChanged(ids: readonly string[]): Promise<Map<string, SessionChange>>;
+  /**
+   * A phone opened the pending session's link: marked once, in the row, so the screen hears "phone
+   * connected" from whichever process follows it. True for the first mark only.
+   */
+  markOpened(id: string, now?: Date): Promise<boolean>;
   /**
    * Completes a pending, unexpired session: true for exactly one caller. A phone's sign-in stores its
    * `subject` in the same UPDATE, so the winner's pseudonym is the one the sign-in finishes with.
@@ -141,11 +154,12 @@ export interface SessionRepository {
     outcome?: { subject?: string | undefined; confirmationHash?: string | undefined },
   ): Promise<boolean>;
   /**
-   * The screen's person typed a confirmation code (decision 035): accepted once, by one UPDATE, when
-   * it is the completing phone's, the session succeeded, has not expired more than
-   * `confirmableUntil` ms ago and fewer than `maxAttempts` wrong codes were typed. A wrong code
-   * counts, and the last allowed one fails the session. The pseudonym of a sign-in's session is
-   * cleared by the confirmation (the caller read it before).
+   * The screen's person typed a confirmation code (decisions 035 and 047): checked only while fewer
+   * than `maxAttempts` codes have been checked, the session succeeded and has not expired more than
+   * `confirmableUntil` ms ago; checking and counting are one UPDATE, so concurrent guesses get no more
+   * than `maxAttempts` checks between them. The right code is accepted once; the last allowed wrong
+   * one fails the session. `attemptsLeft` is what may still be typed (0 once refused unchecked). The
+   * pseudonym of a sign-in's session is cleared by the confirmation (the caller read it before).
    */
   confirm(
     id: string,
@@ -157,7 +171,7 @@ export interface SessionRepository {
   forgetSubjects(subjects: readonly string[]): Promise<void>;
   /**
    * Clears the pseudonyms of sessions expired `subjectsAfterMs` ago or more, and deletes sessions that
-   * expired over an hour ago.
+   * expired over an hour ago: the number of rows cleared or deleted.
    */
   purgeExpired(now?: Date, options?: { subjectsAfterMs?: number }): Promise<number>;
 }
@@ -241,15 +255,36 @@ export interface OidcRepository {
   clientRemovedAt(clientId: string): Promise<number | undefined>;
   /** The clients that are not removed. */
   listClients(): Promise<string[]>;
-  /** Removes a client, keeping its id (decision 038), and deletes every record of it; false if there is none. */
+  /**
+   * Every client ever registered, oldest first, removed ones too (their metadata keeps only
+   * `client_id`, `redirect_uris` and `sector_identifier_uri`): who holds a sector (decision 049).
+   */
+  everyClient(): Promise<Array<{ clientId: string; metadata: string; removedAt?: number }>>;
+  /**
+   * Removes a client, keeping its id (decision 038) and what decides its sector (decision 049), and
+   * deletes every record of it; false if there is none.
+   */
   removeClient(clientId: string, now?: number): Promise<boolean>;
-  /** The keys of one purpose ('signing' or 'cookie'), newest first. */
-  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number }>>;
+  /** The keys of one purpose ('signing' or 'cookie'), newest first; `retireAt` for a key found in clear. */
+  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number; retireAt?: number }>>;
   /** Adds a key; a kid that exists already is left as it is (two processes creating the first key). */
   addKey(purpose: string, kid: string, secret: string, now?: number): Promise<void>;
-  /** Replaces a key's stored secret, if it is still `from` (sealing a key an earlier version kept in clear). */
-  replaceKeySecret(kid: string, from: string, to: string): Promise<void>;
+  /**
+   * Replaces a key's stored secret, if it is still `from` (sealing a key an earlier version kept in
+   * clear), and dates its retirement: true for exactly one caller, in any number of processes.
+   */
+  replaceKeySecret(kid: string, from: string, to: string, retireAt?: number): Promise<boolean>;
+  /** Deletes the keys whose retirement is due (decision 049); the number deleted. */
+  removeRetiredKeys(now: number): Promise<number>;
   removeKey(kid: string): Promise<void>;
+  /** The database's clock (epoch ms): what key dates are compared with, whichever host asks (decision 049). */
+  clock(): Promise<number>;
+  /**
+   * After sign-in records were purged or forgotten, or a key retired: makes the freed bytes unreadable
+   * where the database can (decision 049, as `IdentityRepository.scrubErased`). SQLite: a truncating
+   * WAL checkpoint, done when this resolves. PostgreSQL: a VACUUM of those tables, in the background.
+   */
+  scrubFreed(): Promise<void>;
 }
 
 export interface Storage {

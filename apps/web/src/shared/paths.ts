@@ -18,6 +18,7 @@ export const apiUrls = {
   register: () => api('/register'),
   verify: () => api('/verify'),
   erase: () => api('/erase'),
+  signInScopes: () => api('/erase/sign-in-scopes'),
   qrCode: (session?: string) => api(session === undefined ? '/generateQRCode' : `/generateQRCode?session=${encodeURIComponent(session)}`),
   sessions: () => api('/sessions'),
   session: (id: string) => api(`/sessions/${encodeURIComponent(id)}`),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { erasedBytesScrubber } from '../erased-bytes-scrubber.ts';
+import { ERASURE_TABLES, freedBytesScrubber } from '../freed-bytes-scrubber.ts';
 import { groupCommit } from '../group-commit.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
 import type { Database } from '../schema.ts';
@@ -158,7 +158,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       );
     },
 
-    scrubErased: erasedBytesScrubber(db, dialect),
+    scrubErased: freedBytesScrubber(db, dialect, ERASURE_TABLES),
 
     async erasuresAfter(seq) {
       const rows = await db.selectFrom('leaf_erasures').select(['seq', 'leaf_index']).where('seq', '>', seq).orderBy('seq').execute();

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { freedBytesScrubber, SIGN_IN_TABLES } from '../freed-bytes-scrubber.ts';
 import type { Database } from '../schema.ts';
 import type { OidcRepository } from '../types.ts';
 
@@ -11,8 +12,20 @@ const IDS_PER_QUERY = 500;
  * UPDATE, so of any number of concurrent exchanges of one authorization code, in any number of
  * processes, exactly one sees a row change.
  */
-export function oidcRepository(db: Kysely<Database>): OidcRepository {
+export function oidcRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): OidcRepository {
+  // The database's own clock, in epoch milliseconds: every process and the command line agree on it.
+  const clock =
+    dialect === 'postgres'
+      ? sql<{ now: string }>`SELECT CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT) AS now`
+      : sql<{ now: number }>`SELECT CAST(ROUND((julianday('now') - 2440587.5) * 86400000) AS INTEGER) AS now`;
   return {
+    async clock() {
+      const { rows } = await clock.execute(db);
+      return Number(rows[0]!.now);
+    },
+
+    scrubFreed: freedBytesScrubber(db, dialect, SIGN_IN_TABLES),
+
     async upsert(model, id, payload, expiresAt, { grantId, uid, accountId, clientId }) {
       const values = {
         payload,
@@ -135,6 +148,15 @@ export function oidcRepository(db: Kysely<Database>): OidcRepository {
       return row ? Number(row.removed_at) : undefined;
     },
 
+    async everyClient() {
+      const rows = await db.selectFrom('oidc_clients').select(['client_id', 'metadata', 'removed_at']).orderBy('created_at').execute();
+      return rows.map((row) => ({
+        clientId: row.client_id,
+        metadata: row.metadata,
+        ...(row.removed_at === null ? {} : { removedAt: Number(row.removed_at) }),
+      }));
+    },
+
     async listClients() {
       return (
         await db
@@ -151,9 +173,19 @@ export function oidcRepository(db: Kysely<Database>): OidcRepository {
       // The id stays, without its metadata (the secret goes), so it is never given to another site;
       // every record of the site goes, its tokens with them.
       return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('oidc_clients')
+          .select('metadata')
+          .where('client_id', '=', clientId)
+          .where('removed_at', 'is', null)
+          .executeTakeFirst();
+        if (!row) return false;
+        // What decides its pseudonyms stays (its sector document and the redirect URIs that document
+        // had to list, decision 049); the secret and everything else go.
+        const { redirect_uris, sector_identifier_uri } = JSON.parse(row.metadata) as Record<string, unknown>;
         const result = await trx
           .updateTable('oidc_clients')
-          .set({ metadata: '{}', removed_at: now })
+          .set({ metadata: JSON.stringify({ client_id: clientId, redirect_uris, sector_identifier_uri }), removed_at: now })
           .where('client_id', '=', clientId)
           .where('removed_at', 'is', null)
           .executeTakeFirst();
@@ -166,24 +198,40 @@ export function oidcRepository(db: Kysely<Database>): OidcRepository {
     async keys(purpose) {
       const rows = await db
         .selectFrom('oidc_keys')
-        .select(['kid', 'secret', 'created_at'])
+        .select(['kid', 'secret', 'created_at', 'retire_at'])
         .where('purpose', '=', purpose)
         .orderBy('created_at', 'desc')
         .orderBy('kid', 'desc')
         .execute();
-      return rows.map((row) => ({ kid: row.kid, secret: row.secret, createdAt: Number(row.created_at) }));
+      return rows.map((row) => ({
+        kid: row.kid,
+        secret: row.secret,
+        createdAt: Number(row.created_at),
+        ...(row.retire_at === null ? {} : { retireAt: Number(row.retire_at) }),
+      }));
     },
 
     async addKey(purpose, kid, secret, now = Date.now()) {
       await db
         .insertInto('oidc_keys')
-        .values({ kid, purpose, secret, created_at: now })
+        .values({ kid, purpose, secret, created_at: now, retire_at: null })
         .onConflict((conflict) => conflict.column('kid').doNothing())
         .execute();
     },
 
-    async replaceKeySecret(kid, from, to) {
-      await db.updateTable('oidc_keys').set({ secret: to }).where('kid', '=', kid).where('secret', '=', from).execute();
+    async replaceKeySecret(kid, from, to, retireAt) {
+      const result = await db
+        .updateTable('oidc_keys')
+        .set({ secret: to, ...(retireAt === undefined ? {} : { retire_at: retireAt }) })
+        .where('kid', '=', kid)
+        .where('secret', '=', from)
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+
+    async removeRetiredKeys(now) {
+      const result = await db.deleteFrom('oidc_keys').where('retire_at', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     async removeKey(kid) {

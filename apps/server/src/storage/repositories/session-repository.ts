@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../schema.ts';
-import type { SessionRepository, StoredSession } from '../types.ts';
+import type { SessionChange, SessionRepository, StoredSession } from '../types.ts';
 
 /** Well under SQLite's and PostgreSQL's limits on bound parameters in one statement. */
 const IDS_PER_QUERY = 500;
@@ -16,6 +16,8 @@ function toSession(row: Selectable<Database['verification_sessions']>, now: Date
     secretHash: row.secret_hash,
     ...(row.sign_in === null ? {} : { signIn: row.sign_in }),
     ...(row.subject === null ? {} : { subject: row.subject }),
+    ...(row.confirmed_at === null ? {} : { confirmed: true as const }),
+    ...(row.opened_at === null ? {} : { phoneOpened: true as const }),
   };
 }
 
@@ -41,18 +43,36 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return row && toSession(row, now);
     },
 
-    async findCompleted(ids) {
-      const completed = new Map<string, 'success' | 'failure'>();
+    async findChanged(ids) {
+      const changed = new Map<string, SessionChange>();
       for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
         const rows = await db
           .selectFrom('verification_sessions')
-          .select(['id', 'status'])
+          .select(['id', 'status', 'confirmed_at', 'opened_at'])
           .where('id', 'in', ids.slice(start, start + IDS_PER_QUERY))
-          .where('status', '!=', 'pending')
+          .where((eb) => eb.or([eb('status', '!=', 'pending'), eb('opened_at', 'is not', null)]))
           .execute();
-        for (const row of rows) completed.set(row.id, row.status as 'success' | 'failure');
+        for (const row of rows) {
+          changed.set(row.id, {
+            status: row.status as SessionChange['status'],
+            ...(row.confirmed_at === null ? {} : { confirmed: true as const }),
+            ...(row.opened_at === null ? {} : { phoneOpened: true as const }),
+          });
+        }
       }
-      return completed;
+      return changed;
+    },
+
+    async markOpened(id, now = new Date()) {
+      const result = await db
+        .updateTable('verification_sessions')
+        .set({ opened_at: now.getTime() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('opened_at', 'is', null)
+        .where('expires_at', '>', now.getTime())
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
     },
 
     async complete(id, status, now = new Date(), { subject, confirmationHash } = {}) {
@@ -67,35 +87,29 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
     },
 
     async confirm(id, confirmationHash, { maxAttempts, confirmableUntil }, now = new Date()) {
-      // A completed session waits for its confirmation until its expiry plus the grace, at most maxAttempts wrong codes.
-      const confirmed = await db
-        .updateTable('verification_sessions')
-        .set({ confirmed_at: now.getTime(), subject: null })
-        .where('id', '=', id)
-        .where('status', '=', 'success')
-        .where('confirmed_at', 'is', null)
-        .where('confirm_attempts', '<', maxAttempts)
-        .where('expires_at', '>', now.getTime() - confirmableUntil)
-        .where('confirmation_hash', '=', confirmationHash)
-        .executeTakeFirst();
-      if (confirmed.numUpdatedRows === 1n) return { confirmed: true, attemptsLeft: maxAttempts };
-      // A wrong code: one attempt fewer; the last one fails the session, and its pseudonym goes with it.
-      const last = sql<boolean>`confirm_attempts + 1 >= ${maxAttempts}`;
-      const wrong = await db
+      // One UPDATE checks the code and counts the attempt, right or wrong, so no number of concurrent
+      // guesses, in any number of processes, gets more than maxAttempts codes checked: each one must
+      // find fewer than maxAttempts counted to be checked at all. A right code confirms and clears
+      // the pseudonym; the last allowed wrong one fails the session, and its pseudonym goes with it.
+      const right = sql<boolean>`(confirmation_hash IS NOT NULL AND confirmation_hash = ${confirmationHash})`;
+      const last = sql<boolean>`(confirm_attempts + 1 >= ${maxAttempts})`;
+      const checked = await db
         .updateTable('verification_sessions')
         .set({
           confirm_attempts: sql<number>`confirm_attempts + 1`,
-          status: sql<string>`CASE WHEN ${last} THEN 'failure' ELSE status END`,
-          subject: sql<string | null>`CASE WHEN ${last} THEN NULL ELSE subject END`,
+          confirmed_at: sql<number | null>`CASE WHEN ${right} THEN CAST(${now.getTime()} AS BIGINT) ELSE NULL END`,
+          status: sql<string>`CASE WHEN ${right} OR NOT ${last} THEN status ELSE 'failure' END`,
+          subject: sql<string | null>`CASE WHEN ${right} OR ${last} THEN NULL ELSE subject END`,
         })
         .where('id', '=', id)
         .where('status', '=', 'success')
         .where('confirmed_at', 'is', null)
         .where('confirm_attempts', '<', maxAttempts)
         .where('expires_at', '>', now.getTime() - confirmableUntil)
-        .returning('confirm_attempts')
+        .returning(['confirmed_at', 'confirm_attempts'])
         .executeTakeFirst();
-      return { confirmed: false, attemptsLeft: wrong ? maxAttempts - Number(wrong.confirm_attempts) : 0 };
+      if (!checked) return { confirmed: false, attemptsLeft: 0 };
+      return { confirmed: checked.confirmed_at !== null, attemptsLeft: maxAttempts - Number(checked.confirm_attempts) };
     },
 
     async forgetSubjects(subjects) {
@@ -112,17 +126,17 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
     async purgeExpired(now = new Date(), { subjectsAfterMs = 0 } = {}) {
       // A pseudonym lives no longer than its session (decision 036): cleared at expiry (plus the
       // confirmation's grace), the row itself an hour later.
-      await db
+      const cleared = await db
         .updateTable('verification_sessions')
         .set({ subject: null })
         .where('subject', 'is not', null)
         .where('expires_at', '<=', now.getTime() - subjectsAfterMs)
-        .execute();
+        .executeTakeFirst();
       const result = await db
         .deleteFrom('verification_sessions')
         .where('expires_at', '<=', now.getTime() - 3_600_000)
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return Number(cleared.numUpdatedRows) + Number(result.numDeletedRows);
     },
   };
 }

@@ -60,7 +60,8 @@ export function SessionQrCode({
         setSrc(image);
         stopWatching = watchSession(created.session, created.secret, (update) => {
           setSession(update);
-          if (update.status === 'success') {
+          // A phone verified: the code it shows, typed here, makes the success this screen's (decision 035).
+          if (update.status === 'awaiting-code') {
             stopWatching?.();
             setProved({ session: created.session, secret: created.secret });
           }

@@ -1,0 +1,43 @@
+import { nullifierSubject, parseSemaphoreProof } from '@zeroid/protocol';
+import { sectorScopes } from '../openid/forget-sign-ins.ts';
+import { badRequest } from '../problem.ts';
+import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
+import type { Storage } from '../storage/types.ts';
+
+/** A group of one member: its LeanIMT root is the member's commitment, at the smallest depth. */
+const ERASURE_PROOF_DEPTH = 1;
+
+/**
+ * The erased person's pseudonym at every registered sector, proven without the secret (decision
+ * 048). A zero-knowledge erasure brings one Semaphore proof per sector: in the group of its own
+ * commitment alone (root = the commitment, so the proof is about this identity and no other), with
+ * message = the erasure's challenge (consumed by the erasure, so a proof is never replayed) and
+ * scope = the sector's, whose nullifier is then the person's pseudonym there (`signInSubject`). Every
+ * sector must be covered, each once; anything else is a 400 before the challenge is spent. The
+ * Groth16 checks run after the shape checks, on the batched verifier.
+ */
+export async function provenSignInSubjects(
+  storage: Storage,
+  verifier: ProofVerifier,
+  erasure: { commitment: string; challenge: string },
+  wireProofs: readonly unknown[],
+): Promise<string[]> {
+  const proofs = wireProofs.map(parseSemaphoreProof);
+  const scopes = await sectorScopes(storage);
+  const proven = new Set(proofs.map((proof) => String(proof.scope)));
+  const bound = proofs.every(
+    (proof) =>
+      proof.merkleTreeDepth === ERASURE_PROOF_DEPTH &&
+      String(proof.merkleTreeRoot) === erasure.commitment &&
+      String(proof.message) === erasure.challenge,
+  );
+  if (!bound || proven.size !== proofs.length || proven.size !== scopes.length || !scopes.every((scope) => proven.has(scope))) {
+    throw badRequest(
+      'SIGN_IN_PROOFS_MISMATCH',
+      "The erasure needs one proof per sector of GET /erase/sign-in-scopes, in the erased commitment's own group, bound to its challenge.",
+    );
+  }
+  const verdicts = await Promise.all(proofs.map((proof) => verifier.verify(proof)));
+  if (!verdicts.every(Boolean)) throw badRequest('INVALID_PROOF', 'A sign-in proof of the erasure does not verify.');
+  return proofs.map((proof) => nullifierSubject(String(proof.nullifier)));
+}
