@@ -309,10 +309,20 @@ describe('threshold nodes under real sequences (issue 24)', () => {
     // now, not in 10 minutes. Node 1 and node 3 answer and disagree; node 2's last key fits node 3's.
     const client = '198.51.100.20';
     expect(await statusAndCode(await send(limited, client, '/verify', { bio_info: P1.bio_info }))).toMatch(/^503 OPRF_/);
-    await until('limited reads the keys again', async () => {
-      const { oprfNodes } = (await (await fetch(`${limited.url}/healthz`)).json()) as { oprfNodes?: { leftOut: object[] } };
-      return JSON.stringify(oprfNodes?.leftOut) === JSON.stringify([{ index: 1, problem: 'keys-disagree' }, { index: 2, problem: 'unreachable' }]);
-    }, 10_000);
+    await until(
+      'limited reads the keys again',
+      async () => {
+        const { oprfNodes } = (await (await fetch(`${limited.url}/healthz`)).json()) as { oprfNodes?: { leftOut: object[] } };
+        return (
+          JSON.stringify(oprfNodes?.leftOut) ===
+          JSON.stringify([
+            { index: 1, problem: 'keys-disagree' },
+            { index: 2, problem: 'unreachable' },
+          ])
+        );
+      },
+      10_000,
+    );
     // Fewer than t nodes answered with keys that fit: no admission, the 503 before a guess is counted.
     for (let i = 0; i < 5; i++) {
       const reply = await send(limited, client, '/oprf/admission', { request: await blindedElement(`while down ${i}`) });
