@@ -80,7 +80,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   if (threshold) warnOfTheWholeKey(config.dataDir);
   const metrics = createMetrics();
-  const deriver = rawDeriver(config, { oprfKey, oprf, oprfNodes, keySecret, metrics });
+  const deriver = rawDeriver(config, {
+    oprfKey,
+    oprf,
+    oprfNodes,
+    keySecret,
+    metrics,
+    // Node faults come only with requests, so after `start()` has handed over the app's logger.
+    faultLog: (fields, message) => log.warn(fields, message),
+  });
   const oidcKeySecret = await loadOidcKeySecret({ fromEnv: config.oidcKeySecret, dataDir: config.dataDir, oprfPrivateKey: oprfKey });
 
   const deferred = overrides.storage ? undefined : deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
@@ -237,12 +245,14 @@ function rawDeriver(
     oprfNodes,
     keySecret,
     metrics,
+    faultLog,
   }: {
     oprfKey: Uint8Array | undefined;
     oprf: OprfEvaluator | undefined;
     oprfNodes: OprfNodesState | undefined;
     keySecret: Uint8Array;
     metrics: Metrics;
+    faultLog: JobLog['warn'];
   },
 ): RawDeriver {
   if (oprfNodes) {
@@ -252,9 +262,13 @@ function rawDeriver(
       admissionSeed: admissionSeed(keySecret),
       onFaults: (faults) => {
         for (const fault of faults) metrics.oprfNodeFaults.inc({ node: String(fault.index), reason: fault.reason });
-        console.warn(
-          `OPRF nodes left out of an evaluation: ${faults.map((f) => `${f.index} ${f.url} (${f.reason}${f.status ? ` ${f.status}` : ''})`).join(', ')}`,
+        // Structured, through the server's logger; index, URL, reason only.
+        faultLog(
+          { faults: faults.map(({ index, url, reason, status }) => ({ node: index, url, reason, ...(status ? { status } : {}) })) },
+          'OPRF nodes left out of an evaluation',
         );
+        // A node that failed may have changed its key or gone: read the keys now, not at the next interval.
+        if (faults.some((fault) => fault.reason !== 'rate-limited')) oprfNodes.rereadSoon?.();
       },
     });
   }

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
 import { deriveAll, generateOprfKeyPair, normaliseInput, OprfEvaluator, signErasure } from '@zeroid/protocol';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
+import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
@@ -26,13 +28,14 @@ let limited: ServerProcess;
 let oprf: OprfEvaluator;
 let artifacts: Artifacts;
 let env: Record<string, string>;
+let pgEnv: Record<string, string>;
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
   const { privateKey } = await generateOprfKeyPair();
   oprf = new OprfEvaluator(privateKey);
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
-  const pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-erasure-') };
+  pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-erasure-') };
   const limitedEnv = { ...pgEnv, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true' };
   [a, b, limited, artifacts] = await Promise.all([
     startServerProcess(pgEnv, { readyTimeoutMs: 120_000 }),
@@ -267,6 +270,51 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
     expect(findBytes(postgres.dataDir, erased, (file) => file.startsWith('pg_wal/')).length).toBeGreaterThan(0);
   }, 60_000);
 
+  it("PostgreSQL: a server killed right after an erasure's Success VACUUMs at its next start (decision 053)", async () => {
+    for (const name of ['pgkill-victim', 'pgkill-keeper'])
+      expect(await register(a, name)).toMatchObject({ 'DID already generated': false });
+    // The heap files of the erasure's tables, as the scan names them (relative to the data directory).
+    const heaps = (
+      await query<{ file: string }>(
+        "SELECT pg_relation_filepath(t) AS file FROM unnest(ARRAY['identities', 'roots', 'tree_checkpoints', 'tree_checkpoint_pages']) AS t",
+      )
+    ).map(({ file }) => file);
+    const inHeaps = (file: string) => heaps.some((heap) => file === heap || file.startsWith(`${heap}.`));
+    const [victim, keeper] = await Promise.all([derived('pgkill-victim'), derived('pgkill-keeper')]);
+    const scrubbedUpTo = async () =>
+      (
+        await query<{ last: string; scrubbed: string | null }>(
+          "SELECT (SELECT max(seq) FROM leaf_erasures) AS last, (SELECT seq FROM scrub_marks WHERE name = 'erasures') AS scrubbed",
+        )
+      )[0]!;
+
+    // Killed before its VACUUM (a second after the erasure): the old row version stays in the heap.
+    const doomed = await startServerProcess(pgEnv, { readyTimeoutMs: 120_000 });
+    expect((await eraseRaw(doomed, person('pgkill-victim'))).body).toEqual({ 'Erasure Result': 'Success' });
+    await doomed.stop('SIGKILL');
+    await query('CHECKPOINT');
+    expect(findBytes(postgres.dataDir, [victim], inHeaps).length, 'in the heap before the restart').toBeGreaterThan(0);
+    const pending = await scrubbedUpTo();
+    expect(Number(pending.scrubbed ?? 0)).toBeLessThan(Number(pending.last));
+
+    // The next server to start finds the erasure log past the last scrub recorded, and VACUUMs.
+    const next = await startServerProcess(pgEnv, { readyTimeoutMs: 120_000 });
+    try {
+      await vi.waitFor(
+        async () => {
+          const { last, scrubbed } = await scrubbedUpTo();
+          expect(Number(scrubbed)).toBe(Number(last));
+        },
+        { timeout: 30_000, interval: 100 },
+      );
+    } finally {
+      await next.stop();
+    }
+    await query('CHECKPOINT');
+    expect(findBytes(postgres.dataDir, [victim], inHeaps), 'in the heap after the restart').toEqual([]);
+    expect(findBytes(postgres.dataDir, [keeper], inHeaps).length).toBeGreaterThan(0);
+  }, 120_000);
+
   it('SQLite: no file under DATA_DIR holds any form of an erased value once the erasure is answered, while running and after a clean stop', async () => {
     const dataDir = tempDir('zeroid-erasure-');
     const metricsToken = 'erasure-bytes-metrics-token-0123456789ab';
@@ -309,6 +357,51 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
       expect(metrics).not.toContain(value);
     }
   }, 180_000);
+});
+
+describe('erasure beside another SQLite reader (decision 053)', () => {
+  it('answers the erasure and the writes beside it while a reader holds a read transaction; the bytes go once the reader is gone', async () => {
+    const dataDir = tempDir('zeroid-erasure-');
+    const server = await startServerProcess({ ...env, DATA_DIR: dataDir }, { readyTimeoutMs: 120_000 });
+    // An operator's shell or a backup: a second connection to the file, inside a read transaction.
+    const reader = new SQLite(path.join(dataDir, 'zeroid.sqlite'), { readonly: true });
+    try {
+      for (const name of ['reader-victim', 'reader-keeper'])
+        expect(await register(server, name)).toMatchObject({ 'DID already generated': false });
+      const [victim, keeper] = await Promise.all([derived('reader-victim'), derived('reader-keeper')]);
+      reader.exec('BEGIN');
+      expect(reader.prepare('SELECT count(*) AS n FROM identities').get()).toEqual({ n: 2 });
+
+      // Before, the checkpoint waited for the reader inside the erasure (5 s at a time, ten times): no
+      // reply, and the writes beside it stalled. Now both come back while the reader holds its snapshot;
+      // the reader lets go on its own after 15 s only so that the old behaviour fails rather than hangs.
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        reader.exec('COMMIT');
+      };
+      const fallback = setTimeout(release, 15_000);
+      const [erasure, registration] = await Promise.all([
+        eraseRaw(server, person('reader-victim')),
+        postJson(server, '/register', person('reader-newcomer')),
+      ]);
+      const answeredWhileHeld = !released;
+      clearTimeout(fallback);
+      expect(erasure.body).toEqual({ 'Erasure Result': 'Success' });
+      expect(registration.body).toMatchObject({ 'DID already generated': false });
+      expect(answeredWhileHeld).toBe(true);
+
+      // The reader ends: the pending checkpoint is retried, and no file holds the erased values, while running.
+      release();
+      await vi.waitFor(() => expect(findBytes(dataDir, [victim])).toEqual([]), { timeout: 30_000, interval: 200 });
+      expect(findBytes(dataDir, [keeper]).length).toBeGreaterThan(0);
+    } finally {
+      reader.close();
+      await server.stop();
+    }
+    expect(findBytes(dataDir, [await derived('reader-victim')]), 'after a clean stop').toEqual([]);
+  }, 120_000);
 });
 
 describe('SIGKILL during erasures under load (SQLite)', () => {

@@ -261,6 +261,19 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
     expect(statuses).toEqual([...Array<number>(GUESSES).fill(200), 429]);
   });
 
+  it('keys every client without an IP address as one client, never as a listed server (decision 053)', async () => {
+    // Through a trusted proxy, X-Forwarded-For can carry anything: "server 127.0.0.1" once took the
+    // listed server's key (and its allowance, no guess budget), and each other word was a fresh client.
+    const { request } = await blindThresholdOprfInput(keysOf(publicShares), 'id', 'not an address');
+    const spoofed = ['server 127.0.0.1', `server ${SERVER_V6}`, 'garbage1', 'garbage2', 'unknown'];
+    const statuses = [];
+    for (let i = 0; i <= GUESSES + 1; i++) {
+      const address = spoofed[i % spoofed.length]!;
+      statuses.push((await evaluate(nodes[1]!, request, { ...admitted(request), 'x-forwarded-for': address })).status);
+    }
+    expect(statuses).toEqual([...Array<number>(GUESSES).fill(200), 429, 429]);
+  });
+
   it('refuses to start with a share that does not match its published place, and with a readable share file', async () => {
     const refused = await refusedStart;
     expect(refused.code).toBe(1);

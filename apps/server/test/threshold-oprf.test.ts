@@ -219,7 +219,10 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
       expect(((await reply.json()) as { error: { code: string } }).error.code).toBe('OPRF_UNAVAILABLE');
     }
     await expect(zk.register('ID-ZK-2', 'zk biometric two')).rejects.toThrow();
-    expect(server.output.join('')).toMatch(/OPRF nodes left out of an evaluation: .*3 http:\/\/127\.0\.0\.1:\d+ \(proof-failed\)/);
+    // Through the server's logger, structured (decision 053): index, URL and reason, never a value.
+    expect(server.output.join('')).toMatch(
+      /"node":3,"url":"http:\/\/127\.0\.0\.1:\d+","reason":"proof-failed"[^\n]*"msg":"OPRF nodes left out of an evaluation"/,
+    );
     expect(server.output.join('')).not.toContain('raw biometric');
 
     // Node 2 is back: the registration refused above was not stored, so it is new now.

@@ -107,18 +107,62 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), limited?.stop()]);
   await Promise.all(nodes.map(killOprfNode));
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
+/**
+ * A threshold server with the guess limits, alive for the whole file (decision 053 checks it while
+ * the nodes disagree). It reads the nodes' keys every 10 minutes only: whatever it learns of them
+ * within a test, it learns through the early re-read that a failed evaluation or a refused request
+ * asks for.
+ */
+let limited: ServerProcess;
+const LIMITS = { RATE_LIMIT_PER_MINUTE: '60', GUESSES_BEFORE_DELAY: '4', FAILED_VERIFICATIONS_BEFORE_DELAY: '2', TRUST_PROXY: 'true' };
+const send = (target: ServerProcess, client: string, route: string, body: object) =>
+  fetch(target.url + route, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+    body: JSON.stringify(body),
+  });
+const blindedElement = async (raw: string) =>
+  Buffer.from((await blindOprfInput(single().publicKey, 'bio', raw)).request).toString('base64url');
+/** A reply as one word: the status, and the error code if any. */
+const statusAndCode = async (reply: Response) =>
+  `${reply.status}${reply.status === 200 ? '' : ` ${((await reply.json()) as { error: { code: string } }).error.code}`}`;
+
+/**
+ * OPRF outputs a client gets, one round after another, until it is refused: in threshold mode an
+ * admission from `limited`, then both nodes (t = 2) with it; with the single key, POST /oprf.
+ */
+async function guessesUntilRefused(target: ServerProcess, mode: 'threshold' | 'single key', client: string): Promise<number> {
+  for (let outputs = 0; outputs < 50; outputs++) {
+    const element = await blindedElement(`guess ${outputs}`);
+    if (mode === 'single key') {
+      if ((await send(target, client, '/oprf', { element })).status !== 200) return outputs;
+      continue;
+    }
+    const admitted = await send(target, client, '/oprf/admission', { request: element });
+    if (admitted.status !== 200) return outputs;
+    const { admission } = (await admitted.json()) as { admission: string };
+    for (const node of nodes.slice(0, 2)) {
+      const evaluated = await fetch(`${node.url}/oprf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [OPRF_ADMISSION_HEADER]: admission },
+        body: JSON.stringify({ element }),
+      });
+      expect(evaluated.status).toBe(200);
+    }
+  }
+  throw new Error('never refused');
+}
+
 describe('one guess budget in every mode (issue 24, item 3; decision 032)', () => {
-  const LIMITS = { RATE_LIMIT_PER_MINUTE: '60', GUESSES_BEFORE_DELAY: '4', FAILED_VERIFICATIONS_BEFORE_DELAY: '2', TRUST_PROXY: 'true' };
-  let limited: ServerProcess;
   let singleKey: ServerProcess;
   beforeAll(async () => {
     [limited, singleKey] = await Promise.all([
-      startServerProcess({ ...serverEnv, ...LIMITS, DATA_DIR: path.join(root, 'limited') }),
+      startServerProcess({ ...serverEnv, ...LIMITS, DATA_DIR: path.join(root, 'limited'), OPRF_NODE_REREAD_MS: '600000' }),
       startServerProcess({
         ...LIMITS,
         DATA_DIR: path.join(root, 'single-key'),
@@ -129,45 +173,15 @@ describe('one guess budget in every mode (issue 24, item 3; decision 032)', () =
     ]);
   }, 180_000);
   afterAll(async () => {
-    await Promise.all([limited?.stop(), singleKey?.stop()]);
+    await singleKey?.stop();
   });
-  const send = (target: ServerProcess, client: string, route: string, body: object) =>
-    fetch(target.url + route, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
-      body: JSON.stringify(body),
-    });
-
-  /**
-   * OPRF outputs a client gets, one round after another, until it is refused: in threshold mode an
-   * admission from the server, then both nodes (t = 2) with it; with the single key, POST /oprf.
-   */
-  async function guessesUntilRefused(mode: 'threshold' | 'single key', client: string): Promise<number> {
-    for (let outputs = 0; outputs < 50; outputs++) {
-      const element = Buffer.from((await blindOprfInput(single().publicKey, 'bio', `guess ${outputs}`)).request).toString('base64url');
-      if (mode === 'single key') {
-        if ((await send(singleKey, client, '/oprf', { element })).status !== 200) return outputs;
-        continue;
-      }
-      const admitted = await send(limited, client, '/oprf/admission', { request: element });
-      if (admitted.status !== 200) return outputs;
-      const { admission } = (await admitted.json()) as { admission: string };
-      for (const node of nodes.slice(0, 2)) {
-        const evaluated = await fetch(`${node.url}/oprf`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', [OPRF_ADMISSION_HEADER]: admission },
-          body: JSON.stringify({ element }),
-        });
-        expect(evaluated.status).toBe(200);
-      }
-    }
-    throw new Error('never refused');
-  }
+  const guesses = (mode: 'threshold' | 'single key', client: string) =>
+    guessesUntilRefused(mode === 'threshold' ? limited : singleKey, mode, client);
 
   it('gives a client the same number of OPRF outputs as the single key would, and none once the server refused it', async () => {
     // A fresh client: its guess budget, no more, in both modes.
-    expect(await guessesUntilRefused('threshold', '198.51.100.1')).toBe(4);
-    expect(await guessesUntilRefused('single key', '198.51.100.1')).toBe(4);
+    expect(await guesses('threshold', '198.51.100.1')).toBe(4);
+    expect(await guesses('single key', '198.51.100.1')).toBe(4);
     // A client the failure throttle stopped (two failed raw verifications): nothing more, in both modes.
     for (const target of [limited, singleKey]) {
       for (let i = 0; i < 2; i++) {
@@ -175,8 +189,8 @@ describe('one guess budget in every mode (issue 24, item 3; decision 032)', () =
         expect(await reply.json()).toEqual({ 'Verification Result': 'Failure' });
       }
     }
-    expect(await guessesUntilRefused('threshold', '198.51.100.2')).toBe(0);
-    expect(await guessesUntilRefused('single key', '198.51.100.2')).toBe(0);
+    expect(await guesses('threshold', '198.51.100.2')).toBe(0);
+    expect(await guesses('single key', '198.51.100.2')).toBe(0);
     const refused = await send(limited, '198.51.100.2', '/oprf/admission', {
       request: Buffer.from((await blindOprfInput(single().publicKey, 'bio', 'x')).request).toString('base64url'),
     });
@@ -196,7 +210,7 @@ describe('one guess budget in every mode (issue 24, item 3; decision 032)', () =
     }
     // A malformed admission request is a 400 and spends nothing: a fresh client still has its 4.
     expect((await send(limited, '198.51.100.3', '/oprf/admission', { request: 'AAE' })).status).toBe(400);
-    expect(await guessesUntilRefused('threshold', '198.51.100.3')).toBe(4);
+    expect(await guesses('threshold', '198.51.100.3')).toBe(4);
   });
 
   it('keeps the raw path working under the limits: a registration and a verification within the budget', async () => {
@@ -277,6 +291,42 @@ describe('threshold nodes under real sequences (issue 24)', () => {
     expect(rounds[1]).toMatch(/^refused: The OPRF nodes do not agree on their keys right now/);
     await expect(zk().register('SEQ-ZK-2', 'sequence zk two')).rejects.toThrow(/do not agree on their keys/);
     expect(server.output.join('')).not.toContain(P1.bio_info);
+    // Only node 2's remembered key says node 3 is the odd one: /healthz names who disagrees, not who is wrong.
+    await untilLeftOut([
+      { index: 2, problem: 'unreachable' },
+      { index: 3, problem: 'keys-disagree' },
+    ]);
+  });
+
+  it('spends no guess while the server knows too few nodes fit, and gives back those of a failed evaluation (decision 053)', async () => {
+    // `limited` last read the keys before the refresh. Its first raw verification fails (node 1's
+    // proof no longer verifies, node 2 is down): a 503, whose guess is given back, and a re-read
+    // now, not in 10 minutes. Node 1 and node 3 answer and disagree; node 2's last key fits node 3's.
+    const client = '198.51.100.20';
+    expect(await statusAndCode(await send(limited, client, '/verify', { bio_info: P1.bio_info }))).toMatch(/^503 OPRF_/);
+    await until(
+      async () => {
+        const { oprfNodes } = (await (await fetch(`${limited.url}/healthz`)).json()) as { oprfNodes?: { leftOut: object[] } };
+        return (
+          JSON.stringify(oprfNodes?.leftOut) ===
+          JSON.stringify([
+            { index: 1, problem: 'keys-disagree' },
+            { index: 2, problem: 'unreachable' },
+          ])
+        );
+      },
+      { what: 'limited reads the keys again', timeoutMs: 10_000 },
+    );
+    // Fewer than t nodes answered with keys that fit: no admission, the 503 before a guess is counted.
+    for (let i = 0; i < 5; i++) {
+      const reply = await send(limited, client, '/oprf/admission', { request: await blindedElement(`while down ${i}`) });
+      expect(await statusAndCode(reply)).toBe('503 OPRF_NODES_INCONSISTENT');
+    }
+    // The raw routes still try node 2 (its last key fits): each evaluation fails, its guesses given back.
+    for (let i = 0; i < 2; i++) {
+      expect(await statusAndCode(await send(limited, client, '/verify', { bio_info: P1.bio_info }))).toBe('503 OPRF_NODES_INCONSISTENT');
+    }
+    expect(await statusAndCode(await send(limited, client, '/register', P2))).toBe('503 OPRF_NODES_INCONSISTENT');
   });
 
   it('a node that changes its key while the server runs is left out, verdicts stay right, and a new server refuses to start', async () => {
@@ -294,10 +344,11 @@ describe('threshold nodes under real sequences (issue 24)', () => {
       while (!stop) verdicts.push(await answer('/verify', { bio_info: P1.bio_info }));
     })();
     await restartNode(1, otherDirs[1]!);
+    // No two of the three agree: each is named as disagreeing, none as the wrong one (decision 053).
     await untilLeftOut([
-      { index: 1, problem: 'inconsistent-key' },
-      { index: 2, problem: 'inconsistent-key' },
-      { index: 3, problem: 'inconsistent-key' },
+      { index: 1, problem: 'keys-disagree' },
+      { index: 2, problem: 'keys-disagree' },
+      { index: 3, problem: 'keys-disagree' },
     ]);
     await sleep(500);
     stop = true;
@@ -326,6 +377,17 @@ describe('threshold nodes under real sequences (issue 24)', () => {
       expect(await answer('/verify', { bio_info: bio })).toBe('Success');
     }
     expect(await browserRound('id', 'SEQ-ZK-1')).toBe(bytesToHex(await single().evaluate('id', normaliseInput('SEQ-ZK-1'))));
+
+    // `limited` (reads every 10 minutes) reads the keys again when it refuses for the nodes; then the
+    // client refused above while they disagreed still has its whole budget: nothing was counted.
+    await until(
+      async () => {
+        const reply = await send(limited, '198.51.100.21', '/oprf/admission', { request: await blindedElement('poke') });
+        return reply.status === 200;
+      },
+      { what: 'limited admits again' },
+    );
+    expect(await guessesUntilRefused(limited, 'threshold', '198.51.100.20')).toBe(4);
   });
 
   it('closes every call to a hanging node at the timeout: 50 concurrent registrations, no socket open at 2× the timeout (item 5)', async () => {

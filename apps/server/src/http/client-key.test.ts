@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientKey } from './client-key.ts';
+import { clientKey, NO_ADDRESS } from './client-key.ts';
 
 describe('clientKey', () => {
   it('keys IPv4 by address, and IPv4-mapped IPv6 as the IPv4 address it carries', () => {
@@ -23,5 +23,12 @@ describe('clientKey', () => {
     expect(clientKey('2001:db8:1:2::1', 128)).toBe('2001:db8:1:2:0:0:0:1/128');
     expect(clientKey('2001:db8:1:2::1', 128)).not.toBe(clientKey('2001:db8:1:2::2', 128));
     expect(clientKey('2001:db8:ffff::1', 24)).toBe('2001:d00:0:0:0:0:0:0/24');
+  });
+
+  it('keys every non-IP address alike, so no word poses as another key (decision 053)', () => {
+    for (const word of ['garbage1', 'server 127.0.0.1', 'unknown', '', '203.0.113.7 ', '2001:db8::/64']) {
+      expect(clientKey(word)).toBe(NO_ADDRESS);
+    }
+    expect(clientKey('203.0.113.7')).not.toBe(NO_ADDRESS);
   });
 });

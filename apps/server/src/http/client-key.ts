@@ -1,5 +1,8 @@
 import ipaddr from 'ipaddr.js';
 
+/** The one client key of every request whose address is not an IP address (no address key looks like it). */
+export const NO_ADDRESS = 'no IP address';
+
 /**
  * The client a request counts against, from its address as Fastify sees it (`request.ip`, which
  * honours X-Forwarded-For only through the configured trusted proxy). One function keys every
@@ -11,10 +14,13 @@ import ipaddr from 'ipaddr.js';
  * - IPv6: its network of `ipv6Prefix` bits (default /64). One subscriber is routinely given a whole
  *   /64 (RFC 6177 recommends /56 or /48 for a site), so keyed by address an attacker would hold 2^64
  *   fresh clients, each with a fresh allowance.
+ * - Anything else (through a trusted proxy, X-Forwarded-For can carry any word): one key for all,
+ *   `NO_ADDRESS`, so such clients share one allowance and no word can pose as another key, such as
+ *   an OPRF node's "server …" keys for its SERVER_CLIENTS (decision 053).
  */
 export function clientKey(address: string, ipv6Prefix = 64): string {
   const bare = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0) names our interface, not the client
-  if (!ipaddr.isValid(bare)) return address;
+  if (!ipaddr.isValid(bare)) return NO_ADDRESS;
   const parsed = ipaddr.parse(bare);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const ipv6 = parsed as ipaddr.IPv6;

@@ -4,6 +4,8 @@ import type { Admission, GuessBudget, GuessCost } from '../limits/guess-budget.t
 import type { AdmitGuess } from '../limits/spend-guess.ts';
 import { clientKey } from './client-key.ts';
 import { Problem } from '../problem.ts';
+import { assertEnoughNodes } from '../oprf/nodes/evaluate-with-nodes.ts';
+import type { OprfNodesState } from '../oprf/nodes/oprf-node-set.ts';
 
 export interface GuessLimitSettings {
   /** Requests a minute per client on each guess-capable route; 0 disables every limit. */
@@ -48,16 +50,39 @@ export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandO
   return { config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000 } } };
 }
 
-const admitted: Admission = { releaseVerification: async () => undefined };
+const admitted: Admission = { releaseVerification: async () => undefined, releaseGuesses: async () => undefined };
 
-/** Admits a well-formed request about to evaluate `cost`, or throws a 429 (GuessRefused). */
-export async function admitGuess(request: FastifyRequest, settings: GuessLimitSettings, cost: GuessCost): Promise<Admission> {
+/**
+ * Admits a well-formed request about to evaluate `cost`, or throws a 429 (GuessRefused). In
+ * threshold mode (`nodes`), a request that evaluates is first refused with the evaluation's 503 when
+ * the server already knows fewer than t nodes whose keys fit (`assertEnoughNodes`, decision 053): no
+ * guess is counted for an answer the server knows it cannot give.
+ */
+export async function admitGuess(
+  request: FastifyRequest,
+  settings: GuessLimitSettings,
+  cost: GuessCost,
+  nodes?: OprfNodesState,
+  { answering = false }: { answering?: boolean } = {},
+): Promise<Admission> {
+  if (nodes && cost.guesses > 0) {
+    try {
+      assertEnoughNodes(nodes.current, { answering });
+    } catch (error) {
+      // Read the keys again soon rather than at the next interval: a node may be back already.
+      nodes.rereadSoon?.();
+      throw error;
+    }
+  }
   if (settings.perMinute === 0) return admitted;
   return settings.budget.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
 }
 
-/** `admitGuess` bound to one request's client: what a use case is handed to spend guesses (`spendGuess`). */
+/**
+ * `admitGuess` bound to one request's client (and, in threshold mode, to the node set whose 503 comes
+ * before any guess is counted): what a use case is handed to spend guesses (`spendGuess`).
+ */
 export const guessAdmitter =
-  (request: FastifyRequest, settings: GuessLimitSettings): AdmitGuess =>
+  (request: FastifyRequest, settings: GuessLimitSettings, nodes?: OprfNodesState): AdmitGuess =>
   (cost) =>
-    admitGuess(request, settings, cost);
+    admitGuess(request, settings, cost, nodes);

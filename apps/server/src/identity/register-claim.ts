@@ -1,7 +1,7 @@
 import type { Metrics } from '../metrics.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 import { NO_GUESS, RAW_REGISTRATION } from '../limits/guess-costs.ts';
-import type { AdmitGuess } from '../limits/spend-guess.ts';
+import { giveBackOnNodeFailure, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { Storage } from '../storage/types.ts';
 import { registerCommitment, type SignedRegistration } from './register-commitment.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
@@ -30,8 +30,13 @@ export async function registerClaim(
     inserted = (await registerCommitment(storage, request.signed)).inserted;
     did = request.signed.did;
   } else {
-    await admit(RAW_REGISTRATION);
-    const derived = await deriver.registration({ idInfo: request.idInfo, bioInfo: request.bioInfo }, client);
+    const admission = await admit(RAW_REGISTRATION);
+    const derived = await deriver
+      .registration({ idInfo: request.idInfo, bioInfo: request.bioInfo }, client)
+      .catch(async (error: unknown) => {
+        await giveBackOnNodeFailure(admission, error);
+        throw error;
+      });
     metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
     inserted = (await storage.identities.register(derived)).inserted;
     did = derived.did;

@@ -56,6 +56,10 @@ export async function connectStorage(
         throw error;
       }
       storage.attach(opened);
+      // An erasure whose scrub a crash cut off (decision 053): scrub now, in the background.
+      opened.identities
+        .scrubPendingErasures()
+        .catch((error: unknown) => log.warn({ err: (error as Error).message }, 'scrubbing the bytes of earlier erasures failed'));
       await registry.catchUp();
       releaseStartupGarbage();
       return true;

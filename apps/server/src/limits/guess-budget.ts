@@ -29,6 +29,11 @@ export interface GuessCost {
 export interface Admission {
   /** Gives back the reserved verification: it succeeded, or it was never evaluated. */
   releaseVerification(): Promise<void>;
+  /**
+   * Gives back the guesses and the global budget this request spent: it was never evaluated, because
+   * the OPRF nodes could not give an output (threshold mode, decision 053). Once at most.
+   */
+  releaseGuesses(): Promise<void>;
 }
 
 const WINDOW_MS = 60_000;
@@ -99,11 +104,18 @@ export class GuessBudget {
       throw error;
     }
     let released = false;
+    let guessesReleased = false;
     return {
       releaseVerification: async () => {
         if (!reservedVerification || released) return;
         released = true;
         await this.attempts.release(failures, 1);
+      },
+      releaseGuesses: async () => {
+        if (guessesReleased || cost.guesses === 0) return;
+        guessesReleased = true;
+        if (budgeted) await this.attempts.release(guesses, cost.guesses);
+        if (this.settings.globalPerMinute > 0) await this.attempts.uncountInWindow(GLOBAL_KEY, now - (now % WINDOW_MS));
       },
     };
   }

@@ -1,3 +1,4 @@
+import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import type { Admission, GuessCost } from './guess-budget.ts';
 
 /**
@@ -25,8 +26,17 @@ export async function spendGuess<T>(
     outcome = await evaluate();
   } catch (error) {
     await admission.releaseVerification();
+    await giveBackOnNodeFailure(admission, error);
     throw error;
   }
   if (!failedGuess(outcome)) await admission.releaseVerification();
   return outcome;
+}
+
+/**
+ * When an evaluation failed because the OPRF nodes gave no output (a 503, or their 429), nothing was
+ * evaluated for the client, who learns nothing from the refusal: its guesses come back (decision 053).
+ */
+export async function giveBackOnNodeFailure(admission: Admission, error: unknown): Promise<void> {
+  if (error instanceof OprfNodesUnavailable) await admission.releaseGuesses();
 }

@@ -43,7 +43,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
       } else {
         erasure = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      const erased = await eraseClaim(deps, guessAdmitter(request, deps.limits), erasure);
+      const erased = await eraseClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), erasure);
       return { [ERASURE_RESULT]: erased ? ('Success' as const) : ('Failure' as const) };
     },
   );

@@ -47,7 +47,10 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, 
       const elements = sodiumBlindedElements(bytes, OPRF_BATCH_MAX);
       if (!elements)
         throw new ProtocolInputError('INVALID_ELEMENT', `The request is not 1 to ${OPRF_BATCH_MAX} valid ristretto255 points.`);
-      await admitGuess(request, limits, { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length });
+      // Fewer than t nodes answered the last read with keys that fit: the 503 before the guess is
+      // counted, since the server cannot give it back once the client holds the admission (decision 053).
+      const cost = { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length };
+      await admitGuess(request, limits, cost, oprfNodes, { answering: true });
       metrics.oprfEvaluations.inc({ kind: 'admitted' }, elements.length);
       return { admission: admissions.issue(bytes) };
     },

@@ -36,7 +36,7 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       } else {
         registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits), registration, request.ip);
+      const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
       return did === undefined ? { [DID_ALREADY_GENERATED]: true as const } : { [DID_ALREADY_GENERATED]: false as const, DID: did };
     },
   );

@@ -30,7 +30,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       const { body } = request;
       const claim: Claim =
         'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
-      const admit = guessAdmitter(request, deps.limits);
+      const admit = guessAdmitter(request, deps.limits, deps.oprfNodes);
       const { verdict, confirmationCode } = await verifyClaim(deps, admit, claim, body.session, request.ip);
       // The phone that completed a session shows its code, for the screen's person to type (decision 035).
       return {

@@ -19,6 +19,8 @@ import * as removedClients from './migrations/017-removed-clients.ts';
 // Sign in with ZeroID, attacked again (decisions 047 and 049).
 import * as sessionOpenedAt from './migrations/018-session-opened-at.ts';
 import * as keyRetirement from './migrations/019-key-retirement.ts';
+// Threshold nodes and erasure, attacked (decision 053).
+import * as scrubMarks from './migrations/020-scrub-marks.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -47,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   // Sign in with ZeroID, attacked again (decisions 047 and 049).
   '018-session-opened-at': sessionOpenedAt,
   '019-key-retirement': keyRetirement,
+  '020-scrub-marks': scrubMarks,
 };
 
 /**

@@ -61,6 +61,11 @@ export interface Database {
     recorded_at: EpochMs;
   };
   /** The ordered log of erased leaves that every process's tree catches up from (decision 022). */
+  /** How far the freed bytes were scrubbed (migration 020, decision 053): 'erasures' → the last leaf_erasures.seq covered. */
+  scrub_marks: {
+    name: string;
+    seq: ColumnType<number | string, number, number>;
+  };
   leaf_erasures: {
     seq: number;
     leaf_index: number;

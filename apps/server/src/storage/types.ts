@@ -32,11 +32,14 @@ export interface IdentityRepository {
    */
   erase(identity: { commitment: string; idTag: string; did: string }): Promise<boolean>;
   /**
-   * After an erasure: makes the bytes it freed unreadable where the database can (decision 034).
-   * SQLite: a truncating WAL checkpoint, done when this resolves. PostgreSQL: a VACUUM of the
-   * erasure's tables, scheduled in the background.
+   * After an erasure: makes the bytes it freed unreadable where the database can (decisions 034 and
+   * 053). SQLite: a truncating WAL checkpoint, tried once before this resolves and again in the
+   * background while a reader holds it off. PostgreSQL: a VACUUM of the erasure's tables, scheduled
+   * in the background. Each completed scrub records the last erasure it covered (`scrub_marks`).
    */
   scrubErased(): Promise<void>;
+  /** At start: scrubs as `scrubErased` does when the erasure log goes past the last scrub recorded (a crash cut it off). */
+  scrubPendingErasures(): Promise<void>;
   /** The erasure log after `seq`, in order: the leaves to set to zero. */
   erasuresAfter(seq: number): Promise<Array<{ seq: number; leafIndex: number }>>;
   /** True when `did` was erased and not registered again. */

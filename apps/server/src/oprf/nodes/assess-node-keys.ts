@@ -16,7 +16,9 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
  *   nodes name.
  * - `previous`: the last assessment. A node that does not answer now keeps the key it published
  *   before, but only if that key still fits the others: after a refresh with a node down, its old
- *   key is not mixed with the new ones (issue 24, item 1).
+ *   key is not mixed with the new ones (issue 24, item 1). Such a remembered key never shows an
+ *   answering node wrong: when the answering nodes alone have no t that agree, those that do not fit
+ *   are named `keys-disagree` (who disagrees, not who is wrong), never `inconsistent-key` (decision 053).
  *
  * Undefined when no node names a group key (none answered, at start).
  */
@@ -59,7 +61,9 @@ export function assessNodeKeys(
         isRecorded,
       );
   if (group === undefined) return undefined;
-  const shares: { index: number; publicKey: Uint8Array }[] = [];
+  const groupKey = new Uint8Array(Buffer.from(group, 'base64url'));
+  const answering: Share[] = [];
+  const remembered: Share[] = [];
   for (const node of nodes) {
     const reply = named.get(node.index);
     if (reply && reply.group !== group) {
@@ -68,29 +72,54 @@ export function assessNodeKeys(
         'other-group',
         `OPRF node ${node.index} (${node.url}) holds a share of another group key than the others and this database. Give it its share of the same split (npm run oprf -- split).`,
       );
-    } else if (reply) shares.push({ index: node.index, publicKey: new Uint8Array(Buffer.from(reply.publicKey, 'base64url')) });
+    } else if (reply) answering.push({ index: node.index, publicKey: new Uint8Array(Buffer.from(reply.publicKey, 'base64url')) });
     else if (node.problem === 'unreachable') {
       const before = previous?.nodes.find((known) => known.index === node.index)?.publicKey;
-      if (before && previous && b64(previous.groupPublicKey) === group) shares.push({ index: node.index, publicKey: before });
+      if (before && previous && b64(previous.groupPublicKey) === group) remembered.push({ index: node.index, publicKey: before });
     }
   }
-  const groupKey = new Uint8Array(Buffer.from(group, 'base64url'));
-  const { fit } = partitionPublicShares(groupKey, shares, threshold);
-  for (const { index, publicKey } of shares) {
+  // Only the nodes that answered this read may show a node wrong (decision 053): a key remembered from
+  // an earlier read may be stale (its node refreshed while it did not answer), so it may keep its own
+  // node in use when it fits, but never outvote a node that answered.
+  const decided = partitionPublicShares(groupKey, answering, threshold).fit;
+  let fit: number[];
+  if (decided.length >= threshold) {
+    const agreeing = answering.filter(({ index }) => decided.includes(index));
+    const fitsToo = ({ index, publicKey }: Share) =>
+      partitionPublicShares(groupKey, [...agreeing, { index, publicKey }], threshold).fit.includes(index);
+    fit = [...decided, ...remembered.filter(fitsToo).map(({ index }) => index)];
+  } else fit = partitionPublicShares(groupKey, [...answering, ...remembered], threshold).fit;
+  for (const { index, publicKey } of [...answering, ...remembered]) {
+    if (fit.includes(index)) nodes[index - 1]!.publicKey = publicKey;
+  }
+  const misfits = answering.filter(({ index }) => !fit.includes(index)).map(({ index }) => index);
+  for (const index of misfits) {
     const node = nodes[index - 1]!;
-    if (fit.includes(index)) node.publicKey = publicKey;
-    else if (node.problem !== 'unreachable') {
+    if (decided.length >= threshold) {
       leftOut(
         node,
         'inconsistent-key',
-        `The public key of OPRF node ${index} (${node.url}) does not interpolate to the group key with the others: it holds a share of ` +
-          'another split, or an old share from before a refresh. Give it its share of the current split, or refresh every node together ' +
-          '(npm run oprf -- refresh).',
+        `The public key of OPRF node ${index} (${node.url}) does not interpolate to the group key with nodes ${list(decided)}, which ` +
+          'agree with each other: it holds a share of another split, or of the other side of a refresh (an old share, or a new one ' +
+          'while those are old). Give every node its share of one split, or refresh every node together (npm run oprf -- refresh).',
+      );
+    } else {
+      const others = [...answering, ...remembered].map((share) => share.index).filter((other) => other !== index);
+      leftOut(
+        node,
+        'keys-disagree',
+        `The public key of OPRF node ${index} (${node.url}) does not fit the group key together with the keys of nodes ${list(others)}, and ` +
+          `fewer than ${threshold} answering nodes agree, so the server cannot tell which one is wrong (one may hold an old share from ` +
+          'before a refresh, or another split). None of them is used with the others until enough nodes agree: bring back a node of ' +
+          'the current split, or give every node its share of one split.',
       );
     }
   }
   return { threshold, groupPublicKey: groupKey, nodes };
 }
+
+type Share = { index: number; publicKey: Uint8Array };
+const list = (indices: readonly number[]) => indices.join(', ');
 
 function leftOut(node: OprfNode, problem: NodeProblem, detail: string) {
   node.problem = problem;

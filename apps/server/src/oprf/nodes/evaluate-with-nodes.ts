@@ -25,6 +25,30 @@ export class OprfNodesUnavailable extends Error {
   }
 }
 
+/** The nodes `set` leaves out, as the faults of an evaluation that failed for want of them. */
+export const leftOutFaults = (set: OprfNodeSet | undefined): NodeFault[] =>
+  (set?.nodes ?? [])
+    .filter((node) => !node.publicKey)
+    .map((node) => ({
+      index: node.index,
+      url: node.url,
+      reason: node.problem === 'inconsistent-key' || node.problem === 'keys-disagree' ? 'inconsistent-key' : 'no-public-key',
+    }));
+
+/**
+ * Throws the 503 an evaluation would end in when the server already knows it cannot succeed: the
+ * last read of the keys found fewer than t nodes whose keys fit (`/healthz` degraded). The routes
+ * call it before they count a guess (decision 053), so a client spends nothing on an answer the
+ * server knows it cannot give. `answering`: count only the nodes that answered that read, for a
+ * guess that cannot be given back once counted (`POST /oprf/admission`); without it a node that
+ * missed the read but whose last key still fits counts, as an evaluation still asks it.
+ * @throws OprfNodesUnavailable
+ */
+export function assertEnoughNodes(set: OprfNodeSet | undefined, { answering = false } = {}): asserts set is OprfNodeSet {
+  const counted = usableNodes(set).filter(({ index }) => !answering || set!.nodes[index - 1]?.problem !== 'unreachable');
+  if (!set || counted.length < set.threshold) throw new OprfNodesUnavailable(leftOutFaults(set), undefined);
+}
+
 export interface NodeCallOptions {
   timeoutMs: number;
   /** The end client's address, so each node keys its own guess budget by the person, not by this server. */
@@ -61,15 +85,8 @@ export async function evaluateWithNodes(
   const threshold = set?.threshold ?? Number.POSITIVE_INFINITY;
   const known = usableNodes(set);
   // Nodes the set leaves out are named when this evaluation fails for want of them.
-  const leftOut = (): NodeFault[] =>
-    nodes
-      .filter((node) => !node.publicKey)
-      .map((node) => ({
-        index: node.index,
-        url: node.url,
-        reason: node.problem === 'inconsistent-key' ? 'inconsistent-key' : 'no-public-key',
-      }));
-  if (!set || known.length < threshold) throw new OprfNodesUnavailable(leftOut(), undefined);
+  const leftOut = () => leftOutFaults(set);
+  assertEnoughNodes(set);
 
   await libsodiumReady;
   const round = sodiumThresholdRound(

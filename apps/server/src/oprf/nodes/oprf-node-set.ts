@@ -1,5 +1,13 @@
 /** Why a node is not asked, or (`unreachable` with a key still known) why it may not answer. */
-export type NodeProblem = 'unreachable' | 'other-suite' | 'wrong-place' | 'wrong-threshold' | 'other-group' | 'inconsistent-key';
+export type NodeProblem =
+  | 'unreachable'
+  | 'other-suite'
+  | 'wrong-place'
+  | 'wrong-threshold'
+  | 'other-group'
+  | 'inconsistent-key'
+  /** Its key does not fit the other answering nodes', and too few answer to tell which is wrong (decision 053). */
+  | 'keys-disagree';
 
 /** One OPRF node as the server and the browser know it: its place in the split and its share's public key. */
 export interface OprfNode {
@@ -28,6 +36,12 @@ export interface OprfNodeSet {
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
 export interface OprfNodesState {
   current: OprfNodeSet | undefined;
+  /**
+   * Reads every node's key again now, not at the next OPRF_NODE_REREAD_MS (at most one read at a
+   * time, one a second): called when an evaluation failed or a request was refused for the nodes
+   * (decision 053). Set by `watchNodeKeys`.
+   */
+  rereadSoon?: () => void;
 }
 
 /** Why a node's answer was left out of one evaluation; logged by index and URL, never with a value. */

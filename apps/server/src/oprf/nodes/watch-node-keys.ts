@@ -15,6 +15,9 @@ export class OprfNodeSetMismatch extends Error {
   }
 }
 
+/** The shortest time between two reads of the keys asked for early (`rereadSoon`). */
+const MIN_EARLY_REREAD_MS = 1000;
+
 interface Log {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
@@ -83,21 +86,45 @@ export function watchNodeKeys(
       }
     },
 
-    /** Reads the keys again every few seconds, from the set adopted by `firstRead`. */
+    /**
+     * Reads the keys again every few seconds, from the set adopted by `firstRead`, and sooner when
+     * asked (`state.rereadSoon`: an evaluation failed, or a request was refused for the nodes): at
+     * most one read at a time, and at most one a second (decision 053).
+     */
     watch() {
-      timer = setInterval(() => {
+      let reading = false;
+      let lastStartedAt = 0;
+      let soon: NodeJS.Timeout | undefined;
+      const reread = () => {
         const set = state.current;
-        if (!set) return;
-        readNodeKeys(urls, timeoutMs).then(
-          (replies) => adopt(assessNodeKeys(urls, replies, threshold, { groupPublicKey: set.groupPublicKey, previous: set })!),
-          () => undefined,
-        );
-      }, rereadMs);
+        if (!set || reading) return;
+        reading = true;
+        lastStartedAt = Date.now();
+        readNodeKeys(urls, timeoutMs)
+          .then(
+            (replies) => adopt(assessNodeKeys(urls, replies, threshold, { groupPublicKey: set.groupPublicKey, previous: state.current })!),
+            () => undefined,
+          )
+          .finally(() => (reading = false));
+      };
+      timer = setInterval(reread, rereadMs);
       timer.unref();
+      state.rereadSoon = () => {
+        if (soon || reading) return;
+        soon = setTimeout(
+          () => {
+            soon = undefined;
+            reread();
+          },
+          Math.max(0, lastStartedAt + MIN_EARLY_REREAD_MS - Date.now()),
+        );
+        soon.unref();
+      };
     },
 
     stop() {
       clearInterval(timer);
+      state.rereadSoon = undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { ERASURE_TABLES, freedBytesScrubber } from '../freed-bytes-scrubber.ts';
+import { ERASURE_TABLES, freedBytesScrubber, type ScrubMark } from '../freed-bytes-scrubber.ts';
 import { groupCommit } from '../group-commit.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
 import type { Database } from '../schema.ts';
@@ -71,6 +71,29 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       }),
     ),
   );
+
+  // How far erasures were scrubbed, in the database (decision 053): a scrub a crash cut off runs at start.
+  const scrubbedUpTo = async () =>
+    Number((await db.selectFrom('scrub_marks').select('seq').where('name', '=', 'erasures').executeTakeFirst())?.seq ?? 0);
+  const erasureMark: ScrubMark = {
+    covered: async () =>
+      Number(
+        (
+          await db
+            .selectFrom('leaf_erasures')
+            .select((eb) => eb.fn.max('seq').as('seq'))
+            .executeTakeFirst()
+        )?.seq ?? 0,
+      ),
+    scrubbed: async (covered) => {
+      await db
+        .insertInto('scrub_marks')
+        .values({ name: 'erasures', seq: covered })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ seq: covered }).where('scrub_marks.seq', '<', covered))
+        .execute();
+    },
+  };
+  const scrubErased = freedBytesScrubber(db, dialect, ERASURE_TABLES, erasureMark);
 
   return {
     register,
@@ -158,7 +181,12 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       );
     },
 
-    scrubErased: freedBytesScrubber(db, dialect, ERASURE_TABLES),
+    scrubErased,
+
+    async scrubPendingErasures() {
+      const [last, scrubbed] = await Promise.all([erasureMark.covered(), scrubbedUpTo()]);
+      if (last > scrubbed) await scrubErased();
+    },
 
     async erasuresAfter(seq) {
       const rows = await db.selectFrom('leaf_erasures').select(['seq', 'leaf_index']).where('seq', '>', seq).orderBy('seq').execute();
