@@ -73,6 +73,12 @@ export interface ChallengeRepository {
   issue(nonce: string, expiresAt: Date): Promise<void>;
   /** Single use, atomically: true for exactly one caller, and only before expiry. */
   consume(nonce: string, now?: Date): Promise<boolean>;
+  /**
+   * True when `nonce` was issued, is unused and unexpired: a read that consumes nothing, so work that
+   * a dead challenge would waste (the erasure's Groth16 checks, decision 055) is refused before it
+   * runs. Only `consume` decides; a usable challenge can still be lost to a concurrent consumer.
+   */
+  isUsable(nonce: string, now?: Date): Promise<boolean>;
   /** Deletes expired challenges, so the table cannot grow without bound. */
   purgeExpired(now?: Date): Promise<number>;
 }
