@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ERASURE_RESULT, EraseReply, RawEraseBody, SignInScopesReply, ZkEraseBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
+import { ERASE_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
@@ -27,7 +27,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   api.post(
     '/erase',
     {
-      bodyLimit: RAW_BODY_LIMIT,
+      bodyLimit: ERASE_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
         body: eitherBody('commitment', ZkEraseBody, RawEraseBody),
