@@ -49,10 +49,17 @@ describe('a zero-knowledge erasure under attack and at its size', () => {
     const { scopes } = (await test.app.inject({ method: 'GET', url: '/erase/sign-in-scopes' })).json<{ scopes: string[] }>();
     expect(scopes).toHaveLength(1);
     const made = '12345678901234567890';
-    const proof = await generateProof(identity, { root: identity.commitment, leaf: identity.commitment, index: 0, siblings: [] }, made, scopes[0]!, 1, {
-      wasm: artifacts.get('semaphore-1.wasm')!.path,
-      zkey: artifacts.get('semaphore-1.zkey')!.path,
-    });
+    const proof = await generateProof(
+      identity,
+      { root: identity.commitment, leaf: identity.commitment, index: 0, siblings: [] },
+      made,
+      scopes[0]!,
+      1,
+      {
+        wasm: artifacts.get('semaphore-1.wasm')!.path,
+        zkey: artifacts.get('semaphore-1.zkey')!.path,
+      },
+    );
 
     // Made offline with a challenge nobody issued: refused before any proof is checked, as often as it comes.
     const offline = await body(made, proof);
@@ -95,11 +102,20 @@ describe('a zero-knowledge erasure under attack and at its size', () => {
       challenge: '1',
     });
     const erase = async (body: string) => {
-      const reply = await test.app.inject({ method: 'POST', url: '/erase', payload: body, headers: { 'content-type': 'application/json' } });
+      const reply = await test.app.inject({
+        method: 'POST',
+        url: '/erase',
+        payload: body,
+        headers: { 'content-type': 'application/json' },
+      });
       return `${reply.statusCode} ${reply.json<{ error: { code: string } }>().error.code}`;
     };
     const withProofs = (n: number) =>
-      JSON.stringify({ ...fields, signatures: { ...signatures, did: 'A'.repeat(86) }, signInProofs: Array.from({ length: n }, (_, i) => longest(i)) });
+      JSON.stringify({
+        ...fields,
+        signatures: { ...signatures, did: 'A'.repeat(86) },
+        signInProofs: Array.from({ length: n }, (_, i) => longest(i)),
+      });
     for (const sectors of [100, MAX_SIGN_IN_SECTORS]) {
       const body = withProofs(sectors);
       expect(body.length).toBeGreaterThan(64 * 1024);

@@ -19,6 +19,8 @@ import * as removedClients from './migrations/017-removed-clients.ts';
 // Sign in with ZeroID, attacked again (decisions 047 and 049).
 import * as sessionOpenedAt from './migrations/018-session-opened-at.ts';
 import * as keyRetirement from './migrations/019-key-retirement.ts';
+// Sign in with ZeroID, attacked a third time (decision 055).
+import * as keysBeforeUpgradeCompromised from './migrations/021-keys-before-upgrade-compromised.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -47,6 +49,8 @@ export const migrations: Record<string, Migration> = {
   // Sign in with ZeroID, attacked again (decisions 047 and 049).
   '018-session-opened-at': sessionOpenedAt,
   '019-key-retirement': keyRetirement,
+  // Sign in with ZeroID, attacked a third time (decision 055). 020 is another branch's.
+  '021-keys-before-upgrade-compromised': keysBeforeUpgradeCompromised,
 };
 
 /**
