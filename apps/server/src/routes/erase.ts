@@ -15,7 +15,8 @@ import { sectorScopes } from '../openid/forget-sign-ins.ts';
  * one-time challenge; the raw body (`id_info`, `bio_info`) is derived and dropped, as at /register.
  * Either way the body is checked here (a malformed or badly signed one costs no attempt) and
  * `eraseClaim` admits it like a verification; the reply is a verification's: 200 with Success or
- * Failure, the same for a wrong biometric, a wrong ID and an unregistered person.
+ * Failure, the same for a wrong biometric, a wrong ID and an unregistered person. The body may carry a
+ * sign-in proof per sector, up to 256: hence its own limit, `ERASE_BODY_LIMIT` (decision 055).
  */
 export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
