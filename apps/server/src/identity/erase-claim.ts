@@ -8,6 +8,9 @@ import type { RawDeriver } from './raw/raw-deriver.ts';
 import { subjectsOfSecret } from '../openid/forget-sign-ins.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
 import { provenSignInSubjects } from './erasure-sign-in-proofs.ts';
+import { badRequest } from '../problem.ts';
+
+const REFUSED_PROOF = 'refused-proof';
 
 /** An erasure request checked to be well formed: signed (zero-knowledge), or the raw values, normalised. */
 export type ErasureRequest =
@@ -16,7 +19,8 @@ export type ErasureRequest =
 /**
  * The erasure use case (POST /erase, decision 022), admitted like a verification: a failure is
  * reserved (and two guesses on the raw path, which evaluates the OPRF for the ID and the biometric),
- * and given back when the identity was erased or on an error (`spendGuess`). The raw values are
+ * and given back when the identity was erased or on an error (`spendGuess`), except a sign-in proof
+ * that fails its Groth16 check: a 400 that keeps the failure, as a refused proof at /verify does. The raw values are
  * derived and dropped, as at registration. The person's Sign in with ZeroID records go with the
  * identity: found from the pseudonyms the zero-knowledge body proves (decision 048), or from the
  * secret the raw path derives here. True when the identity was erased.
@@ -29,15 +33,19 @@ export async function eraseClaim(
   const { storage, registry, deriver, metrics, proofVerifier } = services;
   if ('signed' in request) {
     const { signed, signInProofs } = request;
-    return spendGuess(
+    const outcome = await spendGuess(
       admit,
       PROOF_VERIFICATION,
       async () => {
         const signInSubjects = await provenSignInSubjects(storage, proofVerifier, signed, signInProofs);
+        if (signInSubjects === undefined) return REFUSED_PROOF;
         return eraseSigned(storage, registry, { ...signed, signInSubjects });
       },
-      (erased) => !erased,
+      // A refused sign-in proof cost Groth16 checks, so it keeps the reserved failure (decision 055).
+      (erased) => erased !== true,
     );
+    if (outcome === REFUSED_PROOF) throw badRequest('INVALID_PROOF', 'A sign-in proof of the erasure does not verify.');
+    return outcome;
   }
   const { idInfo, bioInfo } = request;
   return spendGuess(

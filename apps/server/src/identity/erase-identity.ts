@@ -1,7 +1,7 @@
 import { isDegenerateCommitment, verifyErasure, type RegistrationSignatures, type ZkEraseFields } from '@zeroid/protocol';
 import type { Storage } from '../storage/types.ts';
 import { forgetSignIns } from '../openid/forget-sign-ins.ts';
-import { badRequest } from '../problem.ts';
+import { badRequest, challengeUnusable } from '../problem.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 
 /** The three values that name one identity's row; an erasure must present all three (decision 022). */
@@ -36,7 +36,7 @@ export function signedErasure(fields: ZkEraseFields, signatures: RegistrationSig
 /** Step two: the challenge is consumed first (no replay), then the row holding all three values is erased. */
 export async function eraseSigned(storage: Storage, registry: Registry, erasure: SignedErasure): Promise<boolean> {
   if (!(await storage.challenges.consume(erasure.challenge))) {
-    throw badRequest('CHALLENGE_UNUSABLE', 'The challenge is unknown, expired or already used. Please try again.');
+    throw challengeUnusable();
   }
   return eraseIdentity(storage, registry, erasure);
 }

@@ -1,6 +1,6 @@
 import { nullifierSubject, parseSemaphoreProof } from '@zeroid/protocol';
 import { sectorScopes } from '../openid/forget-sign-ins.ts';
-import { badRequest } from '../problem.ts';
+import { badRequest, challengeUnusable } from '../problem.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -14,14 +14,17 @@ const ERASURE_PROOF_DEPTH = 1;
  * message = the erasure's challenge (consumed by the erasure, so a proof is never replayed) and
  * scope = the sector's, whose nullifier is then the person's pseudonym there (`signInSubject`). Every
  * sector must be covered, each once; anything else is a 400 before the challenge is spent. The
- * Groth16 checks run after the shape checks, on the batched verifier.
+ * Groth16 checks run last, on the batched verifier, and only for a challenge that is still usable
+ * (decision 055): a body made offline with a challenge nobody issued, or replayed after its erasure,
+ * is a 400 before any proof costs a check. Undefined when a proof fails its Groth16 check: the caller
+ * counts that as a failed verification.
  */
 export async function provenSignInSubjects(
   storage: Storage,
   verifier: ProofVerifier,
   erasure: { commitment: string; challenge: string },
   wireProofs: readonly unknown[],
-): Promise<string[]> {
+): Promise<string[] | undefined> {
   const proofs = wireProofs.map(parseSemaphoreProof);
   const scopes = await sectorScopes(storage);
   const proven = new Set(proofs.map((proof) => String(proof.scope)));
@@ -37,7 +40,9 @@ export async function provenSignInSubjects(
       "The erasure needs one proof per sector of GET /erase/sign-in-scopes, in the erased commitment's own group, bound to its challenge.",
     );
   }
+  // A read, not the consumption: that stays atomic with the erasure (`eraseSigned`).
+  if (!(await storage.challenges.isUsable(erasure.challenge))) throw challengeUnusable();
   const verdicts = await Promise.all(proofs.map((proof) => verifier.verify(proof)));
-  if (!verdicts.every(Boolean)) throw badRequest('INVALID_PROOF', 'A sign-in proof of the erasure does not verify.');
+  if (!verdicts.every(Boolean)) return undefined;
   return proofs.map((proof) => nullifierSubject(String(proof.nullifier)));
 }

@@ -1,6 +1,6 @@
 import { isDegenerateRegistration, verifyRegistration, type ZkRegisterFields, type RegistrationSignatures } from '@zeroid/protocol';
 import type { RegisterOutcome, Storage } from '../storage/types.ts';
-import { badRequest } from '../problem.ts';
+import { badRequest, challengeUnusable } from '../problem.ts';
 
 declare const signed: unique symbol;
 /** Registration fields whose signatures were checked: the only input `registerCommitment` takes. */
@@ -35,7 +35,7 @@ export function signedRegistration(fields: ZkRegisterFields, signatures: Registr
  */
 export async function registerCommitment(storage: Storage, fields: SignedRegistration): Promise<RegisterOutcome> {
   if (!(await storage.challenges.consume(fields.challenge))) {
-    throw badRequest('CHALLENGE_UNUSABLE', 'The challenge is unknown, expired or already used. Please try again.');
+    throw challengeUnusable();
   }
   return storage.identities.register({ commitment: fields.commitment, idTag: fields.idTag, did: fields.did });
 }

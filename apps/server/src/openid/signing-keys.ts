@@ -77,14 +77,21 @@ export async function ensureOidcKeys(oidc: OidcRepository, secret: Uint8Array, n
  * so that however many processes race exactly one successor is stored and none of them ever reads a
  * moment without a live cookie secret: a new signing key, which waits the activation delay like any
  * other, and a new cookie secret, which signs at once. Then the freed bytes are scrubbed (on SQLite a
- * truncating checkpoint: the clear values leave the file and the WAL).
+ * truncating checkpoint: the clear values leave the file and the WAL). A sealed key that migration
+ * 021 marked compromised (stored before it, so perhaps sealed in place by decision 038's release and
+ * in clear in older backups) takes the same path, its sealing aside (decision 055).
  */
 async function retireClearKeys(oidc: OidcRepository, secret: Uint8Array, now: number): Promise<void> {
-  let sealed = false;
+  let retired = false;
   for (const purpose of ['signing', 'cookie'] as const) {
-    for (const key of (await oidc.keys(purpose)).filter((k) => !isSealed(k.secret))) {
-      const retireAt = purpose === 'signing' ? now + COMPROMISED_RETIREMENT_MS : now;
-      if (await oidc.replaceKeySecret(key.kid, key.secret, sealKey(secret, purpose, key.kid, key.secret), retireAt)) sealed = true;
+    const retireAt = purpose === 'signing' ? now + COMPROMISED_RETIREMENT_MS : now;
+    for (const key of await oidc.keys(purpose)) {
+      if (!isSealed(key.secret)) {
+        if (await oidc.replaceKeySecret(key.kid, key.secret, sealKey(secret, purpose, key.kid, key.secret), retireAt)) retired = true;
+      } else if (key.compromised && key.retireAt === undefined) {
+        // Sealed, but stored before migration 021: perhaps once in clear (decision 055).
+        if (await oidc.retireCompromisedKey(key.kid, retireAt)) retired = true;
+      }
     }
     const stored = await oidc.keys(purpose);
     for (const key of stored.filter((k) => k.retireAt !== undefined)) {
@@ -94,7 +101,7 @@ async function retireClearKeys(oidc: OidcRepository, secret: Uint8Array, now: nu
       await oidc.addKey(purpose, kid, sealKey(secret, purpose, kid, value), now);
     }
   }
-  if (sealed) await oidc.scrubFreed();
+  if (retired) await oidc.scrubFreed();
 }
 
 /** The stored keys of one purpose, opened (newest first), without those retired. */

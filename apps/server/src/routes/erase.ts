@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ERASURE_RESULT, EraseReply, RawEraseBody, SignInScopesReply, ZkEraseBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
+import { ERASE_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
@@ -15,7 +15,8 @@ import { sectorScopes } from '../openid/forget-sign-ins.ts';
  * one-time challenge; the raw body (`id_info`, `bio_info`) is derived and dropped, as at /register.
  * Either way the body is checked here (a malformed or badly signed one costs no attempt) and
  * `eraseClaim` admits it like a verification; the reply is a verification's: 200 with Success or
- * Failure, the same for a wrong biometric, a wrong ID and an unregistered person.
+ * Failure, the same for a wrong biometric, a wrong ID and an unregistered person. The body may carry a
+ * sign-in proof per sector, up to 256: hence its own limit, `ERASE_BODY_LIMIT` (decision 055).
  */
 export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
@@ -27,7 +28,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   api.post(
     '/erase',
     {
-      bodyLimit: RAW_BODY_LIMIT,
+      bodyLimit: ERASE_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
         body: eitherBody('commitment', ZkEraseBody, RawEraseBody),

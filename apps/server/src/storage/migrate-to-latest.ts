@@ -21,6 +21,8 @@ import * as sessionOpenedAt from './migrations/018-session-opened-at.ts';
 import * as keyRetirement from './migrations/019-key-retirement.ts';
 // Threshold nodes and erasure, attacked (decision 053).
 import * as scrubMarks from './migrations/020-scrub-marks.ts';
+// Sign in with ZeroID, attacked a third time (decision 055).
+import * as keysBeforeUpgradeCompromised from './migrations/021-keys-before-upgrade-compromised.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -50,6 +52,8 @@ export const migrations: Record<string, Migration> = {
   '018-session-opened-at': sessionOpenedAt,
   '019-key-retirement': keyRetirement,
   '020-scrub-marks': scrubMarks,
+  // Sign in with ZeroID, attacked a third time (decision 055).
+  '021-keys-before-upgrade-compromised': keysBeforeUpgradeCompromised,
 };
 
 /**

@@ -107,5 +107,7 @@ export interface Database {
     created_at: EpochMs;
     /** When the key leaves the JWKS and is deleted: a key found in clear (migration 019, decision 049). */
     retire_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+    /** 1 for a key stored before migration 021 (decision 055): to be retired with a successor. */
+    compromised: ColumnType<number, number | undefined, number>;
   };
 }

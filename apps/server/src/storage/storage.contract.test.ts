@@ -271,9 +271,16 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.challenges.issue('1', new Date(now.getTime() + 60_000));
     await storage.challenges.issue('2', new Date(now.getTime() - 1));
     await storage.challenges.issue('3', new Date(now.getTime() + 60_000));
+    // The non-consuming read (decision 055): issued, unused and unexpired, and reading uses nothing up.
+    expect(await storage.challenges.isUsable('1', now)).toBe(true);
+    expect(await storage.challenges.isUsable('1', now)).toBe(true);
+    expect(await storage.challenges.isUsable('2', now)).toBe(false);
+    expect(await storage.challenges.isUsable('404', now)).toBe(false);
+    expect(await storage.challenges.isUsable('3', new Date(now.getTime() + 60_000))).toBe(false);
     const results = await Promise.all(range(0, 20).map(() => storage.challenges.consume('1', now)));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await storage.challenges.consume('1', now)).toBe(false);
+    expect(await storage.challenges.isUsable('1', now)).toBe(false);
     expect(await storage.challenges.consume('2', now)).toBe(false);
     expect(await storage.challenges.consume('404', now)).toBe(false);
     expect(await storage.challenges.consume('3', new Date(now.getTime() + 60_000))).toBe(false);

@@ -76,6 +76,12 @@ export interface ChallengeRepository {
   issue(nonce: string, expiresAt: Date): Promise<void>;
   /** Single use, atomically: true for exactly one caller, and only before expiry. */
   consume(nonce: string, now?: Date): Promise<boolean>;
+  /**
+   * True when `nonce` was issued, is unused and unexpired: a read that consumes nothing, so work that
+   * a dead challenge would waste (the erasure's Groth16 checks, decision 055) is refused before it
+   * runs. Only `consume` decides; a usable challenge can still be lost to a concurrent consumer.
+   */
+  isUsable(nonce: string, now?: Date): Promise<boolean>;
   /** Deletes expired challenges, so the table cannot grow without bound. */
   purgeExpired(now?: Date): Promise<number>;
 }
@@ -268,8 +274,11 @@ export interface OidcRepository {
    * deletes every record of it; false if there is none.
    */
   removeClient(clientId: string, now?: number): Promise<boolean>;
-  /** The keys of one purpose ('signing' or 'cookie'), newest first; `retireAt` for a key found in clear. */
-  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number; retireAt?: number }>>;
+  /**
+   * The keys of one purpose ('signing' or 'cookie'), newest first; `retireAt` for a key being retired,
+   * `compromised` for one stored before migration 021 (decision 055).
+   */
+  keys(purpose: string): Promise<Array<{ kid: string; secret: string; createdAt: number; retireAt?: number; compromised?: true }>>;
   /** Adds a key; a kid that exists already is left as it is (two processes creating the first key). */
   addKey(purpose: string, kid: string, secret: string, now?: number): Promise<void>;
   /**
@@ -277,6 +286,11 @@ export interface OidcRepository {
    * clear), and dates its retirement: true for exactly one caller, in any number of processes.
    */
   replaceKeySecret(kid: string, from: string, to: string, retireAt?: number): Promise<boolean>;
+  /**
+   * Dates the retirement of a compromised key not yet being retired (decision 055): true for exactly
+   * one caller, in any number of processes.
+   */
+  retireCompromisedKey(kid: string, retireAt: number): Promise<boolean>;
   /** Deletes the keys whose retirement is due (decision 049); the number deleted. */
   removeRetiredKeys(now: number): Promise<number>;
   removeKey(kid: string): Promise<void>;

@@ -49,6 +49,17 @@ export function challengeRepository(db: Kysely<Database>): ChallengeRepository {
 
     consume: (nonce, now = new Date()) => consume({ nonce, now }),
 
+    async isUsable(nonce, now = new Date()) {
+      const row = await db
+        .selectFrom('challenges')
+        .select('nonce')
+        .where('nonce', '=', nonce)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now.getTime())
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async purgeExpired(now = new Date()) {
       const result = await db.deleteFrom('challenges').where('expires_at', '<=', now.getTime()).executeTakeFirst();
       return Number(result.numDeletedRows);

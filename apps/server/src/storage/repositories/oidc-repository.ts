@@ -198,7 +198,7 @@ export function oidcRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
     async keys(purpose) {
       const rows = await db
         .selectFrom('oidc_keys')
-        .select(['kid', 'secret', 'created_at', 'retire_at'])
+        .select(['kid', 'secret', 'created_at', 'retire_at', 'compromised'])
         .where('purpose', '=', purpose)
         .orderBy('created_at', 'desc')
         .orderBy('kid', 'desc')
@@ -208,6 +208,7 @@ export function oidcRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
         secret: row.secret,
         createdAt: Number(row.created_at),
         ...(row.retire_at === null ? {} : { retireAt: Number(row.retire_at) }),
+        ...(Number(row.compromised) === 1 && { compromised: true as const }),
       }));
     },
 
@@ -225,6 +226,17 @@ export function oidcRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgr
         .set({ secret: to, ...(retireAt === undefined ? {} : { retire_at: retireAt }) })
         .where('kid', '=', kid)
         .where('secret', '=', from)
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
+    },
+
+    async retireCompromisedKey(kid, retireAt) {
+      const result = await db
+        .updateTable('oidc_keys')
+        .set({ retire_at: retireAt })
+        .where('kid', '=', kid)
+        .where('compromised', '=', 1)
+        .where('retire_at', 'is', null)
         .executeTakeFirst();
       return result.numUpdatedRows === 1n;
     },
