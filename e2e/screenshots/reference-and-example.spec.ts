@@ -4,10 +4,13 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { freePort, startProcess, stopProcess } from '../tests/processes.ts';
+import { decodeQrDataUrl } from '../tests/qr.ts';
 
 /**
- * `npm run screenshots`, issue 29: the API reference (/docs) and the example site of
- * examples/relying-party (ready, signed in, and not registered with ZeroID), at both sizes.
+ * `npm run screenshots`, issue 29: the API reference (/docs), the example site of
+ * examples/relying-party (ready, signed in, and not registered with ZeroID) and ZeroID's sign-in
+ * screen (as it opens, after a typo, and, on a desktop, with its QR code and the phone that opened
+ * it), at both sizes.
  */
 const out = path.resolve(import.meta.dirname, '../../docs/screenshots');
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -65,7 +68,30 @@ for (const [size, viewport] of Object.entries(sizes)) {
     await expect(page.getByRole('link', { name: 'Sign in with ZeroID' })).toBeVisible();
     await shot('example-site');
     await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
-    await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(BIO);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to Example site');
+    await shot('sign-in');
+    const field = page.getByPlaceholder('Touch to verify!', { exact: true });
+    await field.fill('screenshot: left thumb, a typo');
+    await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText('Not recognised, try again.');
+    await shot('sign-in-typo');
+    if (size === 'desktop') {
+      // The phone option (offered on a desktop only): the QR code, and the phone that opened it.
+      await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
+      const img = page.locator('img.qr');
+      await expect(img).toBeInViewport({ ratio: 0.99 });
+      await shot('sign-in-qr', false);
+      const phone = await browser.newContext({ viewport: sizes.phone, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      const mobile = await phone.newPage();
+      await mobile.goto(decodeQrDataUrl((await img.getAttribute('src'))!)!);
+      await expect(mobile.getByTestId('sign-in-site')).toContainText('Sign in to Example site');
+      await mobile.screenshot({ path: path.join(out, 'phone-sign-in-on-phone.png'), fullPage: true });
+      await phone.close();
+      // Back to this screen's own form for the right biometric.
+      await page.goto(siteUrl);
+      await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+    }
+    await field.fill(BIO);
     await page.getByRole('button', { name: 'Verify User', exact: true }).click();
     await expect(page.locator('#signed-in')).toContainText('Signed in as');
     await shot('example-site-signed-in');
