@@ -5,6 +5,15 @@ const notInTests = ['**/*.test.ts', '**/*.test.tsx'];
 
 /** The server's domain folders (decision 046): each may import storage/, threads/, the top-level problem and metrics, and the protocol, never HTTP. */
 const SERVER_DOMAINS = ['identity', 'limits', 'member-tree', 'openid', 'oprf', 'proofs', 'sessions'];
+/** The server's assembly and its HTTP layer: what neither domain folders nor storage may import. */
+const ASSEMBLY_AND_HTTP = [
+  'apps/server/src/app.ts',
+  'apps/server/src/app-deps.ts',
+  'apps/server/src/compose.ts',
+  'apps/server/src/server.ts',
+  'apps/server/src/routes',
+  'apps/server/src/http',
+];
 
 /** One zone a layer may not import from: `target` files may not import `from` files. */
 const zone = (target, from, message) => ({ target, from, message });
@@ -94,28 +103,13 @@ export default tseslint.config(
             ...SERVER_DOMAINS.map((domain) =>
               zone(
                 `apps/server/src/${domain}`,
-                [
-                  'apps/server/src/app.ts',
-                  'apps/server/src/app-deps.ts',
-                  'apps/server/src/compose.ts',
-                  'apps/server/src/server.ts',
-                  'apps/server/src/routes',
-                  'apps/server/src/http',
-                ],
+                ASSEMBLY_AND_HTTP,
                 'Domain folders know nothing of HTTP or of how the server is assembled.',
               ),
             ),
             zone(
               'apps/server/src/storage',
-              [
-                'apps/server/src/app.ts',
-                'apps/server/src/app-deps.ts',
-                'apps/server/src/compose.ts',
-                'apps/server/src/server.ts',
-                'apps/server/src/routes',
-                'apps/server/src/http',
-                ...SERVER_DOMAINS.map((domain) => `apps/server/src/${domain}`),
-              ],
+              [...ASSEMBLY_AND_HTTP, ...SERVER_DOMAINS.map((domain) => `apps/server/src/${domain}`)],
               'Storage is the bottom layer: routes → domain folders → storage.',
             ),
             zone(

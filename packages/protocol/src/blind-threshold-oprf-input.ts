@@ -33,6 +33,14 @@ export interface ThresholdKeys {
   publicShares: readonly OprfPublicShare[];
 }
 
+/** One blinded input for t-of-n nodes: the request to send, and the combination of their answers. */
+export interface ThresholdBlinding {
+  request: Uint8Array;
+  finalize(
+    answers: { index: number; evaluation: Uint8Array }[],
+  ): Promise<{ output: Uint8Array; rejected: number[]; inconsistent: number[] }>;
+}
+
 /**
  * The client side of one threshold round: blind once, send `request` (the same bytes as
  * blindOprfInput's request, i.e. the existing POST /oprf body element) to ≥ t nodes; `finalize`
@@ -56,12 +64,7 @@ export async function blindThresholdOprfInput(
   { groupPublicKey, threshold, publicShares }: ThresholdKeys,
   domain: OprfDomain,
   normalised: string,
-): Promise<{
-  request: Uint8Array;
-  finalize(
-    answers: { index: number; evaluation: Uint8Array }[],
-  ): Promise<{ output: Uint8Array; rejected: number[]; inconsistent: number[] }>;
-}> {
+): Promise<ThresholdBlinding> {
   if (!Number.isInteger(threshold) || threshold < 1) throw new RangeError('The threshold is a positive integer');
   const keys = new Map(publicShares.map(({ index, publicKey }) => [index, publicKey]));
   const client = new ThresholdVoprfClient();

@@ -68,7 +68,7 @@ export {
   type OprfKeyShare,
   type OprfPublicShare,
 } from './threshold-oprf.ts';
-export { blindThresholdOprfInput, type ThresholdKeys } from './blind-threshold-oprf-input.ts';
+export { blindThresholdOprfInput, type ThresholdBlinding, type ThresholdKeys } from './blind-threshold-oprf-input.ts';
 export { chooseCombinableAnswers } from './combinable-shares.ts';
 export {
   OPRF_ADMISSION_HEADER,

@@ -1,5 +1,5 @@
 import type { OprfDomain } from './oprf-suite.ts';
-import type { ThresholdKeys } from './blind-threshold-oprf-input.ts';
+import type { ThresholdBlinding, ThresholdKeys } from './blind-threshold-oprf-input.ts';
 import type { OprfKeyShare, OprfPublicShare } from './threshold-oprf.ts';
 
 /**
@@ -41,16 +41,7 @@ export interface OprfSuite {
    * node's public share, and the first `threshold` good ones whose shares interpolate to the group
    * key combined (issue 24). @throws ThresholdUnavailableError.
    */
-  blindThreshold(
-    keys: ThresholdKeys,
-    domain: OprfDomain,
-    normalised: string,
-  ): Promise<{
-    request: Uint8Array;
-    finalize(
-      answers: { index: number; evaluation: Uint8Array }[],
-    ): Promise<{ output: Uint8Array; rejected: number[]; inconsistent: number[] }>;
-  }>;
+  blindThreshold(keys: ThresholdKeys, domain: OprfDomain, normalised: string): Promise<ThresholdBlinding>;
 
   /** Shamir shares of the key, any `threshold` of which recover it; the group key does not change. */
   splitKey(privateKey: Uint8Array, threshold: number, count: number): OprfKeyShare[];

@@ -6,6 +6,16 @@ import { libsodiumReady } from '../libsodium.ts';
 import { sodiumBlindEvaluate, sodiumBlindEvaluateBatch } from '../sodium-voprf.ts';
 import { sodiumThresholdRound } from './sodium-threshold-round.ts';
 
+/** A registration's two inputs, as the raw path evaluates them in one batch (decision 027). */
+const REGISTRATION_TASKS = [
+  { domain: 'bio', normalised: 'iris text' },
+  { domain: 'id', normalised: 'id 42' },
+] as const;
+
+/** What the single key gives for each task: what every combination of shares must give. */
+const singleKeyOutputs = (key: OprfEvaluator, tasks: typeof REGISTRATION_TASKS) =>
+  Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await key.evaluate(domain, normalised))));
+
 describe('the threshold round on libsodium', () => {
   beforeAll(() => libsodiumReady);
 
@@ -49,11 +59,8 @@ describe('the threshold round on libsodium', () => {
     const key = new OprfEvaluator(privateKey);
     const shares = splitOprfKey(privateKey, 2, 3);
     const publicShares = shares.map(oprfPublicShare);
-    const tasks = [
-      { domain: 'bio', normalised: 'iris text' },
-      { domain: 'id', normalised: 'id 42' },
-    ] as const;
-    const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await key.evaluate(domain, normalised))));
+    const tasks = REGISTRATION_TASKS;
+    const expected = await singleKeyOutputs(key, tasks);
     const round = sodiumThresholdRound({ groupPublicKey: key.publicKey, threshold: 2, publicShares }, tasks);
     expect(round.request.length).toBe(2 + 2 * 32);
     expect([...round.request.subarray(0, 2)]).toEqual([0, 2]);
@@ -92,11 +99,8 @@ describe('the threshold round on libsodium', () => {
     const old = splitOprfKey(privateKey, 2, 3);
     const mixed = [...refreshOprfShares(old.slice(1), 2, 3).slice(0, 2), old[2]!];
     const publicShares = mixed.map(oprfPublicShare);
-    const tasks = [
-      { domain: 'bio', normalised: 'iris text' },
-      { domain: 'id', normalised: 'id 42' },
-    ] as const;
-    const expected = await Promise.all(tasks.map(async ({ domain, normalised }) => bytesToHex(await key.evaluate(domain, normalised))));
+    const tasks = REGISTRATION_TASKS;
+    const expected = await singleKeyOutputs(key, tasks);
     const round = sodiumThresholdRound({ groupPublicKey: key.publicKey, threshold: 2, publicShares }, tasks);
     const elements = [round.request.slice(2, 34), round.request.slice(34)];
     const answer = (index: number) => ({
