@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { OprfNodeV3KeyInfo, V3SuiteField } from './v3/key-info.ts';
 
 /**
  * GET /oprf/public-key on an OPRF node: the suite, the node's place (`index`) and its public share
@@ -12,6 +13,7 @@ export const OprfNodeKeyReply = Type.Object(
     publicKey: Type.String({ description: 'base64url of Kᵢ = kᵢ·G' }),
     threshold: Type.Integer({ minimum: 2, maximum: 255 }),
     groupPublicKey: Type.String({ description: 'base64url of the group public key K = k·G' }),
+    v3: Type.Optional(OprfNodeV3KeyInfo),
   },
   { additionalProperties: false },
 );
@@ -30,8 +32,9 @@ export const OprfBatchRequest = Type.Object(
   {
     request: Type.String({
       pattern: '^[A-Za-z0-9_-]{1,128}$',
-      description: 'base64url of a serialized EvaluationRequest with one or two elements',
+      description: 'base64url of a serialized EvaluationRequest with one or two elements (v2), or one or two 32-byte points (v3)',
     }),
+    suite: Type.Optional(V3SuiteField),
   },
   { additionalProperties: false },
 );
@@ -53,8 +56,9 @@ export const OprfAdmissionRequest = Type.Object(
   {
     request: Type.String({
       pattern: '^[A-Za-z0-9_-]{1,128}$',
-      description: 'base64url of the serialized EvaluationRequest the nodes will evaluate',
+      description: 'base64url of the serialized EvaluationRequest the nodes will evaluate (v2), or of its one or two 32-byte points (v3)',
     }),
+    suite: Type.Optional(V3SuiteField),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_
 import { DID_KEY_PATTERN } from './did-key.ts';
 import { CANONICAL_DECIMAL } from './field.ts';
 import { MAX_INPUT_BYTES } from './normalise-input.ts';
+import { OprfV3KeyInfo, V3SuiteField } from './v3/key-info.ts';
 
 /**
  * Every request and reply on the wire, declared once. The server validates with these, the web app
@@ -134,8 +135,9 @@ export const OprfRequest = Type.Object(
   {
     element: Type.String({
       pattern: '^[A-Za-z0-9_-]{1,128}$',
-      description: 'base64url of a serialized EvaluationRequest with one element',
+      description: 'base64url of a serialized EvaluationRequest with one element (v2), or of one 32-byte point (v3)',
     }),
+    suite: Type.Optional(V3SuiteField),
   },
   closed,
 );
@@ -153,6 +155,7 @@ export const OprfKeyReply = Type.Object(
         description: 'threshold mode only: the OPRF nodes in share order (the first holds share 1); POST /oprf goes to them',
       }),
     ),
+    v3: Type.Optional(OprfV3KeyInfo),
     admissionKey: Type.Optional(
       Type.String({
         description:
