@@ -4,8 +4,8 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
-import { G } from './baby-jubjub-group.ts';
-import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
+import { deriveProvingIdentityV3 } from './derive-proving-identity.ts';
+import { DID_KEY_LABEL, ID_TAG_LABEL } from './oprf-v3-suite.ts';
 
 /** Everything a v3 registration derives from the two OPRF outputs. */
 export interface RegistrationV3 {
@@ -36,15 +36,13 @@ export function deriveRegistration(
   outputId: bigint,
   publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
 ): RegistrationV3 {
-  const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
-  const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
-  const { x, y } = G.multiply(secretScalar).toAffine();
+  const { secretScalar, commitment } = deriveProvingIdentityV3(outputBio);
   const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
   const publicKey = publicKeyOf(secretKey);
   return {
     secretScalar,
-    commitment: poseidon2([x, y]).toString(),
+    commitment: commitment.toString(),
     idTag: bytesToHex(numberToBytesBE(idTagField, 32)),
     idTagField,
     didKey: { did: didKeyFromPublicKey(publicKey), publicKey, secretKey },

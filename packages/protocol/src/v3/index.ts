@@ -31,6 +31,7 @@ export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare 
 export { unblindEvaluation } from './unblind-evaluation.ts';
 export { finalizeOutput } from './finalize-output.ts';
 export { deriveRegistration, type RegistrationV3 } from './derive-registration.ts';
+export { deriveProvingIdentityV3 } from './derive-proving-identity.ts';
 export { didHash, registrationProofInput, registrationPublicSignals, type RegistrationStatement } from './registration-proof-input.ts';
 export { encodeEvaluation, decodeEvaluation, EVALUATION_BYTES } from './evaluation-codec.ts';
 export { checkPublicShares } from './check-public-shares.ts';
