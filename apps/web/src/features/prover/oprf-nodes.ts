@@ -51,7 +51,7 @@ export async function fetchNodeKeys(
   urls: readonly string[],
   threshold: number,
   groupPublicKey: string,
-  v3GroupKey?: string | undefined,
+  v3GroupKey?: string,
 ): Promise<NodeKeys> {
   const replies = await Promise.all(
     urls.map(async (url, i): Promise<KnownNode | undefined> => {

@@ -53,8 +53,7 @@ export async function registerFlow(input: { idInfo: string; bioInfo: string }, p
   const artifacts = await artifactsRequest;
   progress({ stage: 'proving' });
   timelineMark('proof-started');
-  // snarkjs takes bytes as well as paths; its types only say string.
-  const { proof } = await groth16.fullProve(proofInput, artifacts.wasm as unknown as string, artifacts.zkey as unknown as string);
+  const { proof } = await groth16.fullProve(proofInput, artifacts.wasm, artifacts.zkey);
   timelineMark('proof-done');
   const body: ZkRegisterV3Body = {
     ...fields,
