@@ -59,7 +59,14 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
   }
 
   const registration = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/register');
-  expect(Object.keys(registration!.postDataJSON() as object).sort()).toEqual(['challenge', 'commitment', 'did', 'idTag', 'signatures']);
+  // Protocol v3 (decision 056): the derived values, each round's blinded point alone (the single key
+  // recomputes Z), the registration proof and the DID's signature.
+  const registered = registration!.postDataJSON() as { bio: object; id: object; proof: string[] };
+  expect(Object.keys(registered).sort()).toEqual(['bio', 'challenge', 'commitment', 'did', 'didSignature', 'id', 'idTag', 'proof']);
+  expect([Object.keys(registered.bio), Object.keys(registered.id)]).toEqual([['blinded'], ['blinded']]);
+  expect(registered.proof).toHaveLength(8);
+  const rounds = recorded.filter((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/oprf');
+  expect(rounds.map((r) => (r.postDataJSON() as { suite?: string }).suite)).toEqual(Array(3).fill('ZeroID-OPRFv3-BabyJubJub-Poseidon2'));
   const verification = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/verify');
   const body = verification!.postDataJSON() as { proof: { points: string[]; message: string; scope: string } };
   expect(body.proof.points).toHaveLength(8);
