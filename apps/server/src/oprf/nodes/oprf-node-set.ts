@@ -1,3 +1,5 @@
+import type { Point } from '@zeroid/protocol/v3';
+
 /** Why a node is not asked, or (`unreachable` with a key still known) why it may not answer. */
 export type NodeProblem =
   | 'unreachable'
@@ -31,6 +33,12 @@ export interface OprfNodeSet {
   /** K = k·G, the single key's public key before the split: what the database's fingerprint records. */
   groupPublicKey: Uint8Array;
   nodes: OprfNode[];
+  /**
+   * Protocol v3 (decision 056): the v3 group key and each node's v3 Kᵢ by share index, once checked
+   * to interpolate to it; undefined while the nodes hold no v3 share. A v3 registration's answers are
+   * checked against these and combined (`combineV3Answers`).
+   */
+  v3?: { groupKey: Point; shares: Map<number, Point>; threshold: number };
 }
 
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
