@@ -4,8 +4,8 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
-import { deriveProvingIdentityV3 } from './derive-proving-identity.ts';
-import { DID_KEY_LABEL, ID_TAG_LABEL } from './oprf-v3-suite.ts';
+import { G } from './baby-jubjub-group.ts';
+import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
 
 /** Everything a v3 registration derives from the two OPRF outputs. */
 export interface RegistrationV3 {
@@ -36,15 +36,31 @@ export function deriveRegistration(
   outputId: bigint,
   publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
 ): RegistrationV3 {
-  const { secretScalar, commitment } = deriveProvingIdentityV3(outputBio);
-  const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
   const publicKey = publicKeyOf(secretKey);
   return {
-    secretScalar,
-    commitment: commitment.toString(),
-    idTag: bytesToHex(numberToBytesBE(idTagField, 32)),
-    idTagField,
+    ...provingIdentityV3(outputBio),
+    ...idTagV3(outputId),
     didKey: { did: didKeyFromPublicKey(publicKey), publicKey, secretKey },
   };
+}
+
+/**
+ * The Semaphore secret scalar and commitment of `deriveRegistration` alone, from y_bio: what a raw
+ * verification and a membership proof need, without the DID's HKDF and Ed25519 key.
+ */
+export function provingIdentityV3(outputBio: bigint): { secretScalar: bigint; commitment: string } {
+  const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
+  const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
+  const { x, y } = G.multiply(secretScalar).toAffine();
+  return { secretScalar, commitment: poseidon2([x, y]).toString() };
+}
+
+/**
+ * The ID tag of `deriveRegistration` alone, from y_id: Poseidon(ID_TAG_LABEL, y_id), as 64 hex digits
+ * and as the field element. A v3 erasure shows y_id, and the server recomputes the tag with this.
+ */
+export function idTagV3(outputId: bigint): { idTag: string; idTagField: bigint } {
+  const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
+  return { idTag: bytesToHex(numberToBytesBE(idTagField, 32)), idTagField };
 }

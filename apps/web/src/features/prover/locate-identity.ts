@@ -1,5 +1,5 @@
 import { deriveProvingIdentity, memberBucket, type MembersReply } from '@zeroid/protocol';
-import { deriveProvingIdentityV3 } from '@zeroid/protocol/v3';
+import { provingIdentityV3 } from '@zeroid/protocol/v3';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
@@ -49,7 +49,8 @@ export async function locateIdentity(bioInfo: string, paramsRequest: Promise<Mem
   if (await v3GroupKey()) {
     const { output } = await oprfRoundV3('bio', bioInfo);
     timelineMark('oprf-round-done');
-    const identity = deriveProvingIdentityV3(output);
+    const v3 = provingIdentityV3(output);
+    const identity = { secretScalar: v3.secretScalar, commitment: BigInt(v3.commitment) };
     const found = await lookup(identity);
     if (found.member) return { version: 3, output, identity, ...found };
   }
