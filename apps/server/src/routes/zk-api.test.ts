@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
+import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD, blindOprfInput } from '@zeroid/protocol';
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
+import { G, Point, SUITE_ID, encodePoint } from '@zeroid/protocol/v3';
 import { Artifacts } from '../proofs/artifacts.ts';
 import { newSessionSecret } from '../sessions/session-secret.ts';
 
@@ -185,6 +186,40 @@ describe('POST /oprf is a strict gate', () => {
       const reply = await oprf(element);
       expect(reply.statusCode).toBe(400);
       expect(reply.json().error.code).toBe('INVALID_REQUEST');
+    }
+  });
+});
+
+describe('POST /oprf under protocol v3 (decision 056)', () => {
+  it('publishes the v3 key, evaluates one point under it with a DLEQ proof that holds, and refuses bad points before any guess', async () => {
+    const limited = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '600', GUESSES_BEFORE_DELAY: '2' } });
+    try {
+      const onLimited = new ZkTestClient(limited.app, await Artifacts.load());
+      const v3 = (await limited.app.inject({ method: 'GET', url: '/oprf/public-key' })).json<{ v3: unknown }>().v3;
+      expect(v3).toEqual({
+        suite: SUITE_ID,
+        publicKey: Buffer.from(encodePoint(limited.services.oprfV3!.publicKey)).toString('base64url'),
+      });
+      const ristretto = (await blindOprfInput(limited.oprf.publicKey, 'bio', 'x')).request;
+      for (const element of [
+        encodePoint(Point.ZERO),
+        new Uint8Array(32).fill(0xff),
+        new Uint8Array([...encodePoint(G), 0]),
+        ristretto.subarray(ristretto.length - 32),
+      ]) {
+        const reply = await limited.app.inject({
+          method: 'POST',
+          url: '/oprf',
+          payload: { element: Buffer.from(element).toString('base64url'), suite: SUITE_ID },
+        });
+        expect({ status: reply.statusCode, code: reply.json().error?.code }).toEqual({ status: 400, code: 'INVALID_ELEMENT' });
+      }
+      // The budget of two guesses is whole: two rounds are answered (their proofs checked), the third waits.
+      await onLimited.v3Oprf('bio', 'budget one');
+      await onLimited.v3Oprf('id', 'budget two');
+      await expect(onLimited.v3Oprf('bio', 'budget three')).rejects.toThrow(/TOO_MANY_GUESSES/);
+    } finally {
+      await limited.destroy();
     }
   });
 });
