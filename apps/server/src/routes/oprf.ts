@@ -54,6 +54,13 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, 
       }
       // Fewer than t nodes answered the last read with keys that fit: the 503 before the guess is
       // counted, since the server cannot give it back once the client holds the admission (decision 053).
+      // The same for v3: a v3 round needs t nodes whose v3 shares fit the v3 group key.
+      const v3 = oprfNodes?.current?.v3;
+      if (suite && (!v3 || v3.shares.size < v3.threshold)) {
+        throw new Problem(503, 'OPRF_UNAVAILABLE', 'Fewer OPRF nodes than the threshold serve protocol v3 now. Please try again shortly.', {
+          'retry-after': '5',
+        });
+      }
       const cost = { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length };
       await admitGuess(request, limits, cost, oprfNodes, { answering: true });
       metrics.oprfEvaluations.inc({ kind: 'admitted' }, elements.length);

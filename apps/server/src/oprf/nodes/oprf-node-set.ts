@@ -1,3 +1,5 @@
+import type { Point } from '@zeroid/protocol/v3';
+
 /** Why a node is not asked, or (`unreachable` with a key still known) why it may not answer. */
 export type NodeProblem =
   | 'unreachable'
@@ -23,6 +25,21 @@ export interface OprfNode {
   problem?: NodeProblem;
   /** The problem in words, with what to fix; public values only. */
   detail?: string;
+  /** Why the node's protocol v3 share is not used, when the set has a v3 group key (`OprfNodeSet.v3`). */
+  v3Problem?: NodeProblem | 'no-v3-share';
+  v3Detail?: string;
+}
+
+/**
+ * Protocol v3 over the same nodes (decision 056): the v3 group key, bound to the database by its own
+ * fingerprint (purpose `oprf-v3`), and the v3 Kᵢ of the nodes whose keys lie on one polynomial
+ * through it (`checkPublicShares` of the v3 suite). Points are decoded; a copy sent to a thread must
+ * be re-encoded (`encodeV3Set`), since a Point loses its class on the way.
+ */
+export interface OprfNodeSetV3 {
+  groupKey: Point;
+  shares: Map<number, Point>;
+  threshold: number;
 }
 
 /** The nodes of a threshold deployment (decision 021) as the last read of their keys found them. */
@@ -31,6 +48,8 @@ export interface OprfNodeSet {
   /** K = k·G, the single key's public key before the split: what the database's fingerprint records. */
   groupPublicKey: Uint8Array;
   nodes: OprfNode[];
+  /** Undefined while no node holds a v3 share (files from before v3), or before the v3 group key is bound. */
+  v3?: OprfNodeSetV3;
 }
 
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */
