@@ -109,9 +109,8 @@ describe('npm run oprf -- split | refresh', () => {
     // Files as written before v3 (no v3 part) still load, and refresh gives them v3 shares of v3KeyFromV2(k).
     const old = path.join(root, 'v3-old');
     for (const file of first) {
-      const { v3: _dropped, ...v2Only } = file;
       mkdirSync(path.join(old, `node-${file.index}`), { recursive: true, mode: 0o700 });
-      writeFileSync(path.join(old, `node-${file.index}`, 'oprf-share.json'), encodeShareFile(v2Only), { mode: 0o600 });
+      writeFileSync(path.join(old, `node-${file.index}`, 'oprf-share.json'), encodeShareFile({ ...file, v3: undefined }), { mode: 0o600 });
     }
     expect((await readShares(old)).every((file) => file.v3 === undefined)).toBe(true);
     expect((await oprf(['refresh', '--threshold', '2', '--shares', '3', '--in', 'v3-old', '--out', 'v3-refreshed'])).code).toBe(0);

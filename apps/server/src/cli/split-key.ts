@@ -30,7 +30,10 @@ export async function splitKey(
   const v3Key = v3KeyFromV2(privateKey);
   try {
     const shares = splitOprfKey(privateKey, options.threshold, options.shares);
-    const v3 = { groupPublicKey: babyJubjubSuite.publicKey(v3Key), shares: babyJubjubSuite.splitKey(v3Key, options.threshold, options.shares) };
+    const v3 = {
+      groupPublicKey: babyJubjubSuite.publicKey(v3Key),
+      shares: babyJubjubSuite.splitKey(v3Key, options.threshold, options.shares),
+    };
     await writeShares(options.out, shareFilesOf(oprfPublicKey(privateKey), shares, options.threshold, v3), context);
   } finally {
     privateKey.fill(0);

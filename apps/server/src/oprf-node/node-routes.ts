@@ -119,7 +119,9 @@ export function nodeRoutes(
     if (!points) {
       throw new ProtocolInputError(
         'INVALID_ELEMENT',
-        batch ? `The request is not 1 to ${OPRF_BATCH_MAX} valid Baby Jubjub points.` : 'The blinded element is not one valid Baby Jubjub point.',
+        batch
+          ? `The request is not 1 to ${OPRF_BATCH_MAX} valid Baby Jubjub points.`
+          : 'The blinded element is not one valid Baby Jubjub point.',
       );
     }
     const verdict = checkAdmission(request.headers[OPRF_ADMISSION_HEADER] as string | undefined, bytes, SUITE_ID);

@@ -138,7 +138,7 @@ function decodeSharing(
 ): OprfSharing {
   const key = (value: unknown, name: string) => {
     if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(value)) fail(`${prefix}${name} is not a base64url 32-byte key.`);
-    return new Uint8Array(Buffer.from(value as string, 'base64url'));
+    return new Uint8Array(Buffer.from(value, 'base64url'));
   };
   const share = key(raw.share, 'share');
   const publicKey = key(raw.publicKey, 'publicKey');
@@ -158,7 +158,9 @@ function decodeSharing(
   const replace = `Replace it with node ${index}'s file from the latest \`npm run oprf -- split\` or \`refresh\`.`;
   if (b64(derived) !== b64(publicKey)) fail(`the ${prefix}share does not match its recorded publicKey (node ${index}'s Kᵢ). ${replace}`);
   if (b64(publicShares[index - 1]!.publicKey) !== b64(publicKey)) {
-    fail(`${prefix}publicShares does not list this node's publicKey at index ${index}: the file was edited or mixes two sharings. ${replace}`);
+    fail(
+      `${prefix}publicShares does not list this node's publicKey at index ${index}: the file was edited or mixes two sharings. ${replace}`,
+    );
   }
   try {
     suite.checkPublicShares(groupPublicKey, publicShares, threshold);

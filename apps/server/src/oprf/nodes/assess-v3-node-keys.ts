@@ -65,7 +65,9 @@ export function assessV3NodeKeys(
       ? [
           ...decided,
           ...remembered
-            .filter((share) => fitting(group, [...answering.filter(({ index }) => decided.includes(index)), share], set.threshold).includes(share.index))
+            .filter((share) =>
+              fitting(group, [...answering.filter(({ index }) => decided.includes(index)), share], set.threshold).includes(share.index),
+            )
             .map(({ index }) => index),
         ]
       : fitting(group, [...answering, ...remembered], set.threshold);
@@ -73,7 +75,11 @@ export function assessV3NodeKeys(
   for (const { index, publicKey } of [...answering, ...remembered]) {
     if (fit.includes(index)) shares.set(index, publicKey);
     else if (remembered.some((share) => share.index === index)) {
-      leftOut(set.nodes[index - 1]!, 'unreachable', `OPRF node ${index} (${set.nodes[index - 1]!.url}) does not answer GET /oprf/public-key.`);
+      leftOut(
+        set.nodes[index - 1]!,
+        'unreachable',
+        `OPRF node ${index} (${set.nodes[index - 1]!.url}) does not answer GET /oprf/public-key.`,
+      );
     } else {
       const node = set.nodes[index - 1]!;
       leftOut(

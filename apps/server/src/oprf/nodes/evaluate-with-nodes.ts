@@ -103,7 +103,11 @@ export async function evaluateWithNodes(
   const round = suite
     ? v3ThresholdRound(set.v3!, tasks)
     : sodiumThresholdRound(
-        { groupPublicKey: set.groupPublicKey, threshold, publicShares: usableNodes(set).map(({ index, publicKey }) => ({ index, publicKey })) },
+        {
+          groupPublicKey: set.groupPublicKey,
+          threshold,
+          publicShares: usableNodes(set).map(({ index, publicKey }) => ({ index, publicKey })),
+        },
         tasks,
       );
   const encoded = Buffer.from(round.request).toString('base64url');
