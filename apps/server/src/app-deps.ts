@@ -6,6 +6,7 @@ import type { Artifacts } from './proofs/artifacts.ts';
 import type { Metrics } from './metrics.ts';
 import type { admissionSigner } from './oprf/oprf-admission-signer.ts';
 import type { OprfNodesState } from './oprf/nodes/oprf-node-set.ts';
+import type { OprfV3Key } from './oprf/oprf-v3-key.ts';
 import type { ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import type { RawDeriver } from './identity/raw/raw-deriver.ts';
 import type { Registry } from './member-tree/member-tree.ts';
@@ -32,6 +33,8 @@ export interface AppDeps {
   registry: Registry;
   /** The single key's evaluator; undefined in threshold mode, where this process holds no key. */
   oprf: OprfEvaluator | undefined;
+  /** The single key's protocol v3 key, derived from the v2 key (decision 056); undefined in threshold mode. */
+  oprfV3: OprfV3Key | undefined;
   /** Threshold mode only (decision 021): the nodes' keys once t of them have been checked. */
   oprfNodes?: OprfNodesState | undefined;
   /** Threshold mode only (decision 032): signs the admissions the nodes require, once a guess is counted. */

@@ -20,6 +20,7 @@ import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './
 import { watchNodeKeys } from './oprf/nodes/watch-node-keys.ts';
 import { admissionSeed, admissionSigner } from './oprf/oprf-admission-signer.ts';
 import { loadOprfKey } from './oprf/oprf-key.ts';
+import { oprfV3Key } from './oprf/oprf-v3-key.ts';
 import { Artifacts } from './proofs/artifacts.ts';
 import { createProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';
@@ -76,6 +77,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const oprfKey = threshold ? undefined : await loadOprfKey(config.dataDir, config.oprfPrivateKey);
   await libsodiumReady;
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
+  const oprfV3 = oprfKey && oprfV3Key(oprfKey);
   const keySecret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   if (threshold) warnOfTheWholeKey(config.dataDir);
@@ -145,6 +147,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     storage,
     registry,
     oprf,
+    oprfV3,
     oprfNodes,
     admissions,
     deriver,

@@ -1,5 +1,7 @@
 import type { Identity } from '@semaphore-protocol/identity';
-import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
+import { generateProof, packGroth16Proof, type SemaphoreProof } from '@semaphore-protocol/proof';
+import sodium from 'libsodium-wrappers-sumo';
+import { groth16 } from 'snarkjs';
 import {
   blindOprfInput,
   deriveDidKey,
@@ -11,6 +13,24 @@ import {
   signRegistration,
   type OprfDomain,
 } from '@zeroid/protocol';
+import {
+  SUITE_ID,
+  blindQuery,
+  decodeEvaluation,
+  decodePoint,
+  deriveRegistration,
+  didHash,
+  encodePoint,
+  registrationProofInput,
+  registrationPublicSignals,
+  unblindEvaluation,
+  v3RegistrationMessage,
+  verifyDleq,
+  type BlindedQuery,
+  type Point,
+  type RegistrationV3,
+  type ZkRegisterV3Body,
+} from '@zeroid/protocol/v3';
 import type { FastifyInstance } from 'fastify';
 
 /** What the client needs of a server: one request, one reply. */
@@ -41,9 +61,34 @@ export const viaHttp =
   };
 import type { Artifacts } from '../src/proofs/artifacts.ts';
 
+/** One v3 OPRF round as the client keeps it: the blinded query (with its secrets), Z, and the output y. */
+export interface V3Round {
+  query: BlindedQuery;
+  evaluated: Point;
+  output: bigint;
+}
+
+/** A proven v3 registration: the body to POST, and what the client derived and kept to make it. */
+export interface ProvenRegistration {
+  body: ZkRegisterV3Body;
+  registration: RegistrationV3;
+  bio: V3Round;
+  id: V3Round;
+  groupKey: Point;
+}
+
+/** What `generateProof` reads of an identity: a v3 identity has no EdDSA key, only its secret and commitment. */
+export type ProvingIdentity = Pick<Identity, 'secretScalar' | 'commitment'>;
+const proving = ({ secretScalar, commitment }: RegistrationV3): ProvingIdentity => ({ secretScalar, commitment: BigInt(commitment) });
+
+const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const bytesOf = (text: string) => new Uint8Array(Buffer.from(text, 'base64url'));
+
 /**
- * The browser's zero-knowledge flow, driven in Node through `inject()` with the same protocol code:
- * OPRF round with DLEQ check, derivation, signed registration, bucket lookup, proof, verification.
+ * The browser's zero-knowledge flow, driven in Node through `inject()` or HTTP with the same protocol
+ * code: protocol v3 rounds with their DLEQ check, derivation, the registration proof (snarkjs, the
+ * served circuit), the DID's signature, then bucket lookup, membership proof, verification. `oprf`
+ * and `derive` are the v2 round and derivation, for identities made before v3 (decision 056).
  */
 export class ZkTestClient {
   private readonly send: Send;
@@ -75,20 +120,95 @@ export class ZkTestClient {
     return (await this.send({ method: 'POST', url: '/challenge' })).json<{ challenge: string }>().challenge;
   }
 
-  async register(idInfo: string, bioInfo: string) {
+  /** The v2 registration body (signatures of possession), which the server refuses since decision 056. */
+  async v2RegistrationBody(idInfo: string, bioInfo: string) {
     const { identity, didKey, idTag } = await this.derive(idInfo, bioInfo);
     const fields = { commitment: identity.commitment.toString(), idTag, did: didKey.did, challenge: await this.challenge() };
-    const signatures = signRegistration(identity, didKey.secretKey, fields);
-    return this.post('/register', { ...fields, signatures });
+    return { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) };
   }
 
-  /** Makes a proof for the biometric, or undefined when its commitment is not in its bucket. */
+  /** The single key's v3 public key K, from GET /oprf/public-key. */
+  async v3Key(): Promise<Point> {
+    const reply = (await this.send({ method: 'GET', url: '/oprf/public-key' })).json<{ v3?: { publicKey: string } }>();
+    const key = reply.v3 && decodePoint(bytesOf(reply.v3.publicKey));
+    if (!key) throw new Error('The server publishes no v3 key');
+    return key;
+  }
+
+  /** One v3 OPRF round with the single key (POST /oprf, suite v3): one guess, the DLEQ proof checked, unblinded. */
+  async v3Oprf(domain: OprfDomain, raw: string, groupKey?: Point): Promise<V3Round> {
+    const key = groupKey ?? (await this.v3Key());
+    const query = blindQuery(domain, normaliseInput(raw));
+    const reply = await this.post('/oprf', { element: base64url(encodePoint(query.blinded)), suite: SUITE_ID });
+    if (reply.statusCode !== 200) throw new Error(`OPRF failed: ${reply.body}`);
+    const answer = decodeEvaluation(bytesOf(reply.json<{ evaluation: string }>().evaluation));
+    if (!answer || !verifyDleq(key, query.blinded, answer.evaluated, answer.proof))
+      throw new Error('The v3 evaluation’s proof does not hold');
+    return { query, evaluated: answer.evaluated, output: unblindEvaluation(query, key, answer.evaluated).output };
+  }
+
+  /**
+   * A proven v3 registration body, as the browser makes it: both rounds, the derivation, a fresh
+   * challenge (or `challenge`), the Groth16 proof of the served circuit and the DID's signature.
+   * `rounds` reuses earlier evaluations (a test of their reuse).
+   */
+  async proveRegistration(
+    idInfo: string,
+    bioInfo: string,
+    options: { challenge?: string; rounds?: { bio: V3Round; id: V3Round } } = {},
+  ): Promise<ProvenRegistration> {
+    const groupKey = await this.v3Key();
+    const [bio, id] = options.rounds
+      ? [options.rounds.bio, options.rounds.id]
+      : await Promise.all([this.v3Oprf('bio', bioInfo, groupKey), this.v3Oprf('id', idInfo, groupKey)]);
+    const registration = deriveRegistration(bio.output, id.output);
+    const challenge = options.challenge ?? (await this.challenge());
+    const statement = {
+      bioBlinded: bio.query.blinded,
+      bioEvaluated: bio.evaluated,
+      idBlinded: id.query.blinded,
+      idEvaluated: id.evaluated,
+      groupKey,
+      challenge: BigInt(challenge),
+      didHash: didHash(registration.didKey.did),
+    };
+    const { proof, publicSignals } = await groth16.fullProve(
+      registrationProofInput(bio.query, id.query, statement) as never,
+      this.artifacts.get('registration-v3.wasm')!.path,
+      this.artifacts.get('registration-v3.zkey')!.path,
+    );
+    // The server builds these itself; a client that disagrees has a bug worth failing on here.
+    const expected = registrationPublicSignals(registration.commitment, registration.idTagField, statement);
+    if (publicSignals.join() !== expected.join()) throw new Error('The circuit’s public signals are not the statement');
+    const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
+    const body: ZkRegisterV3Body = {
+      ...fields,
+      bio: { blinded: base64url(encodePoint(bio.query.blinded)) },
+      id: { blinded: base64url(encodePoint(id.query.blinded)) },
+      proof: packGroth16Proof(proof).map(String),
+      didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
+    };
+    return { body, registration, bio, id, groupKey };
+  }
+
+  /** Registers under protocol v3 (the only zero-knowledge registration since decision 056). */
+  async register(idInfo: string, bioInfo: string) {
+    return this.post('/register', (await this.proveRegistration(idInfo, bioInfo)).body);
+  }
+
+  /** The v3 proving identity of a biometric (one bio round): its secret depends on y_bio alone. */
+  async identityOf(bioInfo: string): Promise<ProvingIdentity> {
+    // deriveRegistration wants y_id too, for the ID tag, which proving does not use.
+    return proving(deriveRegistration((await this.v3Oprf('bio', bioInfo)).output, 0n));
+  }
+
+  /** Makes a proof for the biometric (its v3 identity), or undefined when its commitment is not in its bucket. */
   async prove(bioInfo: string, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
-    return this.proveIdentity(deriveIdentity(await this.oprf('bio', bioInfo)), challenge, session);
+    return this.proveIdentity(await this.identityOf(bioInfo), challenge, session);
   }
 
   /** Makes a proof for any Semaphore identity, derived from a biometric or not. */
-  async proveIdentity(identity: Identity, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
+  async proveIdentity(identity: ProvingIdentity, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
     const commitment = identity.commitment.toString();
     const params = (await this.send({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
     const bucket = memberBucket(commitment, params.bucketHexChars);
@@ -103,7 +223,7 @@ export class ZkTestClient {
     const nonce = challenge ?? (await this.challenge());
     const merkleProof = { root: BigInt(root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
     const message = session === undefined ? nonce : sessionMessage(nonce, session);
-    return generateProof(identity, merkleProof, message, nonce, depth, {
+    return generateProof(identity as Identity, merkleProof, message, nonce, depth, {
       wasm: this.artifacts.get(`semaphore-${depth}.wasm`)!.path,
       zkey: this.artifacts.get(`semaphore-${depth}.zkey`)!.path,
     });
@@ -113,14 +233,14 @@ export class ZkTestClient {
    * An erasure's sign-in proofs (decision 048), as the web app makes them: one per sector of
    * GET /erase/sign-in-scopes, in the group of the identity alone (depth 1), bound to the challenge.
    */
-  async erasureProofs(identity: Identity, challenge: string): Promise<SemaphoreProof[]> {
+  async erasureProofs(identity: ProvingIdentity, challenge: string): Promise<SemaphoreProof[]> {
     const { scopes } = (await this.send({ method: 'GET', url: '/erase/sign-in-scopes' })).json<{ scopes: string[] }>();
     const proofs: SemaphoreProof[] = [];
     for (const scope of scopes) {
       // A fresh group each time: generateProof pads `siblings` in place.
       const ownGroup = { root: identity.commitment, leaf: identity.commitment, index: 0, siblings: [] };
       proofs.push(
-        await generateProof(identity, ownGroup, challenge, scope, 1, {
+        await generateProof(identity as Identity, ownGroup, challenge, scope, 1, {
           wasm: this.artifacts.get('semaphore-1.wasm')!.path,
           zkey: this.artifacts.get('semaphore-1.zkey')!.path,
         }),
@@ -136,4 +256,11 @@ export class ZkTestClient {
   private post(url: string, payload: object) {
     return this.send({ method: 'POST', url, payload });
   }
+}
+
+/** The DID key's Ed25519 signature of `message`, base64url (libsodium, as the server verifies it). */
+export async function signWithDid(registration: RegistrationV3, message: Uint8Array): Promise<string> {
+  await sodium.ready;
+  const { privateKey } = sodium.crypto_sign_seed_keypair(registration.didKey.secretKey);
+  return base64url(sodium.crypto_sign_detached(message, privateKey));
 }

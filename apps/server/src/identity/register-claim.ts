@@ -3,32 +3,34 @@ import type { Registry } from '../member-tree/member-tree.ts';
 import { NO_GUESS, RAW_REGISTRATION } from '../limits/guess-costs.ts';
 import { giveBackOnNodeFailure, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { Storage } from '../storage/types.ts';
-import { registerCommitment, type SignedRegistration } from './register-commitment.ts';
+import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
+import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
+import { registerProven } from './register-proven.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
 
-/** A registration request checked to be well formed: signed (zero-knowledge), or the raw values, normalised. */
-export type RegistrationRequest = { signed: SignedRegistration } | { idInfo: string; bioInfo: string };
+/** A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw values, normalised. */
+export type RegistrationRequest = { proven: CheckedRegistrationV3 } | { idInfo: string; bioInfo: string };
 
 /**
  * The registration use case (POST /register). A raw registration makes two OPRF evaluations, each a
  * guess (its "already registered" answers one), so it draws two from the client's guess budget; a
- * zero-knowledge one makes none (its OPRF rounds were counted at /oprf), but is still admitted under
- * the global budget. The raw values are derived and dropped. Answers the DID of a new identity, or
+ * zero-knowledge one makes none (its OPRF rounds were counted at /oprf, and each of its evaluations
+ * registers once: `registration_queries`), but is still admitted under the global budget. The raw values are derived and dropped. Answers the DID of a new identity, or
  * undefined when the identity was already registered (whose data is never echoed).
  */
 export async function registerClaim(
-  services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics },
+  services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics; proofVerifier: ProofVerifier },
   admit: AdmitGuess,
   request: RegistrationRequest,
   client: string,
 ): Promise<{ did?: string }> {
-  const { storage, registry, deriver, metrics } = services;
+  const { storage, registry, deriver, metrics, proofVerifier } = services;
   let did: string;
   let inserted: boolean;
-  if ('signed' in request) {
+  if ('proven' in request) {
     await admit(NO_GUESS);
-    inserted = (await registerCommitment(storage, request.signed)).inserted;
-    did = request.signed.did;
+    inserted = (await registerProven(storage, proofVerifier, request.proven)).inserted;
+    did = request.proven.did;
   } else {
     const admission = await admit(RAW_REGISTRATION);
     const derived = await deriver
@@ -41,7 +43,7 @@ export async function registerClaim(
     inserted = (await storage.identities.register(derived)).inserted;
     did = derived.did;
   }
-  metrics.registrations.inc({ mode: 'signed' in request ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
+  metrics.registrations.inc({ mode: 'proven' in request ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
   if (!inserted) return {};
   // The table is the truth and the registration is committed: the tree catches up in the
   // background, with the other registrations of the moment (every tree question catches up

@@ -10,6 +10,7 @@ import {
   OprfRequest,
   ProtocolInputError,
 } from '@zeroid/protocol';
+import { SUITE_ID, babyJubjubSuite, decodePoint, encodePoint, type Point } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited } from '../http/guess-limits.ts';
 import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
@@ -33,7 +34,7 @@ import { v3BlindedPoints } from '../oprf/v3-batch.ts';
  * evaluates them. A client this server refuses gets no more guesses through the nodes than it would
  * get here with the single key.
  */
-export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, limits, metrics }: AppDeps) {
+export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admissions, limits, metrics }: AppDeps) {
   const api = typed(app);
   api.post(
     '/oprf/admission',
@@ -82,6 +83,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, 
         publicKey: Buffer.from(set.groupPublicKey).toString('base64url'),
         threshold: set.threshold,
         nodes: set.nodes.map((node) => node.url),
+        ...(set.v3 ? { v3: v3KeyInfo(set.v3.groupKey) } : {}),
         ...(admissions ? { admissionKey: Buffer.from(admissions.publicKey).toString('base64url') } : {}),
       };
     });
@@ -96,16 +98,29 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfNodes, admissions, 
   }
 
   const publicKey = Buffer.from(oprf.publicKey).toString('base64url');
-  app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({ suite: OPRF_SUITE, publicKey }));
+  const v3Info = oprfV3 && v3KeyInfo(oprfV3.publicKey);
+  app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({
+    suite: OPRF_SUITE,
+    publicKey,
+    ...(v3Info ? { v3: v3Info } : {}),
+  }));
 
   api.post('/oprf', { ...guessLimited(limits), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) => {
     const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
     // A malformed element is refused (400) before it spends an attempt; a valid one draws on the
-    // client's guess budget, since the server cannot tell a guess from an honest round.
-    assertBlindedRequest(element);
+    // client's guess budget, since the server cannot tell a guess from an honest round. Protocol v3
+    // (decision 056) costs the same guess: its element is one Baby Jubjub point, checked by
+    // `decodePoint` (canonical, on the curve, in the subgroup, not the identity).
+    const v3Key = request.body.suite === SUITE_ID ? oprfV3 : undefined;
+    if (!v3Key) assertBlindedRequest(element);
+    else if (!decodePoint(element))
+      throw new ProtocolInputError('INVALID_ELEMENT', 'The blinded element is not one valid Baby Jubjub point.');
     await admitGuess(request, limits, OPRF_EVALUATION);
-    const evaluation = await oprf.blindEvaluate(element);
+    const evaluation = v3Key ? await babyJubjubSuite.blindEvaluate(v3Key.privateKey, element) : await oprf.blindEvaluate(element);
     metrics.oprfEvaluations.inc({ kind: 'blinded' });
     return { evaluation: Buffer.from(evaluation).toString('base64url') };
   });
 }
+
+/** GET /oprf/public-key's `v3`: the key every v3 registration is proven against (decision 056). */
+const v3KeyInfo = (publicKey: Point) => ({ suite: SUITE_ID, publicKey: Buffer.from(encodePoint(publicKey)).toString('base64url') });

@@ -1,18 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import { DID_ALREADY_GENERATED, RawRegisterBody, RegisterReply, ZkRegisterBody } from '@zeroid/protocol';
+import { Type } from '@sinclair/typebox';
+import { DID_ALREADY_GENERATED, RawRegisterBody, RegisterReply } from '@zeroid/protocol';
+import { ZkRegisterV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
+import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
-import { signedRegistration } from '../identity/register-commitment.ts';
+import { Problem } from '../problem.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
- * POST /register, in either of two bodies: the zero-knowledge one (`commitment`, `idTag`, `did`,
- * `challenge`, `signatures`), or the specification's raw one (`id_info`, `bio_info`), for which the
- * server derives on the client's behalf and drops the raw values. The reply is 200 whatever the
- * verdict, and an existing identity's data is never echoed. The body is checked here, before
+ * The v2 zero-knowledge body, told by its `signatures`: refused whatever else it holds (decision 056),
+ * so it is matched loosely and never described as a body to send.
+ */
+const ZkRegisterV2Body = Type.Object(
+  { signatures: Type.Unknown() },
+  { description: 'The v2 zero-knowledge body (with `signatures`): refused with PROTOCOL_V2_REGISTRATION_CLOSED since decision 056.' },
+);
+
+const v2Closed = () =>
+  new Problem(
+    400,
+    'PROTOCOL_V2_REGISTRATION_CLOSED',
+    'Registration now proves every value (protocol v3), and this app still registers the old way. Please reload the app and register again.',
+  );
+
+/**
+ * POST /register, in either of two bodies: the zero-knowledge one, protocol v3 since decision 056
+ * (`commitment`, `idTag`, `did`, `challenge`, the two OPRF rounds, a Groth16 `proof` and the DID's
+ * signature: `ZkRegisterV3Body`), or the specification's raw one (`id_info`, `bio_info`), for which
+ * the server derives on the client's behalf and drops the raw values. A v2 zero-knowledge body (with
+ * `signatures`) is refused: nothing proved where its values came from. The reply is 200 whatever
+ * the verdict, and an existing identity's data is never echoed. The cheap checks run here, before
  * `registerClaim` admits the attempt: a malformed registration spends nothing.
  */
 export function registerRoute(app: FastifyInstance, deps: AppDeps) {
@@ -23,16 +44,16 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: eitherBody('commitment', ZkRegisterBody, RawRegisterBody),
+        body: eitherBody('signatures', ZkRegisterV2Body, eitherBody('commitment', ZkRegisterV3Body, RawRegisterBody)),
         response: { 200: RegisterReply },
       },
     },
     async (request) => {
       const { body } = request;
       let registration: RegistrationRequest;
+      if ('signatures' in body) throw v2Closed();
       if ('commitment' in body) {
-        const { signatures, ...fields } = body;
-        registration = { signed: signedRegistration(fields, signatures) };
+        registration = { proven: checkRegistrationV3(body, v3Evaluator(deps)) };
       } else {
         registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
@@ -41,3 +62,6 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
     },
   );
 }
+
+/** Where a v3 registration's Z comes from: this process's key, or the nodes' v3 keys as last read. */
+const v3Evaluator = ({ oprfV3, oprfNodes }: AppDeps): V3Evaluator => (oprfV3 ? { key: oprfV3 } : { nodes: oprfNodes?.current?.v3 });

@@ -23,6 +23,8 @@ import * as keyRetirement from './migrations/019-key-retirement.ts';
 import * as scrubMarks from './migrations/020-scrub-marks.ts';
 // Sign in with ZeroID, attacked a third time (decision 055).
 import * as keysBeforeUpgradeCompromised from './migrations/021-keys-before-upgrade-compromised.ts';
+// Protocol v3: every registration proven (decision 056).
+import * as registrationQueries from './migrations/022-registration-queries.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -54,6 +56,8 @@ export const migrations: Record<string, Migration> = {
   '020-scrub-marks': scrubMarks,
   // Sign in with ZeroID, attacked a third time (decision 055).
   '021-keys-before-upgrade-compromised': keysBeforeUpgradeCompromised,
+  // Protocol v3: every registration proven (decision 056).
+  '022-registration-queries': registrationQueries,
 };
 
 /**

@@ -60,6 +60,11 @@ export interface Database {
     fingerprint: string;
     recorded_at: EpochMs;
   };
+  /** The blinded points of every v3 registration (migration 022, decision 056): one evaluation, one registration. */
+  registration_queries: {
+    point: string;
+    created_at: EpochMs;
+  };
   /** The ordered log of erased leaves that every process's tree catches up from (decision 022). */
   /** How far the freed bytes were scrubbed (migration 020, decision 053): 'erasures' → the last leaf_erasures.seq covered. */
   scrub_marks: {

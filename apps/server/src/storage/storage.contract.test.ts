@@ -126,6 +126,37 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('records a v3 registration’s blinded points once: a reused one writes nothing, even among concurrent registrations (decision 056)', async () => {
+    const { storage } = await open();
+    const points = (n: number) => [`bio-point-${n}`, `id-point-${n}`];
+    expect(await storage.identities.register({ ...identity(0), queries: points(0) })).toEqual({ inserted: true, leafIndex: 0 });
+    // Either point again, with new values: refused, and its fresh point is not kept.
+    expect(await storage.identities.register({ ...identity(1), queries: ['bio-point-0', 'id-point-1'] })).toEqual({
+      inserted: false,
+      reusedQuery: true,
+    });
+    expect(await storage.identities.register({ ...identity(1), queries: ['bio-point-1', 'id-point-0'] })).toEqual({
+      inserted: false,
+      reusedQuery: true,
+    });
+    expect(await storage.identities.register({ ...identity(1), queries: ['same-point', 'same-point'] })).toEqual({
+      inserted: false,
+      reusedQuery: true,
+    });
+    expect(await storage.identities.register({ ...identity(1), queries: points(1) })).toEqual({ inserted: true, leafIndex: 1 });
+    // A taken identity with fresh points: "already registered", and those points are spent all the same.
+    expect(await storage.identities.register({ ...identity(1), queries: points(2) })).toEqual({ inserted: false });
+    expect(await storage.identities.register({ ...identity(2), queries: points(2) })).toEqual({ inserted: false, reusedQuery: true });
+    // 20 at once, all with one point: one is new, the others write nothing.
+    const outcomes = await Promise.all(
+      range(3, 20).map((n) => storage.identities.register({ ...identity(n), queries: ['contested', `id-point-${n}`] })),
+    );
+    expect(outcomes.filter((o) => o.inserted)).toHaveLength(1);
+    expect(outcomes.filter((o) => !o.inserted && o.reusedQuery)).toHaveLength(19);
+    expect(await storage.identities.count()).toBe(3);
+    await storage.close();
+  });
+
   it('keeps leaf indexes gapless and unique under 100 concurrent distinct registrations, in commitment order', async () => {
     const { storage } = await open();
     const outcomes = await Promise.all(range(0, 100).map((n) => storage.identities.register(identity(n))));

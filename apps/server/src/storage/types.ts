@@ -7,14 +7,30 @@ export interface IdentityRecord {
   createdAt: Date;
 }
 
-export type RegisterOutcome = { inserted: true; leafIndex: number } | { inserted: false };
+/**
+ * `reusedQuery`: one of the registration's blinded OPRF points was recorded before (decision 056), so
+ * nothing was written: not the identity, not its other point.
+ */
+export type RegisterOutcome = { inserted: true; leafIndex: number } | { inserted: false; reusedQuery?: true };
+
+/** An identity to insert; a v3 registration also names the blinded points it was proven from (`registration_queries`). */
+export interface NewIdentity {
+  commitment: string;
+  idTag: string;
+  did: string;
+  /** Canonical encodings of the blinded points, each recorded once and for good, in the identity's transaction. */
+  queries?: string[];
+}
 
 export interface IdentityRepository {
   /**
    * Inserts with the next gapless leaf_index, atomically. `{inserted: false}` when the commitment,
-   * the ID tag or the DID is already registered. Safe under concurrency, across processes.
+   * the ID tag or the DID is already registered. Safe under concurrency, across processes. With
+   * `queries`, those are recorded first, in the same transaction: any of them recorded before gives
+   * `{inserted: false, reusedQuery: true}` and writes nothing; else they stay recorded whether or not
+   * the identity is new (its evaluations were spent either way).
    */
-  register(identity: { commitment: string; idTag: string; did: string }): Promise<RegisterOutcome>;
+  register(identity: NewIdentity): Promise<RegisterOutcome>;
   /**
    * Appends many identities at the next leaf indexes in one transaction, for bulk imports and seeding.
    * Fails as a whole if any of them is already registered.

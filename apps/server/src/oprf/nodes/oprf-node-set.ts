@@ -48,7 +48,12 @@ export interface OprfNodeSet {
   /** K = k·G, the single key's public key before the split: what the database's fingerprint records. */
   groupPublicKey: Uint8Array;
   nodes: OprfNode[];
-  /** Undefined while no node holds a v3 share (files from before v3), or before the v3 group key is bound. */
+  /**
+   * Protocol v3 (decisions 056, 058): the v3 group key and each node's v3 Kᵢ by share index, once checked
+   * to interpolate to it; undefined while the nodes hold no v3 share (files from before v3), or before
+   * the v3 group key is bound to the database. A v3 registration's answers are checked against these
+   * and combined (`combineV3Answers`).
+   */
   v3?: OprfNodeSetV3;
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { BASE_FIELD_MODULUS, fr, g1, g2, loadBn254, mcl, millerLoopVec, SCALAR_FIELD_MODULUS, type G1, type G2 } from './bn254.ts';
 import { isInG2 } from './g2-membership.ts';
 
-/** A Groth16 verification key as snarkjs writes it (Semaphore's `semaphore-<depth>.json`). */
+/** A Groth16 verification key as snarkjs writes it (Semaphore's `semaphore-<depth>.json`, `registration-v3.vkey.json`). */
 export interface VerificationKey {
   vk_alpha_1: string[];
   vk_beta_2: string[][];
@@ -11,9 +11,10 @@ export interface VerificationKey {
   IC: string[][];
 }
 
-/** One proof to check: snarkjs' unpacked points and the public signals, in decimal. */
+/** One proof to check: which verification key, snarkjs' unpacked points and the public signals, in decimal. */
 export interface Groth16Claim {
-  depth: number;
+  /** The key's name: `semaphore-<depth>` for a Semaphore proof, `registration-v3` for a v3 registration (decision 056). */
+  key: string;
   publicSignals: string[];
   proof: { pi_a: string[]; pi_b: string[][]; pi_c: string[] };
 }
@@ -49,12 +50,12 @@ interface Parsed {
  * WebAssembly, about twice ffjavascript's speed for a Miller loop).
  */
 export class BatchVerifier {
-  private readonly prepared = new Map<number, PreparedKey>();
+  private readonly prepared = new Map<string, PreparedKey>();
 
-  private constructor(private readonly keyFor: (depth: number) => VerificationKey) {}
+  private constructor(private readonly keyFor: (key: string) => VerificationKey) {}
 
   /** A verifier for this thread, once the curve's WebAssembly is loaded. */
-  static async create(keyFor: (depth: number) => VerificationKey): Promise<BatchVerifier> {
+  static async create(keyFor: (key: string) => VerificationKey): Promise<BatchVerifier> {
     await loadBn254();
     return new BatchVerifier(keyFor);
   }
@@ -87,23 +88,23 @@ export class BatchVerifier {
     const r = proofs.length === 1 ? [1n] : randomScalars(proofs.length);
     const ps: G1[] = [];
     const qs: G2[] = [];
-    const byDepth = new Map<number, { sumR: bigint; sums: bigint[]; cs: G1[]; rs: bigint[] }>();
+    const byKey = new Map<string, { sumR: bigint; sums: bigint[]; cs: G1[]; rs: bigint[] }>();
 
     proofs.forEach((proof, i) => {
       const ri = r[i]!;
       ps.push(ri === 1n ? proof.a : mcl.mul(proof.a, fr(ri)));
       qs.push(proof.b);
-      const group = byDepth.get(proof.claim.depth) ?? { sumR: 0n, sums: proof.signals.map(() => 0n), cs: [], rs: [] };
+      const group = byKey.get(proof.claim.key) ?? { sumR: 0n, sums: proof.signals.map(() => 0n), cs: [], rs: [] };
       group.sumR = (group.sumR + ri) % SCALAR_FIELD_MODULUS;
       proof.signals.forEach((x, j) => (group.sums[j] = (group.sums[j]! + ri * x) % SCALAR_FIELD_MODULUS));
       group.cs.push(proof.c);
       group.rs.push(ri);
-      byDepth.set(proof.claim.depth, group);
+      byKey.set(proof.claim.key, group);
     });
 
     // Per key: e(−Σr·α, β) · e(−Σ r·L, γ) · e(−Σ r·C, δ).
-    for (const [depth, group] of byDepth) {
-      const key = this.key(depth);
+    for (const [name, group] of byKey) {
+      const key = this.key(name);
       const l = mcl.mulVec(key.ic, [group.sumR, ...group.sums].map(fr));
       ps.push(group.sumR === 1n ? key.negAlpha : mcl.mul(key.negAlpha, fr(group.sumR)), mcl.neg(l));
       qs.push(key.beta, key.gamma);
@@ -120,7 +121,7 @@ export class BatchVerifier {
    */
   private parse(claim: Groth16Claim): Parsed | undefined {
     try {
-      const key = this.key(claim.depth);
+      const key = this.key(claim.key);
       const signals = claim.publicSignals.map(BigInt);
       if (signals.length !== key.ic.length - 1 || signals.some((s) => s < 0n || s >= SCALAR_FIELD_MODULUS)) return undefined;
       const a = affineG1(claim.proof.pi_a);
@@ -133,10 +134,10 @@ export class BatchVerifier {
     }
   }
 
-  private key(depth: number): PreparedKey {
-    let key = this.prepared.get(depth);
+  private key(name: string): PreparedKey {
+    let key = this.prepared.get(name);
     if (!key) {
-      const vk = this.keyFor(depth);
+      const vk = this.keyFor(name);
       const point = (p: string[]) => affineG1(p) ?? fail('verification key: bad G1 point');
       const twist = (p: string[][]) => affineG2(p) ?? fail('verification key: bad G2 point');
       key = {
@@ -146,7 +147,7 @@ export class BatchVerifier {
         gamma: twist(vk.vk_gamma_2),
         delta: twist(vk.vk_delta_2),
       };
-      this.prepared.set(depth, key);
+      this.prepared.set(name, key);
     }
     return key;
   }

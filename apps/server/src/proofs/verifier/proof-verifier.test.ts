@@ -20,7 +20,7 @@ beforeAll(async () => {
   // Two depths, so a batch can mix keys.
   proofs = [...(await makeProofs(4, 2)), ...(await makeProofs(2, 3))];
   await releaseSnarkjs();
-  batch = await BatchVerifier.create((depth) => JSON.parse(readFileSync(keyPaths[depth]!, 'utf8')) as VerificationKey);
+  batch = await BatchVerifier.create((key) => JSON.parse(readFileSync(keyPaths[key]!, 'utf8')) as VerificationKey);
   pool = createProofVerifier({ keyPaths, threads: 2 });
 }, 120_000);
 afterAll(async () => {
@@ -97,7 +97,7 @@ describe('batched Groth16 verification', () => {
     expect(batch.verify([{ ...claim, publicSignals: [r, ...claim.publicSignals.slice(1)] }])).toEqual([false]);
     expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_a: ['1', '3', '1'] } }])).toEqual([false]);
     expect(batch.verify([{ ...claim, proof: { ...claim.proof, pi_c: ['x', 'y', '1'] } }])).toEqual([false]);
-    expect(batch.verify([{ ...claim, depth: 99 }, claim])).toEqual([false, true]);
+    expect(batch.verify([{ ...claim, key: 'semaphore-99' }, { ...claim, key: 'registration-v3' }, claim])).toEqual([false, false, true]);
   });
 
   it('refuses B on the twist but outside G2, and coordinates at or above q', async () => {

@@ -11,12 +11,14 @@ export interface ProofVerifier {
    * G2 and any number not in canonical decimal (which snarkjs may read leniently).
    */
   verify(proof: SemaphoreProof): Promise<boolean>;
+  /** The verdict on any Groth16 claim under one of our keys (a v3 registration proof: `registrationClaim`), in the same batches. */
+  verifyClaim(claim: Groth16Claim): Promise<boolean>;
   close(): Promise<void>;
 }
 
 export interface ProofVerifierOptions {
-  /** Verification key file per tree depth (the checksummed `semaphore-<depth>.json`). */
-  keyPaths: Record<number, string>;
+  /** Verification key file per key name (`verificationKeyPaths`: the checksummed Semaphore keys and the v3 registration's). */
+  keyPaths: Record<string, string>;
   /** Worker threads; default one per core. */
   threads?: number;
   /** Most proofs in one batch. */
@@ -69,6 +71,19 @@ export function createProofVerifier({
     }
   };
 
+  const verifyClaim = (claim: Groth16Claim) =>
+    new Promise<boolean>((resolve, reject) => {
+      queue.push({ claim, resolve, reject });
+      // Let the other requests of this turn of the event loop join the batch.
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
+          pump();
+        });
+      }
+    });
+
   return {
     verify(proof) {
       let claim: Groth16Claim;
@@ -77,18 +92,9 @@ export function createProofVerifier({
       } catch {
         return Promise.resolve(false);
       }
-      return new Promise((resolve, reject) => {
-        queue.push({ claim, resolve, reject });
-        // Let the other requests of this turn of the event loop join the batch.
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(() => {
-            scheduled = false;
-            pump();
-          });
-        }
-      });
+      return verifyClaim(claim);
     },
+    verifyClaim,
     close: () => pool.destroy(),
   };
 }

@@ -1,6 +1,7 @@
 import { isCanonicalBelow, semaphoreHash } from '@zeroid/protocol';
 import { unpackGroth16Proof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import type { Groth16Claim } from './batch-verify.ts';
+import { semaphoreKeyName } from './verification-keys.ts';
 
 /** A non-negative integer in canonical decimal below `bound`; anything else (spaces, signs, hex) is refused. */
 function canonical(value: unknown, bound: bigint): string {
@@ -22,7 +23,7 @@ export function semaphoreClaim(proof: SemaphoreProof): Groth16Claim {
   for (const point of proof.points) canonical(point, TWO_256);
   const unpacked = unpackGroth16Proof(proof.points) as unknown as Groth16Claim['proof'];
   return {
-    depth: proof.merkleTreeDepth,
+    key: semaphoreKeyName(proof.merkleTreeDepth),
     publicSignals: [proof.merkleTreeRoot, proof.nullifier, semaphoreHash(proof.message), semaphoreHash(proof.scope)].map(String),
     proof: { pi_a: unpacked.pi_a.map(String), pi_b: unpacked.pi_b.map((c) => c.map(String)), pi_c: unpacked.pi_c.map(String) },
   };

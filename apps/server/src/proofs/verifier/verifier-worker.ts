@@ -4,9 +4,9 @@ import { BatchVerifier, type Groth16Claim, type VerificationKey } from './batch-
 
 /** One worker of the proof verifier: its own BN254 (mcl's WebAssembly) and its own decoded keys. */
 const { keyPaths } = workerData as { keyPaths: Record<string, string> };
-const verifier = BatchVerifier.create((depth) => {
-  const file = keyPaths[depth];
-  if (!file) throw new RangeError(`No verification key for depth ${depth}`);
+const verifier = BatchVerifier.create((key) => {
+  const file = Object.hasOwn(keyPaths, key) ? keyPaths[key] : undefined;
+  if (!file) throw new RangeError(`No verification key ${key}`);
   return JSON.parse(readFileSync(file, 'utf8')) as VerificationKey;
 });
 

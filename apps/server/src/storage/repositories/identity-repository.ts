@@ -4,7 +4,7 @@ import { ERASURE_TABLES, freedBytesScrubber, type ScrubMark } from '../freed-byt
 import { groupCommit } from '../group-commit.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
 import type { Database } from '../schema.ts';
-import type { IdentityRecord, IdentityRepository, RegisterOutcome } from '../types.ts';
+import type { IdentityRecord, IdentityRepository, NewIdentity, RegisterOutcome } from '../types.ts';
 
 /** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
 export const REGISTRATION_LOCK = 0x2e701d;
@@ -19,8 +19,6 @@ export const ERASURE_LOCK = 0x2e701e;
  * an error, so the transaction stays usable. It would also hide a clash on leaf_index, which the
  * lock rules out; should that ever happen, it is reported, never answered as "already registered".
  */
-type NewIdentity = { commitment: string; idTag: string; did: string };
-
 export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): IdentityRepository {
   // Only rows found by a commitment or DID are turned into records: never an erased one (all NULL).
   const toRecord = (row: Selectable<Database['identities']>): IdentityRecord => ({
@@ -35,8 +33,28 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
   };
 
+  /**
+   * Records a v3 registration's blinded points (decision 056), or none of them when any was recorded
+   * before, or the two are one point: false then. Inside the group commit's transaction, so what
+   * this registration wrote is taken back by hand rather than by rolling back the others' work.
+   */
+  const recordQueries = async (trx: Transaction<Database>, points: string[]): Promise<boolean> => {
+    if (new Set(points).size !== points.length) return false;
+    const recorded = await trx
+      .insertInto('registration_queries')
+      .values(points.map((point) => ({ point, created_at: Date.now() })))
+      .onConflict((oc) => oc.column('point').doNothing())
+      .returning('point')
+      .execute();
+    if (recorded.length === points.length) return true;
+    const mine = recorded.map((row) => row.point);
+    if (mine.length > 0) await trx.deleteFrom('registration_queries').where('point', 'in', mine).execute();
+    return false;
+  };
+
   /** One registration inside a transaction that holds the registration lock. */
-  const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did }: NewIdentity): Promise<RegisterOutcome> => {
+  const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did, queries }: NewIdentity): Promise<RegisterOutcome> => {
+    if (queries && !(await recordQueries(trx, queries))) return { inserted: false, reusedQuery: true };
     // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
     const result = await sql<{ leaf_index: number }>`
       INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
