@@ -3,18 +3,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { blindOprfInput, OPRF_ADMISSION_HEADER, type OprfNodeKeyReply } from '@zeroid/protocol';
+import { blindOprfInput, normaliseInput, OPRF_ADMISSION_HEADER, type OprfDomain, type OprfNodeKeyReply } from '@zeroid/protocol';
 import {
   babyJubjubSuite,
   blindQuery,
+  combineEvaluations,
   decodeEvaluation,
   decodePoint,
   encodePoint,
   G,
   Point,
   SUITE_ID,
+  unblindEvaluation,
   v3KeyFromV2,
   verifyDleq,
+  type ZkRegisterV3Body,
 } from '@zeroid/protocol/v3';
 import { runOprfCli } from '../src/cli/oprf-cli.ts';
 import { keyFingerprint, V3_PURPOSE } from '../src/oprf/check-key-fingerprint.ts';
@@ -28,6 +31,7 @@ import { startOprfNodeProcess } from './oprf-node-process.ts';
 import type { ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
+import { ZkTestClient, type V3Round } from './zk-client.ts';
 
 /**
  * Threshold mode under protocol v3 (decision 058), on real node processes: a real server key split
@@ -302,6 +306,56 @@ describe('threshold mode under protocol v3', () => {
     watcher.stop();
     other.stop();
   });
+
+  it('accepts a zero-knowledge registration whose answers come from t real nodes, and refuses a wrong key, a node outside the set and a tampered proof', async () => {
+    const v3 = app.services.oprfNodes!.current!.v3!; // bound by the test above
+    const client = new ZkTestClient(app.app, app.services.artifacts);
+    /** The browser's threshold round: an admission from the server, each of nodes 1 and 2 asked, answers checked and combined. */
+    const nodeRound = async (domain: OprfDomain, raw: string) => {
+      const query = blindQuery(domain, normaliseInput(raw));
+      const point = encodePoint(query.blinded);
+      const issued = await app.app.inject({ method: 'POST', url: '/oprf/admission', payload: { request: b64(point), suite: SUITE_ID } });
+      const header = { [OPRF_ADMISSION_HEADER]: issued.json<{ admission: string }>().admission };
+      const answers = await Promise.all(
+        nodes.slice(0, 2).map(async (node, i) => ({ index: i + 1, evaluation: await evaluationOf(await evaluateV3(node, point, header)) })),
+      );
+      const decoded = answers.map(({ index, evaluation }) => ({ index, ...decodeEvaluation(evaluation)! }));
+      const { evaluated } = combineEvaluations(query.blinded, v3.groupKey, v3.shares, 2, decoded);
+      const round: V3Round = { query, evaluated, output: unblindEvaluation(query, v3.groupKey, evaluated).output };
+      return { round, answers: answers.map(({ index, evaluation }) => ({ index, evaluation: b64(evaluation) })) };
+    };
+    const [bio, id] = await Promise.all([nodeRound('bio', 'threshold biometric'), nodeRound('id', 'NP-058 Threshold')]);
+    const proven = await client.proveRegistration('NP-058 Threshold', 'threshold biometric', { rounds: { bio: bio.round, id: id.round } });
+    const withAnswers = (bioAnswers: typeof bio.answers): ZkRegisterV3Body => ({
+      ...proven.body,
+      bio: { ...proven.body.bio, answers: bioAnswers },
+      id: { ...proven.body.id, answers: id.answers },
+    });
+    const register = async (body: ZkRegisterV3Body) => {
+      const reply = await app.app.inject({ method: 'POST', url: '/register', payload: body });
+      return { status: reply.statusCode, body: reply.json<Record<string, unknown> & { error?: { code: string } }>() };
+    };
+
+    // Node 1's answer replaced by a well-formed one under another key (its proof holds for that key only).
+    const otherKey = (await babyJubjubSuite.generateKeyPair()).privateKey;
+    const wrongKey = b64(await babyJubjubSuite.blindEvaluate(otherKey, fromB64(proven.body.bio.blinded)));
+    // Node 2's true answer presented as node 9's, a node outside the set.
+    const outside = [bio.answers[0]!, { index: 9, evaluation: bio.answers[1]!.evaluation }];
+    // Node 2's answer with its proof's e changed.
+    const tampered = fromB64(bio.answers[1]!.evaluation);
+    tampered[40]! ^= 1;
+    for (const [what, answers] of [
+      ['another key', [{ index: 1, evaluation: wrongKey }, bio.answers[1]!]],
+      ['node 9', outside],
+      ['a tampered proof', [bio.answers[0]!, { index: 2, evaluation: b64(tampered) }]],
+    ] as const) {
+      const refused = await register(withAnswers([...answers]));
+      expect([what, refused.status, refused.body.error?.code]).toEqual([what, 400, 'EVALUATION_REFUSED']);
+    }
+    // Nothing was consumed by the refusals: the honest body, with t real answers, registers.
+    const accepted = await register(withAnswers(bio.answers));
+    expect(accepted).toEqual({ status: 200, body: { 'DID already generated': false, DID: proven.registration.didKey.did } });
+  }, 120_000);
 
   it('a node on a share file from before v3 loads, serves v2 only and says so in its log and /healthz', async () => {
     const reply = await keyOf(oldNode);
