@@ -3,18 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { blindOprfInput, normaliseInput, OPRF_ADMISSION_HEADER, type OprfDomain, type OprfNodeKeyReply } from '@zeroid/protocol';
+import { blindOprfInput, OPRF_ADMISSION_HEADER, type OprfDomain, type OprfNodeKeyReply } from '@zeroid/protocol';
 import {
   babyJubjubSuite,
   blindQuery,
-  combineEvaluations,
   decodeEvaluation,
   decodePoint,
   encodePoint,
   G,
   Point,
   SUITE_ID,
-  unblindEvaluation,
   v3KeyFromV2,
   verifyDleq,
   type ZkRegisterV3Body,
@@ -31,7 +29,8 @@ import { startOprfNodeProcess } from './oprf-node-process.ts';
 import type { ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
-import { ZkTestClient, type V3Round } from './zk-client.ts';
+import { viaInject, ZkTestClient } from './zk-client.ts';
+import { nodesV3Round } from './threshold-v3-round.ts';
 
 /**
  * Threshold mode under protocol v3 (decision 058), on real node processes: a real server key split
@@ -308,21 +307,11 @@ describe('threshold mode under protocol v3', () => {
   });
 
   it('accepts a zero-knowledge registration whose answers come from t real nodes, and refuses a wrong key, a node outside the set and a tampered proof', async () => {
-    const v3 = app.services.oprfNodes!.current!.v3!; // bound by the test above
     const client = new ZkTestClient(app.app, app.services.artifacts);
-    /** The browser's threshold round: an admission from the server, each of nodes 1 and 2 asked, answers checked and combined. */
+    // The browser's round (threshold-v3-round.ts): nodes 1, 2 and 3 asked, the first two that fit combined.
     const nodeRound = async (domain: OprfDomain, raw: string) => {
-      const query = blindQuery(domain, normaliseInput(raw));
-      const point = encodePoint(query.blinded);
-      const issued = await app.app.inject({ method: 'POST', url: '/oprf/admission', payload: { request: b64(point), suite: SUITE_ID } });
-      const header = { [OPRF_ADMISSION_HEADER]: issued.json<{ admission: string }>().admission };
-      const answers = await Promise.all(
-        nodes.slice(0, 2).map(async (node, i) => ({ index: i + 1, evaluation: await evaluationOf(await evaluateV3(node, point, header)) })),
-      );
-      const decoded = answers.map(({ index, evaluation }) => ({ index, ...decodeEvaluation(evaluation)! }));
-      const { evaluated } = combineEvaluations(query.blinded, v3.groupKey, v3.shares, 2, decoded);
-      const round: V3Round = { query, evaluated, output: unblindEvaluation(query, v3.groupKey, evaluated).output };
-      return { round, answers: answers.map(({ index, evaluation }) => ({ index, evaluation: b64(evaluation) })) };
+      const round = await nodesV3Round(viaInject(app.app), domain, raw);
+      return { round, answers: round.answers! };
     };
     const [bio, id] = await Promise.all([nodeRound('bio', 'threshold biometric'), nodeRound('id', 'NP-058 Threshold')]);
     const proven = await client.proveRegistration('NP-058 Threshold', 'threshold biometric', { rounds: { bio: bio.round, id: id.round } });
