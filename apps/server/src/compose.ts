@@ -179,6 +179,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           timeoutMs: config.oprfNodeTimeoutMs,
           rereadMs: config.oprfNodeRereadMs,
           log,
+          fingerprints: storage.keyFingerprints,
         });
       // Public, and needed by every node (ADMISSION_KEYS, decision 032) before this server can be ready.
       if (admissions)
@@ -193,6 +194,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
             },
             oprfKey,
             groupKey: nodeKeys && ((isRecorded) => nodeKeys.firstRead(isRecorded, () => closing)),
+            bindV3: nodeKeys?.bindV3,
             registry,
             log,
             closing: () => closing,

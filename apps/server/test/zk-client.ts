@@ -66,6 +66,8 @@ export interface V3Round {
   query: BlindedQuery;
   evaluated: Point;
   output: bigint;
+  /** Threshold mode: the node answers combined into `evaluated`, sent with the registration. */
+  answers?: NonNullable<ZkRegisterV3Body['bio']['answers']>;
 }
 
 /** A proven v3 registration: the body to POST, and what the client derived and kept to make it. */
@@ -188,8 +190,8 @@ export class ZkTestClient {
     const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
     const body: ZkRegisterV3Body = {
       ...fields,
-      bio: { blinded: base64url(encodePoint(bio.query.blinded)) },
-      id: { blinded: base64url(encodePoint(id.query.blinded)) },
+      bio: { blinded: base64url(encodePoint(bio.query.blinded)), ...(bio.answers ? { answers: bio.answers } : {}) },
+      id: { blinded: base64url(encodePoint(id.query.blinded)), ...(id.answers ? { answers: id.answers } : {}) },
       proof: packGroth16Proof(proof).map(String),
       didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
     };

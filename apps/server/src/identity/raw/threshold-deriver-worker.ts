@@ -3,10 +3,14 @@ import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-identity.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
+import { nodeSetFromThread, type NodeSetOnThread } from '../../oprf/nodes/node-set-for-thread.ts';
 import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
 
-/** One raw derivation in threshold mode, with the node set as the main thread holds it now. */
-export type ThresholdTask = { set: OprfNodeSet | undefined; timeoutMs: number; client: string | undefined } & (
+/**
+ * One raw derivation in threshold mode, with the node set as the main thread holds it now (as it
+ * crosses: `NodeSetOnThread`, decoded again on arrival).
+ */
+export type ThresholdTask = { set: OprfNodeSet | NodeSetOnThread | undefined; timeoutMs: number; client: string | undefined } & (
   { kind: 'registration'; idInfo: string; bioInfo: string } | { kind: 'commitment'; bioInfo: string }
 );
 
@@ -27,12 +31,15 @@ export type ThresholdOutcome =
 const admissions = admissionSigner((workerData as { admissionSeed: Uint8Array }).admissionSeed);
 
 export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
+  // The set came encoded (`nodeSetToThread`): its v3 points are decoded here, once, for every round.
+  const set = nodeSetFromThread(task.set);
+  task.set = set;
   const faults: NodeFault[][] = [];
   const evaluateMany = async (tasks: readonly OprfTask[]) => {
-    const result = await evaluateWithNodes(task.set, tasks, {
+    const result = await evaluateWithNodes(set, tasks, {
       timeoutMs: task.timeoutMs,
       forwardedFor: task.client,
-      admit: (request) => admissions.issue(request),
+      admit: (request, suite) => admissions.issue(request, undefined, suite),
     }).catch((error: unknown) => {
       if (error instanceof OprfNodesUnavailable && error.faults.length > 0) faults.push(error.faults);
       throw error;

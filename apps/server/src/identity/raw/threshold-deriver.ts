@@ -6,6 +6,7 @@ import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodesState } from '../../oprf/nodes/oprf-node-set.ts';
+import { nodeSetToThread } from '../../oprf/nodes/node-set-for-thread.ts';
 import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
 import type { ThresholdOutcome, ThresholdTask } from './threshold-deriver-worker.ts';
 
@@ -32,7 +33,8 @@ export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, a
       const { outputs: values, faults } = await evaluateWithNodes(state.current, tasks, {
         timeoutMs,
         forwardedFor: client,
-        admit: (request) => admissions.issue(request),
+        // The suite is signed too (decision 058): a v3 round needs a v3 admission.
+        admit: (request, suite) => admissions.issue(request, undefined, suite),
       }).catch((error: unknown) => {
         if (error instanceof Error && 'faults' in error) onFaults((error as { faults: NodeFault[] }).faults);
         throw error;
@@ -77,7 +79,8 @@ export function workerThresholdDeriver(
     idleLoop: true,
   });
   const run = async (task: ThresholdTask) => {
-    const outcome = (await pool.run(task)) as ThresholdOutcome;
+    // v3's points cross as bytes (a Point loses its class on the way); the thread decodes them.
+    const outcome = (await pool.run({ ...task, set: nodeSetToThread(task.set) })) as ThresholdOutcome;
     for (const faults of outcome.faults) onFaults(faults);
     if (!outcome.ok) throw new OprfNodesUnavailable(outcome.faults.flat(), outcome.rateLimitedFor);
     return outcome.value;
