@@ -28,15 +28,20 @@ export async function v3Identity(privateKey: Uint8Array, person: { id_info: stri
 
 /**
  * A depth-1 Semaphore proof in the identity's own group (a LeanIMT of one leaf has that leaf as its
- * root), as an erasure's proofs are. Semaphore reads only the secret scalar and the commitment of an
- * identity; a v3 identity has no EdDSA key to make a zk-kit `Identity` of.
+ * root), as an erasure's proofs are.
  */
 export function ownGroupProof(identity: V3Identity, message: string, scope: string): Promise<SemaphoreProof> {
   const commitment = BigInt(identity.commitment);
-  const holder = { secretScalar: identity.secretScalar, commitment } as unknown as Identity;
   // A fresh Merkle proof each time: generateProof pads `siblings` in place.
-  return generateProof(holder, { root: commitment, leaf: commitment, index: 0, siblings: [] }, message, scope, 1, DEPTH_1);
+  return generateProof(semaphoreHolder(identity), { root: commitment, leaf: commitment, index: 0, siblings: [] }, message, scope, 1, DEPTH_1);
 }
+
+/**
+ * A v3 identity as Semaphore's `generateProof` reads one: its secret scalar and its commitment, all
+ * it uses (a v3 identity has no EdDSA key to make a zk-kit `Identity` of).
+ */
+export const semaphoreHolder = (identity: V3Identity) =>
+  ({ secretScalar: identity.secretScalar, commitment: BigInt(identity.commitment) }) as unknown as Identity;
 
 /**
  * A v3 identity's zero-knowledge erasure (`ZkEraseV3Body`), as the web app sends it: y_id, its own
