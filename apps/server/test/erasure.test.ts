@@ -75,7 +75,8 @@ async function derived(name: string) {
 }
 
 /** A proof of membership for `name`'s v3 identity, as the browser makes it, or undefined when it is in no bucket. */
-const proveV3 = async (client: ZkTestClient, name: string) => client.proveIdentity(semaphoreHolder(await v3Identity(privateKey, person(name))));
+const proveV3 = async (client: ZkTestClient, name: string) =>
+  client.proveIdentity(semaphoreHolder(await v3Identity(privateKey, person(name))));
 
 /** The zero-knowledge erasure of `name`'s v3 identity (`ZkEraseV3Body`), as the web app sends it. */
 async function eraseZkV3(server: ServerProcess, name: string) {

@@ -33,7 +33,14 @@ export async function v3Identity(privateKey: Uint8Array, person: { id_info: stri
 export function ownGroupProof(identity: V3Identity, message: string, scope: string): Promise<SemaphoreProof> {
   const commitment = BigInt(identity.commitment);
   // A fresh Merkle proof each time: generateProof pads `siblings` in place.
-  return generateProof(semaphoreHolder(identity), { root: commitment, leaf: commitment, index: 0, siblings: [] }, message, scope, 1, DEPTH_1);
+  return generateProof(
+    semaphoreHolder(identity),
+    { root: commitment, leaf: commitment, index: 0, siblings: [] },
+    message,
+    scope,
+    1,
+    DEPTH_1,
+  );
 }
 
 /**
@@ -55,7 +62,12 @@ export async function v3ErasureBody(
   scopes: readonly string[],
   forged: { idOutput?: string; ownProof?: SemaphoreProof; signer?: Uint8Array } = {},
 ) {
-  const fields = { commitment: identity.commitment, did: identity.didKey.did, idOutput: forged.idOutput ?? String(identity.outputId), challenge };
+  const fields = {
+    commitment: identity.commitment,
+    did: identity.didKey.did,
+    idOutput: forged.idOutput ?? String(identity.outputId),
+    challenge,
+  };
   const signInProofs: SemaphoreProof[] = [];
   for (const scope of scopes) signInProofs.push(await ownGroupProof(identity, challenge, scope));
   return {

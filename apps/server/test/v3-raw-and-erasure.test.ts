@@ -54,7 +54,9 @@ beforeAll(async () => {
       await storage.identities.importBatch(old);
       await storage.close();
       servers[name] = await startServerProcess(
-        options.databaseUrl ? { ...env, DATABASE_URL: options.databaseUrl, DATA_DIR: tempDir('zeroid-v3-raw-pg-') } : { ...env, DATA_DIR: sqliteDir },
+        options.databaseUrl
+          ? { ...env, DATABASE_URL: options.databaseUrl, DATA_DIR: tempDir('zeroid-v3-raw-pg-') }
+          : { ...env, DATA_DIR: sqliteDir },
         { readyTimeoutMs: 120_000 },
       );
     }),

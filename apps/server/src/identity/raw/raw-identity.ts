@@ -61,7 +61,12 @@ export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawVa
   // Only an erasure asks for them (decision 036): they find the person's sign-in records, then are dropped.
   const secret = (scalar: bigint) => (raw.withSecretScalar ? { secretScalar: scalar.toString() } : {});
   return {
-    v3: { commitment: registration.commitment, did: registration.didKey.did, idTag: registration.idTag, ...secret(registration.secretScalar) },
+    v3: {
+      commitment: registration.commitment,
+      did: registration.didKey.did,
+      idTag: registration.idTag,
+      ...secret(registration.secretScalar),
+    },
     v2: {
       commitment: proving.commitment.toString(),
       did: deriveDidKey(v2Bio!, sodiumEd25519PublicKey).did,

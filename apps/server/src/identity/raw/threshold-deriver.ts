@@ -87,7 +87,8 @@ export function workerThresholdDeriver(
     return outcome.value;
   };
   return {
-    registration: async (raw, client) => (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as RawDerivation,
+    registration: async (raw, client) =>
+      (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as RawDerivation,
     commitment: async (bioInfo, client) =>
       (await run({ kind: 'commitment', bioInfo, client, set: state.current, timeoutMs })) as { v3: string; v2: string },
     ready: async () => undefined,
