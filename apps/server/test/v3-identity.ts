@@ -26,11 +26,14 @@ export async function v3Identity(privateKey: Uint8Array, person: { id_info: stri
   return { ...deriveRegistration(outputBio, outputId), outputBio, outputId };
 }
 
+/** What Semaphore's `generateProof` reads of an identity: its secret scalar and its commitment. */
+type Holder = { secretScalar: bigint; commitment: bigint | string };
+
 /**
  * A depth-1 Semaphore proof in the identity's own group (a LeanIMT of one leaf has that leaf as its
- * root), as an erasure's proofs are.
+ * root), as an erasure's proofs are: of a v3 identity, or of a v2 one (a zk-kit `Identity`).
  */
-export function ownGroupProof(identity: V3Identity, message: string, scope: string): Promise<SemaphoreProof> {
+export function ownGroupProof(identity: Holder, message: string, scope: string): Promise<SemaphoreProof> {
   const commitment = BigInt(identity.commitment);
   // A fresh Merkle proof each time: generateProof pads `siblings` in place.
   return generateProof(
@@ -44,23 +47,30 @@ export function ownGroupProof(identity: V3Identity, message: string, scope: stri
 }
 
 /**
- * A v3 identity as Semaphore's `generateProof` reads one: its secret scalar and its commitment, all
- * it uses (a v3 identity has no EdDSA key to make a zk-kit `Identity` of).
+ * An identity as `generateProof` takes one, from its secret scalar and commitment, all it uses (a v3
+ * identity has no EdDSA key to make a zk-kit `Identity` of).
  */
-export const semaphoreHolder = (identity: V3Identity) =>
+export const semaphoreHolder = (identity: Holder) =>
   ({ secretScalar: identity.secretScalar, commitment: BigInt(identity.commitment) }) as unknown as Identity;
+
+/** The erasure's sign-in proofs (decision 048): one per scope of GET /erase/sign-in-scopes, in the identity's own group. */
+export async function signInProofs(identity: Holder, challenge: string, scopes: readonly string[]): Promise<SemaphoreProof[]> {
+  const proofs: SemaphoreProof[] = [];
+  for (const scope of scopes) proofs.push(await ownGroupProof(identity, challenge, scope));
+  return proofs;
+}
 
 /**
  * A v3 identity's zero-knowledge erasure (`ZkEraseV3Body`), as the web app sends it: y_id, its own
  * proof with message and scope the challenge, the DID key's signature over `v3ErasureMessage`, and a
- * sign-in proof per scope of GET /erase/sign-in-scopes. `idOutput`, `ownProof` and `signer` replace
- * the honest ones, for the refusals.
+ * sign-in proof per scope. `idOutput`, `ownProof`, `signer` and `signInProofs` replace the honest
+ * ones, for the refusals (or to reuse proofs already made for this challenge).
  */
 export async function v3ErasureBody(
   identity: V3Identity,
   challenge: string,
   scopes: readonly string[],
-  forged: { idOutput?: string; ownProof?: SemaphoreProof; signer?: Uint8Array } = {},
+  forged: { idOutput?: string; ownProof?: SemaphoreProof; signer?: Uint8Array; signInProofs?: SemaphoreProof[] } = {},
 ) {
   const fields = {
     commitment: identity.commitment,
@@ -68,12 +78,10 @@ export async function v3ErasureBody(
     idOutput: forged.idOutput ?? String(identity.outputId),
     challenge,
   };
-  const signInProofs: SemaphoreProof[] = [];
-  for (const scope of scopes) signInProofs.push(await ownGroupProof(identity, challenge, scope));
   return {
     ...fields,
     ownProof: forged.ownProof ?? (await ownGroupProof(identity, challenge, challenge)),
     didSignature: Buffer.from(ed25519.sign(v3ErasureMessage(fields), forged.signer ?? identity.didKey.secretKey)).toString('base64url'),
-    signInProofs,
+    signInProofs: forged.signInProofs ?? (await signInProofs(identity, challenge, scopes)),
   };
 }

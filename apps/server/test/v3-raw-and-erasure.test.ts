@@ -1,12 +1,13 @@
 import { deriveAll, generateOprfKeyPair, normaliseInput, OprfEvaluator, signErasure } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newClientMetadata } from '../src/openid/client-metadata.ts';
 import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { ownGroupProof, v3ErasureBody, v3Identity, type V3Identity } from './v3-identity.ts';
+import { ownGroupProof, signInProofs, v3ErasureBody, v3Identity, type V3Identity } from './v3-identity.ts';
 
 /**
  * The raw path and erasure under protocol v3 (decision 056), on real server processes, one on SQLite
@@ -52,6 +53,9 @@ beforeAll(async () => {
     Object.entries(databases).map(async ([name, options]) => {
       const storage = await openStorage(options);
       await storage.identities.importBatch(old);
+      // One Sign in with ZeroID site: an erasure proves the person's pseudonym there (decision 048).
+      const site = newClientMetadata({ id: 'v3-site', redirectUris: ['http://localhost:18790/cb'], public: true });
+      expect(await storage.oidc.addClient('v3-site', JSON.stringify(site))).toBe(true);
       await storage.close();
       servers[name] = await startServerProcess(
         options.databaseUrl
@@ -111,7 +115,9 @@ describe.each(['SQLite', 'PostgreSQL'])('protocol v3 on the raw path and in eras
       did: v2.did,
       challenge: await challenge(),
     });
-    expect(await erase({ ...fields, signatures, signInProofs: [] })).toBe('Success');
+    const { scopes } = (await (await fetch(`${server().url}/erase/sign-in-scopes`)).json()) as { scopes: string[] };
+    expect(await erase({ ...fields, signatures, signInProofs: [] })).toBe('400 SIGN_IN_PROOFS_MISMATCH');
+    expect(await erase({ ...fields, signatures, signInProofs: await signInProofs(v2.identity, fields.challenge, scopes) })).toBe('Success');
     expect(await verify(OLD_ZK)).toBe('Failure');
   });
 
@@ -132,7 +138,7 @@ describe.each(['SQLite', 'PostgreSQL'])('protocol v3 on the raw path and in eras
     expect(await register(ZK)).toEqual({ 'DID already generated': false, DID: zk.didKey.did });
     expect(await register(OTHER)).toEqual({ 'DID already generated': false, DID: other.didKey.did });
     const { scopes } = (await (await fetch(`${server().url}/erase/sign-in-scopes`)).json()) as { scopes: string[] };
-    expect(scopes).toEqual([]);
+    expect(scopes).toHaveLength(1);
 
     // Well formed and well signed, but y_id is not the ID's: no row holds that tag, a Failure (its challenge spent).
     expect(await erase(await v3ErasureBody(zk, await challenge(), scopes, { idOutput: String(zk.outputId + 1n) }))).toBe('Failure');
@@ -141,28 +147,30 @@ describe.each(['SQLite', 'PostgreSQL'])('protocol v3 on the raw path and in eras
     const first = await challenge();
     const honest = await v3ErasureBody(zk, first, scopes);
     const second = await challenge();
-    const elsewhere = await v3ErasureBody(zk, second, scopes, { ownProof: honest.ownProof });
-    expect(await erase(elsewhere)).toBe('400 ERASURE_PROOF_MISMATCH');
+    // The second challenge's proofs, made once; as in v2, a body without its sign-in proofs goes no further.
+    const [proven, ownSecond] = [await signInProofs(zk, second, scopes), await ownGroupProof(zk, second, second)];
+    const forSecond = (forged: Parameters<typeof v3ErasureBody>[3]) =>
+      v3ErasureBody(zk, second, scopes, { signInProofs: proven, ownProof: ownSecond, ...forged });
+    expect(await erase(await forSecond({ ownProof: honest.ownProof }))).toBe('400 ERASURE_PROOF_MISMATCH');
     const rewritten = { ...honest.ownProof, message: second, scope: second };
-    expect(await erase(await v3ErasureBody(zk, second, scopes, { ownProof: rewritten }))).toBe('400 INVALID_PROOF');
+    expect(await erase(await forSecond({ ownProof: rewritten, signInProofs: [] }))).toBe('400 SIGN_IN_PROOFS_MISMATCH');
+    expect(await erase(await forSecond({ ownProof: rewritten }))).toBe('400 INVALID_PROOF');
     // Every other field of the own proof is checked too: the root (another identity's proof, in its
     // own group), the scope (a proof for this message at another scope) and the depth.
     const [othersProof, otherScope] = [await ownGroupProof(other, second, second), await ownGroupProof(zk, second, '4242')];
     for (const ownProof of [othersProof, otherScope, { ...rewritten, merkleTreeDepth: 2 }]) {
-      expect(await erase(await v3ErasureBody(zk, second, scopes, { ownProof }))).toBe('400 ERASURE_PROOF_MISMATCH');
+      expect(await erase(await forSecond({ ownProof }))).toBe('400 ERASURE_PROOF_MISMATCH');
     }
 
     // Another DID's signature: under the named DID's key it is not, a 400; naming that other DID, signed
     // by it, the three values are no one row's, a Failure.
-    expect(await erase(await v3ErasureBody(zk, second, scopes, { ownProof: honest.ownProof, signer: other.didKey.secretKey }))).toBe(
-      '400 INVALID_SIGNATURE',
-    );
+    expect(await erase(await forSecond({ signer: other.didKey.secretKey }))).toBe('400 INVALID_SIGNATURE');
     const otherDid = { ...zk, didKey: other.didKey };
-    expect(await erase(await v3ErasureBody(otherDid, second, scopes))).toBe('Failure');
+    expect(await erase(await v3ErasureBody(otherDid, second, scopes, { signInProofs: proven, ownProof: ownSecond }))).toBe('Failure');
     expect(await verify(ZK)).toBe('Success');
     expect(await verify(OTHER)).toBe('Success');
 
-    // The first challenge was never spent by the refusals before it: the honest body erases.
+    // The first challenge is still unspent (every refusal above used the second): the honest body erases.
     expect(await erase(honest)).toBe('Success');
     expect(await erase(honest)).toBe('400 CHALLENGE_UNUSABLE');
     expect(await verify(ZK)).toBe('Failure');
