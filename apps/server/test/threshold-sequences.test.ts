@@ -69,7 +69,8 @@ const untilLeftOut = (leftOut: { index: number; problem: string }[]) =>
 
 /** The single key's outputs and values: what every right answer must equal. */
 const single = () => new OprfEvaluator(privateKey);
-const expectedDid = async (raw: Raw) => (await inProcessDeriver(single()).registration({ idInfo: raw.id_info, bioInfo: raw.bio_info })).did;
+const expectedDid = async (raw: Raw) =>
+  (await inProcessDeriver(privateKey).registration({ idInfo: raw.id_info, bioInfo: raw.bio_info })).v3.did;
 
 /** The browser's round (apps/web, the code the prover worker runs) for one input: its output in hex, or its refusal. */
 async function browserRound(domain: OprfDomain, raw: string): Promise<string> {

@@ -17,6 +17,7 @@ export {
   deriveDidKey,
   didKeyFromPublicKey,
   didKeyPublicKey,
+  verifyDidSignature,
   didDocument,
   isDidKey,
   DID_KEY_PATTERN,

@@ -36,17 +36,31 @@ export function deriveRegistration(
   outputId: bigint,
   publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
 ): RegistrationV3 {
-  const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
-  const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
-  const { x, y } = G.multiply(secretScalar).toAffine();
-  const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
   const publicKey = publicKeyOf(secretKey);
   return {
-    secretScalar,
-    commitment: poseidon2([x, y]).toString(),
-    idTag: bytesToHex(numberToBytesBE(idTagField, 32)),
-    idTagField,
+    ...provingIdentityV3(outputBio),
+    ...idTagV3(outputId),
     didKey: { did: didKeyFromPublicKey(publicKey), publicKey, secretKey },
   };
+}
+
+/**
+ * The Semaphore secret scalar and commitment of `deriveRegistration` alone, from y_bio: what a raw
+ * verification and a membership proof need, without the DID's HKDF and Ed25519 key.
+ */
+export function provingIdentityV3(outputBio: bigint): { secretScalar: bigint; commitment: string } {
+  const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
+  const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
+  const { x, y } = G.multiply(secretScalar).toAffine();
+  return { secretScalar, commitment: poseidon2([x, y]).toString() };
+}
+
+/**
+ * The ID tag of `deriveRegistration` alone, from y_id: Poseidon(ID_TAG_LABEL, y_id), as 64 hex digits
+ * and as the field element. A v3 erasure shows y_id, and the server recomputes the tag with this.
+ */
+export function idTagV3(outputId: bigint): { idTag: string; idTagField: bigint } {
+  const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
+  return { idTag: bytesToHex(numberToBytesBE(idTagField, 32)), idTagField };
 }

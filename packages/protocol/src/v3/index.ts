@@ -30,7 +30,7 @@ export { combineEvaluations, type NodeAnswer } from './combine-evaluations.ts';
 export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare } from './threshold-key.ts';
 export { unblindEvaluation } from './unblind-evaluation.ts';
 export { finalizeOutput } from './finalize-output.ts';
-export { deriveRegistration, type RegistrationV3 } from './derive-registration.ts';
+export { deriveRegistration, provingIdentityV3, idTagV3, type RegistrationV3 } from './derive-registration.ts';
 export { didHash, registrationProofInput, registrationPublicSignals, type RegistrationStatement } from './registration-proof-input.ts';
 export { encodeEvaluation, decodeEvaluation, EVALUATION_BYTES } from './evaluation-codec.ts';
 export { checkPublicShares } from './check-public-shares.ts';

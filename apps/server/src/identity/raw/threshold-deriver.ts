@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import type { RawDeriver } from './raw-deriver.ts';
-import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation } from './raw-identity.ts';
+import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
@@ -44,9 +45,12 @@ export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, a
     };
     return { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
   };
+  // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
+  const v3Outputs = (client: string | undefined) =>
+    v3OutputsOverNodes(state.current, { timeoutMs, forwardedFor: client, admit: (request) => admissions.issue(request), onFaults });
   return {
-    registration: (raw, client) => deriveFromRaw(outputs(client), raw),
-    commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), bioInfo),
+    registration: (raw, client) => deriveFromRaw(outputs(client), v3Outputs(client), raw),
+    commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), v3Outputs(client), bioInfo),
     ready: async () => undefined,
     close: async () => undefined,
   };
@@ -87,12 +91,9 @@ export function workerThresholdDeriver(
   };
   return {
     registration: async (raw, client) =>
-      (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as {
-        commitment: string;
-        did: string;
-        idTag: string;
-      },
-    commitment: async (bioInfo, client) => (await run({ kind: 'commitment', bioInfo, client, set: state.current, timeoutMs })) as string,
+      (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as RawDerivation,
+    commitment: async (bioInfo, client) =>
+      (await run({ kind: 'commitment', bioInfo, client, set: state.current, timeoutMs })) as { v3: string; v2: string },
     ready: async () => undefined,
     close: () => pool.destroy(),
   };
