@@ -171,7 +171,7 @@ export async function runHttpZk(
   try {
     const zkClient = new ZkTestClient(viaHttp(zkServer.url), artifacts);
     await zkClient.register('bench zk id', 'bench zk biometric');
-    const { identity } = await zkClient.derive('bench zk id', 'bench zk biometric');
+    const identity = await zkClient.identityOf('bench zk biometric');
     const serverPid = zkServer.process.pid;
     if (serverPid === undefined) throw new Error('the server process has no pid');
     const serverCpuMsPerVerification: number[] = [];

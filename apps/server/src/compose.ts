@@ -84,7 +84,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const metrics = createMetrics();
   const deriver = rawDeriver(config, {
     oprfKey,
-    oprf,
     oprfNodes,
     keySecret,
     metrics,
@@ -179,6 +178,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
           timeoutMs: config.oprfNodeTimeoutMs,
           rereadMs: config.oprfNodeRereadMs,
           log,
+          fingerprints: storage.keyFingerprints,
         });
       // Public, and needed by every node (ADMISSION_KEYS, decision 032) before this server can be ready.
       if (admissions)
@@ -193,6 +193,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
             },
             oprfKey,
             groupKey: nodeKeys && ((isRecorded) => nodeKeys.firstRead(isRecorded, () => closing)),
+            bindV3: nodeKeys?.bindV3,
             registry,
             log,
             closing: () => closing,
@@ -244,14 +245,12 @@ function rawDeriver(
   config: Config,
   {
     oprfKey,
-    oprf,
     oprfNodes,
     keySecret,
     metrics,
     faultLog,
   }: {
     oprfKey: Uint8Array | undefined;
-    oprf: OprfEvaluator | undefined;
     oprfNodes: OprfNodesState | undefined;
     keySecret: Uint8Array;
     metrics: Metrics;
@@ -275,7 +274,7 @@ function rawDeriver(
       },
     });
   }
-  return config.derivationThreads > 0 ? workerDeriver(oprfKey!, config.derivationThreads) : inProcessDeriver(oprf!);
+  return config.derivationThreads > 0 ? workerDeriver(oprfKey!, config.derivationThreads) : inProcessDeriver(oprfKey!);
 }
 
 /** The limits on guess-capable routes; RATE_LIMIT_PER_MINUTE=0 turns every one of them off. */

@@ -16,7 +16,9 @@ import { postJson } from './support/post.ts';
 /**
  * Issue 13, item 3, against a real server process: a registration whose Semaphore key is degenerate
  * is a 400 and adds no leaf, and a proof made with the secret 0 fails even when its leaf, poseidon2(0, 1),
- * is already in the tree (a database written before the rule).
+ * is already in the tree (a database written before the rule). Since decision 056 the v2 body that
+ * carried a Semaphore key is refused whole (PROTOCOL_V2_REGISTRATION_CLOSED), before its key is read;
+ * a v3 registration carries no key, and its commitment is proven from the OPRF.
  */
 const ZERO_SECRET_COMMITMENT = poseidon2([0n, 1n]).toString();
 let dataDir: string;
@@ -63,7 +65,7 @@ describe('degenerate Semaphore keys, against a real server process', () => {
     ]),
   ];
 
-  it.each(classes)('refuses %s with a 400 DEGENERATE_KEY, and adds no leaf', async (_name, point, k, commitment) => {
+  it.each(classes)('refuses %s with a 400, and adds no leaf', async (_name, point, k, commitment) => {
     const before = await size();
     const didKey = deriveDidKey(crypto.getRandomValues(new Uint8Array(64)));
     const idTag = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
@@ -71,7 +73,7 @@ describe('degenerate Semaphore keys, against a real server process', () => {
     const { fields, signatures } = forgeRegistration({ idTag, did: didKey.did, challenge, commitment }, didKey.secretKey, point, k);
     const reply = await postJson(server, '/register', { ...fields, signatures });
     expect(reply.status).toBe(400);
-    expect(reply.body.error?.code).toBe('DEGENERATE_KEY');
+    expect(reply.body.error?.code).toBe('PROTOCOL_V2_REGISTRATION_CLOSED');
     expect(await size()).toBe(before);
   });
 

@@ -14,6 +14,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { semaphoreHolder, v3ErasureBody, v3Identity } from './v3-identity.ts';
 
 /**
  * Erasure (decision 022), against real server processes: two on one real PostgreSQL (erase on A,
@@ -26,13 +27,14 @@ let b: ServerProcess;
 /** On the same database with the default limits, behind a trusted proxy so each request names its client. */
 let limited: ServerProcess;
 let oprf: OprfEvaluator;
+let privateKey: Uint8Array;
 let artifacts: Artifacts;
 let env: Record<string, string>;
 let pgEnv: Record<string, string>;
 
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
-  const { privateKey } = await generateOprfKeyPair();
+  ({ privateKey } = await generateOprfKeyPair());
   oprf = new OprfEvaluator(privateKey);
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
   pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-erasure-') };
@@ -58,11 +60,29 @@ const verifyRaw = async (server: ServerProcess, name: string) =>
   (await postJson(server, '/verify', { bio_info: person(name).bio_info })).body['Verification Result'];
 const eraseRaw = async (server: ServerProcess, body: { id_info: string; bio_info: string }) => postJson(server, '/erase', body);
 
-/** What the server derives for `name`: the values an erasure must remove. */
+/**
+ * What the server derives for `name`: the values an erasure must remove. Raw registrations are under
+ * protocol v3 (decision 056); `alice` registers through the zero-knowledge v2 client here.
+ */
 async function derived(name: string) {
   const { id_info, bio_info } = person(name);
-  const values = deriveAll(await oprf.evaluate('bio', normaliseInput(bio_info)), await oprf.evaluate('id', normaliseInput(id_info)));
-  return { commitment: values.commitment, idTag: values.idTag, did: values.did };
+  if (name === 'alice') {
+    const values = deriveAll(await oprf.evaluate('bio', normaliseInput(bio_info)), await oprf.evaluate('id', normaliseInput(id_info)));
+    return { commitment: values.commitment, idTag: values.idTag, did: values.did };
+  }
+  const { commitment, idTag, didKey } = await v3Identity(privateKey, person(name));
+  return { commitment, idTag, did: didKey.did };
+}
+
+/** A proof of membership for `name`'s v3 identity, as the browser makes it, or undefined when it is in no bucket. */
+const proveV3 = async (client: ZkTestClient, name: string) =>
+  client.proveIdentity(semaphoreHolder(await v3Identity(privateKey, person(name))));
+
+/** The zero-knowledge erasure of `name`'s v3 identity (`ZkEraseV3Body`), as the web app sends it. */
+async function eraseZkV3(server: ServerProcess, name: string) {
+  const client = new ZkTestClient(viaHttp(server.url), artifacts);
+  const { scopes } = (await (await fetch(`${server.url}/erase/sign-in-scopes`)).json()) as { scopes: string[] };
+  return postJson(server, '/erase', await v3ErasureBody(await v3Identity(privateKey, person(name)), await client.challenge(), scopes));
 }
 
 /** The browser's erasure: OPRF rounds, derivation, a challenge, both keys' signatures and oprf(id). */
@@ -169,15 +189,15 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
     const onA = new ZkTestClient(viaHttp(a.url), artifacts);
     const onB = new ZkTestClient(viaHttp(b.url), artifacts);
     // Below 1,024 members the bucket is the whole group: everyone shares it.
-    const proofBefore = await onA.prove(person('carol').bio_info);
+    const proofBefore = await proveV3(onA, 'carol');
     expect(proofBefore).toBeDefined();
 
     expect((await eraseRaw(a, person('dave'))).body).toEqual({ 'Erasure Result': 'Success' });
-    const proofAfter = await onB.prove(person('erin').bio_info);
+    const proofAfter = await proveV3(onB, 'erin');
     expect(proofAfter!.merkleTreeRoot).not.toBe(proofBefore!.merkleTreeRoot);
     expect((await onB.verify(proofBefore!)).json()).toEqual({ 'Verification Result': 'Success' });
     expect((await onA.verify(proofAfter!)).json()).toEqual({ 'Verification Result': 'Success' });
-    expect(await onA.prove(person('dave').bio_info)).toBeUndefined();
+    expect(await proveV3(onA, 'dave')).toBeUndefined();
   }, 120_000);
 
   it('settles an erasure racing verifications: each verdict is one or the other, and afterwards every one fails', async () => {
@@ -329,9 +349,7 @@ describe('erased bytes (issue 24, item 7; decision 034)', () => {
       expect(findBytes(dataDir, erased).length).toBeGreaterThan(0);
 
       expect((await eraseRaw(server, person('bytes-3'))).body).toEqual({ 'Erasure Result': 'Success' });
-      expect((await eraseZk(server, person('bytes-17').id_info, person('bytes-17').bio_info)).body).toEqual({
-        'Erasure Result': 'Success',
-      });
+      expect((await eraseZkV3(server, 'bytes-17')).body).toEqual({ 'Erasure Result': 'Success' });
       expect((await eraseRaw(server, person('bytes-29'))).body).toEqual({ 'Erasure Result': 'Success' });
       const files = readdirSync(dataDir);
       expect(files).toEqual(expect.arrayContaining(['zeroid.sqlite', 'zeroid.sqlite-wal', 'zeroid.sqlite-shm']));

@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { deriveIdentity, memberBucket, signInMessage } from '@zeroid/protocol';
+import type { Identity } from '@semaphore-protocol/identity';
+import { memberBucket, signInMessage } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { expect } from 'vitest';
 import type { Artifacts } from '../src/proofs/artifacts.ts';
@@ -134,7 +135,7 @@ export function signInJourney(issuer: string, artifacts: Artifacts) {
   /** The person's proof for the given scope and message, as their browser makes it. */
   async function prove(bio: string, scope: string, message: string): Promise<SemaphoreProof> {
     const zk = new ZkTestClient(viaHttp(issuer), artifacts);
-    const identity = deriveIdentity(await zk.oprf('bio', bio));
+    const identity = await zk.identityOf(bio);
     const commitment = identity.commitment.toString();
     const params = (await (await fetch(`${issuer}/members`)).json()) as { bucketHexChars: number };
     const bucket = (await (await fetch(`${issuer}/members?bucket=${memberBucket(commitment, params.bucketHexChars)}`)).json()) as {
@@ -149,7 +150,7 @@ export function signInJourney(issuer: string, artifacts: Artifacts) {
       index: member.proofIndex,
       siblings: member.siblings.map(BigInt),
     };
-    return generateProof(identity, merkleProof, message, scope, bucket.depth, {
+    return generateProof(identity as Identity, merkleProof, message, scope, bucket.depth, {
       wasm: artifacts.get(`semaphore-${bucket.depth}.wasm`)!.path,
       zkey: artifacts.get(`semaphore-${bucket.depth}.zkey`)!.path,
     });

@@ -10,7 +10,6 @@ import {
   signErasure,
   signInScope,
   signInSubject,
-  type Identity,
 } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import pg from 'pg';
@@ -23,7 +22,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { addClient, addPublicClient, Browser, discoverSite, oidcCli, signInJourney, type SignInJourney } from './sign-in-journey.ts';
 import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
-import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
 
 /**
  * Sign in with ZeroID at many sites from one browser, with nothing linkable at rest (issue 25,
@@ -57,7 +56,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
   let journey: SignInJourney;
   let siteA: client.Configuration;
   let siteB: client.Configuration;
-  const identities = new Map<string, Identity>();
+  const identities = new Map<string, ProvingIdentity>();
   const subject = (person: keyof typeof PEOPLE, clientId: string) =>
     signInSubject(signInScope(clientId), identities.get(person)!.secretScalar);
   const rows = () => everyRow(database);
@@ -114,7 +113,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     const zk = new ZkTestClient(viaHttp(a.url), artifacts);
     for (const [person, { id, bio }] of Object.entries(PEOPLE)) {
       expect((await zk.register(id, bio)).json()).toMatchObject({ 'DID already generated': false });
-      identities.set(person, deriveIdentity(await zk.oprf('bio', bio)));
+      identities.set(person, await zk.identityOf(bio));
     }
   }, 180_000);
 

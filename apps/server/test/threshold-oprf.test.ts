@@ -17,6 +17,7 @@ import { admissions, killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, t
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { nodesV3Round } from './threshold-v3-round.ts';
 import { post, postJson } from './support/post.ts';
 
 /**
@@ -107,6 +108,11 @@ class ThresholdZkClient extends ZkTestClient {
       return ((await reply.json()) as { admission: string }).admission;
     };
     return (await evaluateWithNodes(set, tasks, { timeoutMs: 3000, admit })).outputs[0]!;
+  }
+
+  /** Protocol v3's round through the nodes, as the browser makes it (decision 058). */
+  override v3Oprf(domain: OprfDomain, raw: string) {
+    return nodesV3Round(viaHttp(this.server.url), domain, raw);
   }
 }
 

@@ -18,6 +18,7 @@ import { startHangingNode } from './hanging-node.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { nodesV3Round } from './threshold-v3-round.ts';
 import { post } from './support/post.ts';
 import { until } from './support/until.ts';
 
@@ -68,7 +69,8 @@ const untilLeftOut = (leftOut: { index: number; problem: string }[]) =>
 
 /** The single key's outputs and values: what every right answer must equal. */
 const single = () => new OprfEvaluator(privateKey);
-const expectedDid = async (raw: Raw) => (await inProcessDeriver(single()).registration({ idInfo: raw.id_info, bioInfo: raw.bio_info })).did;
+const expectedDid = async (raw: Raw) =>
+  (await inProcessDeriver(privateKey).registration({ idInfo: raw.id_info, bioInfo: raw.bio_info })).v3.did;
 
 /** The browser's round (apps/web, the code the prover worker runs) for one input: its output in hex, or its refusal. */
 async function browserRound(domain: OprfDomain, raw: string): Promise<string> {
@@ -230,6 +232,8 @@ describe('threshold nodes under real sequences (issue 24)', () => {
     new (class extends ZkTestClient {
       // The browser's round, not the test's: the prover worker's code against the real nodes.
       override oprf = (domain: OprfDomain, raw: string) => web.oprfRound(domain, normaliseInput(raw));
+      // Protocol v3's round through the nodes (decision 058), until the web app's worker makes it.
+      override v3Oprf = (domain: OprfDomain, raw: string) => nodesV3Round(viaHttp(server.url), domain, raw);
     })(viaHttp(server.url), artifacts);
 
   it('registers through the raw path and the browser round with all three nodes', async () => {

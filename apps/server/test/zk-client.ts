@@ -66,6 +66,8 @@ export interface V3Round {
   query: BlindedQuery;
   evaluated: Point;
   output: bigint;
+  /** Threshold mode: the node answers combined into `evaluated`, sent with the registration. */
+  answers?: NonNullable<ZkRegisterV3Body['bio']['answers']>;
 }
 
 /** A proven v3 registration: the body to POST, and what the client derived and kept to make it. */
@@ -147,6 +149,15 @@ export class ZkTestClient {
     return { query, evaluated: answer.evaluated, output: unblindEvaluation(query, key, answer.evaluated).output };
   }
 
+  /** Both v3 rounds (or `rounds`, already made) and what they derive: the identity, its ID tag and DID. */
+  async deriveV3(idInfo: string, bioInfo: string, rounds?: { bio: V3Round; id: V3Round }) {
+    const groupKey = await this.v3Key();
+    const [bio, id] = rounds
+      ? [rounds.bio, rounds.id]
+      : await Promise.all([this.v3Oprf('bio', bioInfo, groupKey), this.v3Oprf('id', idInfo, groupKey)]);
+    return { bio, id, groupKey, registration: deriveRegistration(bio.output, id.output) };
+  }
+
   /**
    * A proven v3 registration body, as the browser makes it: both rounds, the derivation, a fresh
    * challenge (or `challenge`), the Groth16 proof of the served circuit and the DID's signature.
@@ -157,11 +168,7 @@ export class ZkTestClient {
     bioInfo: string,
     options: { challenge?: string; rounds?: { bio: V3Round; id: V3Round } } = {},
   ): Promise<ProvenRegistration> {
-    const groupKey = await this.v3Key();
-    const [bio, id] = options.rounds
-      ? [options.rounds.bio, options.rounds.id]
-      : await Promise.all([this.v3Oprf('bio', bioInfo, groupKey), this.v3Oprf('id', idInfo, groupKey)]);
-    const registration = deriveRegistration(bio.output, id.output);
+    const { bio, id, registration, groupKey } = await this.deriveV3(idInfo, bioInfo, options.rounds);
     const challenge = options.challenge ?? (await this.challenge());
     const statement = {
       bioBlinded: bio.query.blinded,
@@ -173,7 +180,7 @@ export class ZkTestClient {
       didHash: didHash(registration.didKey.did),
     };
     const { proof, publicSignals } = await groth16.fullProve(
-      registrationProofInput(bio.query, id.query, statement) as never,
+      registrationProofInput(bio.query, id.query, statement),
       this.artifacts.get('registration-v3.wasm')!.path,
       this.artifacts.get('registration-v3.zkey')!.path,
     );
@@ -183,8 +190,8 @@ export class ZkTestClient {
     const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
     const body: ZkRegisterV3Body = {
       ...fields,
-      bio: { blinded: base64url(encodePoint(bio.query.blinded)) },
-      id: { blinded: base64url(encodePoint(id.query.blinded)) },
+      bio: { blinded: base64url(encodePoint(bio.query.blinded)), ...(bio.answers ? { answers: bio.answers } : {}) },
+      id: { blinded: base64url(encodePoint(id.query.blinded)), ...(id.answers ? { answers: id.answers } : {}) },
       proof: packGroth16Proof(proof).map(String),
       didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
     };

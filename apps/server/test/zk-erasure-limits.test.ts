@@ -116,14 +116,27 @@ describe('a zero-knowledge erasure under attack and at its size', () => {
         signatures: { ...signatures, did: 'A'.repeat(86) },
         signInProofs: Array.from({ length: n }, (_, i) => longest(i)),
       });
+    // Protocol v3's body (decision 056) carries one proof more, its own, and y_id in place of idProof.
+    const v3WithProofs = (n: number) =>
+      JSON.stringify({
+        commitment: fields.commitment,
+        did: fields.did,
+        idOutput: '1'.repeat(77),
+        challenge: '1',
+        ownProof: longest(n),
+        didSignature: 'A'.repeat(86),
+        signInProofs: Array.from({ length: n }, (_, i) => longest(i)),
+      });
     for (const sectors of [100, MAX_SIGN_IN_SECTORS]) {
-      const body = withProofs(sectors);
-      expect(body.length).toBeGreaterThan(64 * 1024);
-      expect(body.length).toBeLessThanOrEqual(ERASE_BODY_LIMIT);
-      expect(await erase(body)).toBe('400 INVALID_SIGNATURE');
+      for (const body of [withProofs(sectors), v3WithProofs(sectors)]) {
+        expect(body.length).toBeGreaterThan(64 * 1024);
+        expect(body.length).toBeLessThanOrEqual(ERASE_BODY_LIMIT);
+        expect(await erase(body)).toBe('400 INVALID_SIGNATURE');
+      }
     }
-    const full = withProofs(MAX_SIGN_IN_SECTORS);
-    expect(await erase(full.padEnd(ERASE_BODY_LIMIT))).toBe('400 INVALID_SIGNATURE');
-    expect(await erase(full.padEnd(ERASE_BODY_LIMIT + 1))).toBe('413 BODY_TOO_LARGE');
+    for (const full of [withProofs(MAX_SIGN_IN_SECTORS), v3WithProofs(MAX_SIGN_IN_SECTORS)]) {
+      expect(await erase(full.padEnd(ERASE_BODY_LIMIT))).toBe('400 INVALID_SIGNATURE');
+      expect(await erase(full.padEnd(ERASE_BODY_LIMIT + 1))).toBe('413 BODY_TOO_LARGE');
+    }
   });
 });

@@ -13,12 +13,18 @@ export const ArtifactEntry = Type.Object(
  * GET /artifacts: every pinned proving artifact and verification key, by file name. A client asks for
  * `/artifacts/<name>?sha256=<sha256>`: with the checksum in the URL the reply can be kept for good, a
  * new release changes the URL, and the client checks the bytes it received against the same value.
+ * `package` and `version` name the Semaphore artifacts' release; the v3 registration circuit's files
+ * (`registration-v3.wasm`, `.zkey`, `.vkey.json`, decision 056) come from this repository's
+ * `circuits/artifacts/`, pinned by its `checksums.json`.
  */
 export const ArtifactManifestReply = Type.Object(
   {
     package: Type.String({ examples: ['@zk-kit/semaphore-artifacts'] }),
     version: Type.String({ examples: ['4.13.0'] }),
-    files: Type.Record(Type.String({ pattern: '^semaphore-[0-9]{1,2}\\.(wasm|zkey|json)$' }), ArtifactEntry),
+    files: Type.Record(
+      Type.String({ pattern: '^(semaphore-[0-9]{1,2}\\.(wasm|zkey|json)|registration-v3\\.(wasm|zkey|vkey\\.json))$' }),
+      ArtifactEntry,
+    ),
   },
   { additionalProperties: false },
 );

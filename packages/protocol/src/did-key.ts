@@ -1,5 +1,5 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58 } from '@scure/base';
+import { base58, base64urlnopad } from '@scure/base';
 import { ProtocolInputError } from './errors.ts';
 import { hkdfSecret } from './hkdf-secret.ts';
 
@@ -55,6 +55,19 @@ export function didKeyPublicKey(did: string): Uint8Array {
     throw bad();
   }
   return publicKey;
+}
+
+/**
+ * True only when `signature` (base64url) is the Ed25519 signature of `message` by the key inside
+ * `did`, under RFC 8032's strict decoding rather than ZIP-215's looser rules (one signature, one
+ * encoding). Malformed values give false, never an exception.
+ */
+export function verifyDidSignature(did: string, message: Uint8Array, signature: string): boolean {
+  try {
+    return ed25519.verify(base64urlnopad.decode(signature), message, didKeyPublicKey(did), { zip215: false });
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ export {
   deriveDidKey,
   didKeyFromPublicKey,
   didKeyPublicKey,
+  verifyDidSignature,
   didDocument,
   isDidKey,
   DID_KEY_PATTERN,
@@ -69,7 +70,7 @@ export {
   type OprfPublicShare,
 } from './threshold-oprf.ts';
 export { blindThresholdOprfInput, type ThresholdBlinding, type ThresholdKeys } from './blind-threshold-oprf-input.ts';
-export { chooseCombinableAnswers } from './combinable-shares.ts';
+export { chooseCombinableAnswers, chooseFittingSubset } from './combinable-shares.ts';
 export {
   OPRF_ADMISSION_HEADER,
   OPRF_BATCH_MAX,

@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { base64urlnopad } from '@scure/base';
 import { Identity } from '@semaphore-protocol/identity';
-import { didKeyPublicKey } from './did-key.ts';
+import { verifyDidSignature } from './did-key.ts';
 import { ProtocolInputError } from './errors.ts';
 import { SNARK_SCALAR_FIELD, isFieldElement } from './field.ts';
 import { isDegenerateCommitment, isSemaphorePublicKey } from './semaphore-public-key.ts';
@@ -124,8 +124,7 @@ export function verifyPossession(
       point,
     );
     if (!semaphoreOk) return false;
-    // RFC 8032 strict decoding rather than ZIP-215's looser rules: one signature, one encoding.
-    return ed25519.verify(base64urlnopad.decode(signatures.did), message, didKeyPublicKey(fields.did), { zip215: false });
+    return verifyDidSignature(fields.did, message, signatures.did);
   } catch {
     return false;
   }

@@ -1,14 +1,15 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { blindThresholdOprfInput, OprfEvaluator, recoverOprfKey, type OprfDomain } from '@zeroid/protocol';
+import { babyJubjubSuite, v3KeyFromV2 } from '@zeroid/protocol/v3';
 import { loadOprfKey } from '../oprf/oprf-key.ts';
 import { readShareFile } from '../oprf/oprf-share-store.ts';
-import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
+import { decodeShareFile, encodeShareFile, type OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { runOprfCli } from './oprf-cli.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'zeroid-oprf-cli-'));
@@ -90,6 +91,50 @@ describe('npm run oprf -- split | refresh', () => {
     const refused = await oprf(['refresh', '--threshold', '2', '--shares', '3', '--in', 'mix', '--out', 'never']);
     expect(refused.code).toBe(1);
     expect(refused.output).toMatch(/different keys or sharings/);
+  });
+
+  it('splits the v3 key (v3KeyFromV2 of the key) beside it, refreshes both, and gives v3 shares to files from before v3', async () => {
+    const dataDir = path.join(root, 'v3-data');
+    const key = await loadOprfKey(dataDir, undefined);
+    const v3Key = v3KeyFromV2(key);
+    const v3Group = bytesToHex(babyJubjubSuite.publicKey(v3Key));
+    const hex = (files: OprfShareFile[]) => files.map((file) => ({ index: file.index, share: file.v3!.share }));
+    const split = await oprf(['split', '--threshold', '2', '--shares', '3', '--out', 'v3-shares'], { DATA_DIR: dataDir });
+    expect(split.code).toBe(0);
+    expect(split.output).toContain(`Protocol v3 group public key: ${Buffer.from(babyJubjubSuite.publicKey(v3Key)).toString('base64url')}`);
+    const first = await readShares(path.join(root, 'v3-shares'));
+    for (const file of first) expect(bytesToHex(file.v3!.groupPublicKey)).toBe(v3Group);
+    for (const subset of subsets(first, 2)) expect(bytesToHex(babyJubjubSuite.recoverKey(hex(subset)))).toBe(bytesToHex(v3Key));
+
+    // Files as written before v3 (no v3 part) still load, and refresh gives them v3 shares of v3KeyFromV2(k).
+    const old = path.join(root, 'v3-old');
+    for (const file of first) {
+      mkdirSync(path.join(old, `node-${file.index}`), { recursive: true, mode: 0o700 });
+      writeFileSync(path.join(old, `node-${file.index}`, 'oprf-share.json'), encodeShareFile({ ...file, v3: undefined }), { mode: 0o600 });
+    }
+    expect((await readShares(old)).every((file) => file.v3 === undefined)).toBe(true);
+    expect((await oprf(['refresh', '--threshold', '2', '--shares', '3', '--in', 'v3-old', '--out', 'v3-refreshed'])).code).toBe(0);
+    const fresh = await readShares(path.join(root, 'v3-refreshed'));
+    for (const file of fresh) expect(bytesToHex(file.v3!.groupPublicKey)).toBe(v3Group);
+    for (const subset of subsets(fresh, 2)) expect(bytesToHex(babyJubjubSuite.recoverKey(hex(subset)))).toBe(bytesToHex(v3Key));
+    // Old and new v3 shares do not mix: one of each interpolates to another key.
+    for (const file of first) expect(bytesToHex(file.v3!.share)).not.toBe(bytesToHex(fresh[file.index - 1]!.v3!.share));
+    expect(bytesToHex(babyJubjubSuite.recoverKey(hex([first[0]!, fresh[1]!])))).not.toBe(bytesToHex(v3Key));
+
+    // A file whose v3 share is not its recorded v3 Kᵢ is refused, naming the v3 part.
+    const swapped = encodeShareFile({ ...first[0]!, v3: { ...first[0]!.v3!, share: first[1]!.v3!.share } });
+    expect(() => decodeShareFile(swapped, 'node-1')).toThrow(/the v3\.share does not match its recorded publicKey/);
+    // Shares of another key's v3 beside this key's v2 shares are refused by refresh.
+    const foreign = path.join(root, 'v3-foreign');
+    const otherV3 = (await readShares(path.join(root, 'shares')))[0]!.v3!;
+    for (const file of first) {
+      mkdirSync(path.join(foreign, `node-${file.index}`), { recursive: true, mode: 0o700 });
+      const v3 = file.index === 1 ? { ...otherV3, publicShares: otherV3.publicShares } : file.v3;
+      writeFileSync(path.join(foreign, `node-${file.index}`, 'oprf-share.json'), encodeShareFile({ ...file, v3 }), { mode: 0o600 });
+    }
+    const refused = await oprf(['refresh', '--threshold', '2', '--shares', '3', '--in', 'v3-foreign', '--out', 'never-v3']);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toMatch(/v3 shares .* belong to another key/);
   });
 
   it('refuses bad arguments with exit 2 and says what to change', async () => {

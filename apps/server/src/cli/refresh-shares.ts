@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { oprfPublicKey, recoverOprfKey, refreshOprfShares } from '@zeroid/protocol';
+import { oprfPublicKey, recoverOprfKey, splitOprfKey } from '@zeroid/protocol';
+import { babyJubjubSuite, v3KeyFromV2 } from '@zeroid/protocol/v3';
 import { SHARE_FILE, ShareFileError, shareFilesOf, type OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { readShareFile } from '../oprf/oprf-share-store.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
@@ -14,6 +15,10 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
  * group key they all name, and shares it again on a fresh polynomial (possibly another t and n).
  * Outputs do not change; the old shares no longer combine with the new ones, so once the nodes run
  * the new files and the old ones are deleted, shares stolen before are useless.
+ *
+ * The protocol v3 key is `v3KeyFromV2` of the recovered key (as `split` made it, decision 056), so it
+ * is shared afresh too, and files written before v3 gain their v3 shares here. A file whose v3 group
+ * key is not that key's is refused: it belongs to another key.
  */
 export async function refreshShares(
   options: { threshold: number; shares: number; out: string; input: string },
@@ -31,11 +36,23 @@ export async function refreshShares(
   }
   const chosen = files.slice(0, first!.threshold).map(({ index, share }) => ({ index, share }));
   const recovered = recoverOprfKey(chosen);
-  const matches = b64(oprfPublicKey(recovered)) === group;
-  recovered.fill(0);
-  if (!matches) throw new ShareFileError(`The share files in ${options.input} do not combine to their group key: they mix two sharings.`);
-  const fresh = refreshOprfShares(chosen, options.threshold, options.shares);
-  await writeShares(options.out, shareFilesOf(first!.groupPublicKey, fresh, options.threshold), context);
+  const v3Key = v3KeyFromV2(recovered);
+  try {
+    if (b64(oprfPublicKey(recovered)) !== group)
+      throw new ShareFileError(`The share files in ${options.input} do not combine to their group key: they mix two sharings.`);
+    const v3Group = babyJubjubSuite.publicKey(v3Key);
+    if (files.some((file) => file.v3 && b64(file.v3.groupPublicKey) !== b64(v3Group))) {
+      throw new ShareFileError(
+        `The v3 shares in ${options.input} are not of the v3 key this OPRF key gives (v3KeyFromV2): they belong to another key.`,
+      );
+    }
+    const fresh = splitOprfKey(recovered, options.threshold, options.shares);
+    const v3 = { groupPublicKey: v3Group, shares: babyJubjubSuite.splitKey(v3Key, options.threshold, options.shares) };
+    await writeShares(options.out, shareFilesOf(first!.groupPublicKey, fresh, options.threshold, v3), context);
+  } finally {
+    recovered.fill(0);
+    v3Key.fill(0);
+  }
   context.print(
     `Refreshed from nodes ${chosen.map(({ index }) => index).join(', ')}. Give every node its new file, then delete every old share file and its backups.`,
   );

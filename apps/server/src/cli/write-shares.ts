@@ -19,6 +19,7 @@ export async function writeShares(out: string, files: OprfShareFile[], context: 
   }
   const [first] = files;
   context.print(`Group public key: ${b64(first!.groupPublicKey)}`);
+  if (first!.v3) context.print(`Protocol v3 group public key: ${b64(first!.v3.groupPublicKey)}`);
   context.print(
     `Any ${first!.threshold} of these ${files.length} nodes answer (OPRF_THRESHOLD=${first!.threshold}); list them in OPRF_NODES in this order:`,
   );

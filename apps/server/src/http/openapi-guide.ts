@@ -1,3 +1,4 @@
+import { SUITE_ID } from '@zeroid/protocol/v3';
 import { SEMAPHORE_PROOF_EXAMPLE, ZK_REGISTER_EXAMPLE } from './openapi-example-values.ts';
 
 type Examples = Record<string, { summary: string; value: unknown }>;
@@ -55,10 +56,13 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Registration and verification',
     summary: 'Register an identity',
     description:
-      'Raw (the specification’s body): the server derives everything and drops the raw values. Zero-knowledge: the client derives the commitment, ID tag and DID itself (OPRF with `POST /oprf`) and signs a fresh challenge with both keys, so nothing raw is sent. An ID or biometric already registered answers `"DID already generated": true`, never the existing identity’s data.',
+      'Raw (the specification’s body): the server derives everything and drops the raw values. Zero-knowledge (protocol v3, decision 056): the client runs one OPRF round per input (`POST /oprf` with `suite`), derives the commitment, ID tag and DID itself, and proves in zero knowledge (the `registration-v3` circuit of `GET /artifacts`) that they are the derivations of those evaluations, bound to a fresh challenge; the DID’s key signs, and nothing raw is sent. The server computes each evaluation again from the blinded points and registers each evaluation once. The v2 body (with `signatures`) is refused with `PROTOCOL_V2_REGISTRATION_CLOSED`. An ID or biometric already registered answers `"DID already generated": true`, never the existing identity’s data.',
     request: {
       raw: { summary: 'Raw: ID and biometric text', value: raw.register },
-      zeroKnowledge: { summary: 'Zero-knowledge: derived values and signatures', value: ZK_REGISTER_EXAMPLE },
+      zeroKnowledge: {
+        summary: 'Zero-knowledge (v3): derived values, OPRF rounds, registration proof, DID signature',
+        value: ZK_REGISTER_EXAMPLE,
+      },
     },
     replies: {
       '200': {
@@ -121,8 +125,12 @@ export const GUIDE: Record<string, Guide> = {
   'post /oprf': {
     tag: 'Zero-knowledge client',
     summary: 'Evaluate one blinded element (RFC 9497)',
-    description: 'The only place a guess can be tested, so it is rate-limited per client and globally (429 with Retry-After).',
-    request: { element: { summary: 'A blinded element', value: { element: 'AQAgNmD1bCHLf5yM_7D9o8ZqH6ZkW4H2Kp7bqG0r8mYkXWo' } } },
+    description:
+      'The only place a guess can be tested, so it is rate-limited per client and globally (429 with Retry-After). With `suite` (protocol v3, decision 056) the element is one Baby Jubjub point B and the evaluation Z ‖ e ‖ s under the v3 key of `GET /oprf/public-key`; same guess cost.',
+    request: {
+      element: { summary: 'A blinded element', value: { element: 'AQAgNmD1bCHLf5yM_7D9o8ZqH6ZkW4H2Kp7bqG0r8mYkXWo' } },
+      v3: { summary: 'Protocol v3: one blinded point', value: { element: 'KV-q4XboXRIcac9vOsfh9SG2SElJZL472zckV3zEAi0', suite: SUITE_ID } },
+    },
     replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 30 seconds.') },
   },
   'post /oprf/admission': {

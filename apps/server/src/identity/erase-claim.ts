@@ -14,7 +14,13 @@ const REFUSED_PROOF = 'refused-proof';
 
 /** An erasure request checked to be well formed: signed (zero-knowledge), or the raw values, normalised. */
 export type ErasureRequest =
-  { signed: Omit<SignedErasure, 'signInSubjects'>; signInProofs: readonly unknown[] } | { idInfo: string; bioInfo: string };
+  | {
+      signed: Omit<SignedErasure, 'signInSubjects'>;
+      signInProofs: readonly unknown[];
+      /** A protocol v3 erasure's proof of the secret (its `ownProof`); a v2 one's signatures proved it. */
+      ownProof?: unknown;
+    }
+  | { idInfo: string; bioInfo: string };
 
 /**
  * The erasure use case (POST /erase, decision 022), admitted like a verification: a failure is
@@ -23,7 +29,8 @@ export type ErasureRequest =
  * that fails its Groth16 check: a 400 that keeps the failure, as a refused proof at /verify does. The raw values are
  * derived and dropped, as at registration. The person's Sign in with ZeroID records go with the
  * identity: found from the pseudonyms the zero-knowledge body proves (decision 048), or from the
- * secret the raw path derives here. True when the identity was erased.
+ * secret the raw path derives here, of whichever protocol version the person holds (v3 first, then
+ * v2). True when the identity was erased.
  */
 export async function eraseClaim(
   services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics; proofVerifier: ProofVerifier },
@@ -32,19 +39,19 @@ export async function eraseClaim(
 ): Promise<boolean> {
   const { storage, registry, deriver, metrics, proofVerifier } = services;
   if ('signed' in request) {
-    const { signed, signInProofs } = request;
+    const { signed, signInProofs, ownProof } = request;
     const outcome = await spendGuess(
       admit,
       PROOF_VERIFICATION,
       async () => {
-        const signInSubjects = await provenSignInSubjects(storage, proofVerifier, signed, signInProofs);
+        const signInSubjects = await provenSignInSubjects(storage, proofVerifier, { ...signed, ownProof }, signInProofs);
         if (signInSubjects === undefined) return REFUSED_PROOF;
         return eraseSigned(storage, registry, { ...signed, signInSubjects });
       },
       // A refused sign-in proof cost Groth16 checks, so it keeps the reserved failure (decision 055).
       (erased) => erased !== true,
     );
-    if (outcome === REFUSED_PROOF) throw badRequest('INVALID_PROOF', 'A sign-in proof of the erasure does not verify.');
+    if (outcome === REFUSED_PROOF) throw badRequest('INVALID_PROOF', 'A proof of the erasure does not verify.');
     return outcome;
   }
   const { idInfo, bioInfo } = request;
@@ -52,10 +59,14 @@ export async function eraseClaim(
     admit,
     RAW_ERASURE,
     async () => {
-      const derived = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
-      metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
-      const signInSubjects = derived.secretScalar === undefined ? [] : await subjectsOfSecret(storage, BigInt(derived.secretScalar));
-      return eraseIdentity(storage, registry, { ...derived, signInSubjects });
+      const { v3, v2 } = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
+      metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
+      // The person holds one version (decision 056): v3, or v2 if registered before it and never moved.
+      for (const identity of [v3, v2]) {
+        const signInSubjects = identity.secretScalar === undefined ? [] : await subjectsOfSecret(storage, BigInt(identity.secretScalar));
+        if (await eraseIdentity(storage, registry, { ...identity, signInSubjects })) return true;
+      }
+      return false;
     },
     (erased) => !erased,
   );

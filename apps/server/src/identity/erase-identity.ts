@@ -1,4 +1,12 @@
-import { isDegenerateCommitment, verifyErasure, type RegistrationSignatures, type ZkEraseFields } from '@zeroid/protocol';
+import {
+  isDegenerateCommitment,
+  isFieldElement,
+  verifyDidSignature,
+  verifyErasure,
+  type RegistrationSignatures,
+  type ZkEraseFields,
+} from '@zeroid/protocol';
+import { idTagV3, v3ErasureMessage, type ZkEraseV3Body } from '@zeroid/protocol/v3';
 import type { Storage } from '../storage/types.ts';
 import { forgetSignIns } from '../openid/forget-sign-ins.ts';
 import { badRequest, challengeUnusable } from '../problem.ts';
@@ -31,6 +39,27 @@ export function signedErasure(fields: ZkEraseFields, signatures: RegistrationSig
   const idTag = verifyErasure(fields, signatures);
   if (idTag === undefined) throw badRequest('INVALID_SIGNATURE', 'The erasure signatures do not match the commitment, DID and ID.');
   return { commitment: fields.commitment, idTag, did: fields.did, challenge: fields.challenge } as Omit<SignedErasure, 'signInSubjects'>;
+}
+
+/**
+ * The same step one for a protocol v3 identity (decision 056), which has no EdDSA key: the DID's
+ * Ed25519 signature over `v3ErasureMessage`, and the ID tag recomputed from the ID's v3 output y_id
+ * shown (Poseidon(ID_TAG_LABEL, y_id), which the stored tag alone would not prove, as for v2's
+ * `idProof`). Possession of the Semaphore secret is proven by the body's `ownProof`, a Groth16 proof
+ * checked with the sign-in proofs once the challenge is known to be usable (`provenSignInSubjects`).
+ */
+export function signedErasureV3(
+  fields: Pick<ZkEraseV3Body, 'commitment' | 'did' | 'idOutput' | 'challenge' | 'didSignature'>,
+): Omit<SignedErasure, 'signInSubjects'> {
+  const { commitment, did, idOutput, challenge, didSignature } = fields;
+  if (isDegenerateCommitment(commitment)) {
+    throw badRequest('DEGENERATE_KEY', 'The Semaphore public key is not a valid key (identity, small-order or off the subgroup).');
+  }
+  if (!isFieldElement(idOutput)) throw badRequest('INVALID_ID_OUTPUT', 'The ID output is not a canonical decimal below the field modulus.');
+  if (!verifyDidSignature(did, v3ErasureMessage({ challenge, commitment, idOutput, did }), didSignature)) {
+    throw badRequest('INVALID_SIGNATURE', 'The erasure signature does not match the commitment, DID and ID.');
+  }
+  return { commitment, idTag: idTagV3(BigInt(idOutput)).idTag, did, challenge } as Omit<SignedErasure, 'signInSubjects'>;
 }
 
 /** Step two: the challenge is consumed first (no replay), then the row holding all three values is erased. */

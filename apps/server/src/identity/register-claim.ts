@@ -39,9 +39,13 @@ export async function registerClaim(
         await giveBackOnNodeFailure(admission, error);
         throw error;
       });
-    metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
-    inserted = (await storage.identities.register(derived)).inserted;
-    did = derived.did;
+    metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
+    // Under v3 only (decision 056), and "already registered" for a person who holds a v2 identity.
+    // Both versions evaluate the same two inputs: still two guesses. No v2 identity is written any
+    // more, so none can appear between the read and the insert.
+    const { v3, v2 } = derived;
+    inserted = !(await storage.identities.holdsCommitmentOrTag(v2)) && (await storage.identities.register(v3)).inserted;
+    did = v3.did;
   }
   metrics.registrations.inc({ mode: 'proven' in request ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
   if (!inserted) return {};

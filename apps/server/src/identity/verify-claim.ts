@@ -19,7 +19,7 @@ export type VerifyServices = ProofCheckServices & { deriver: RawDeriver };
  *    Success, on a stale proof and on an error (`spendGuess`);
  * 2. the session, if any, must still wait for a plain verification;
  * 3. the proof's every rule (`verifyMembershipProof`), or, on the specification's raw path, the
- *    commitment derived from `bio_info` looked up in the identities;
+ *    commitments derived from `bio_info` (protocol v3's, then v2's) looked up in the identities;
  * 4. the session is settled with the verdict, once, and a Success gives its confirmation code.
  * A stale proof (its root left the window) is a Failure for the client but no failed guess.
  */
@@ -57,9 +57,13 @@ async function verdictFor(
     metrics.verifications.inc({ mode: 'zk', result: settled.verdict });
     return settled;
   }
-  const commitment = await deriver.commitment(claim.bioInfo, client);
-  metrics.oprfEvaluations.inc({ kind: 'direct' });
-  const found = (await storage.identities.findByCommitment(commitment)) !== undefined;
+  // One biometric, one guess, under both versions: the v3 identity every registration now makes, else
+  // the v2 one an identity registered before protocol v3 still holds (decision 056).
+  const commitments = await deriver.commitment(claim.bioInfo, client);
+  metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
+  const found =
+    (await storage.identities.findByCommitment(commitments.v3)) !== undefined ||
+    (await storage.identities.findByCommitment(commitments.v2)) !== undefined;
   const settled = await settleSession(storage, session, found ? 'Success' : 'Failure');
   metrics.verifications.inc({ mode: 'raw', result: settled.verdict });
   return settled;

@@ -2,10 +2,12 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPRF_SUITE, oprfPublicKey } from '@zeroid/protocol';
-import { checkKeyFingerprint, keyFingerprint, KeyMismatchError } from '../oprf/check-key-fingerprint.ts';
+import { babyJubjubSuite, v3KeyFromV2 } from '@zeroid/protocol/v3';
+import { checkKeyFingerprint, keyFingerprint, KeyMismatchError, V3_PURPOSE } from '../oprf/check-key-fingerprint.ts';
 import { OprfNodeSetMismatch } from '../oprf/nodes/watch-node-keys.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 import type { DeferredStorage } from '../storage/deferred-storage.ts';
+import type { KeyFingerprintRepository } from '../storage/types.ts';
 import { openStorage, type StorageOptions } from '../storage/open-storage.ts';
 import type { JobLog } from './job-log.ts';
 
@@ -23,6 +25,7 @@ export async function connectStorage(
     options,
     oprfKey,
     groupKey,
+    bindV3,
     registry,
     log,
     closing,
@@ -31,6 +34,8 @@ export async function connectStorage(
     /** The single key; undefined in threshold mode, where `groupKey` reads the nodes'. */
     oprfKey: Uint8Array | undefined;
     groupKey: ((isRecorded: (groupPublicKey: Uint8Array) => boolean) => Promise<Uint8Array>) | undefined;
+    /** Threshold mode: binds the nodes' v3 group key to this database (its `oprf-v3` fingerprint), once read. */
+    bindV3?: ((fingerprints: KeyFingerprintRepository) => Promise<void>) | undefined;
     registry: Registry;
     log: JobLog;
     closing: () => boolean;
@@ -51,6 +56,17 @@ export async function connectStorage(
         // The group key is the single key's public key: a database made in single-key mode matches
         // the nodes its key was split among, and no others.
         await checkKeyFingerprint(opened.keyFingerprints, { purpose: 'oprf', suite: OPRF_SUITE, publicKey });
+        // Protocol v3's key has a row of its own (decision 058): the single key's v3KeyFromV2, or the
+        // nodes' v3 group key. Derived from the v2 key, it matches the nodes the key was split among.
+        if (oprfKey) {
+          const v3Key = v3KeyFromV2(oprfKey);
+          await checkKeyFingerprint(opened.keyFingerprints, {
+            purpose: V3_PURPOSE,
+            suite: babyJubjubSuite.id,
+            publicKey: babyJubjubSuite.publicKey(v3Key),
+          });
+          v3Key.fill(0);
+        } else await bindV3?.(opened.keyFingerprints);
       } catch (error) {
         await opened.close();
         throw error;

@@ -60,6 +60,12 @@ async function main() {
     { index: share.index, threshold: share.threshold, count: share.count, group: ristretto255Backend },
     'ZeroID OPRF node is ready',
   );
+  if (!share.v3) {
+    app.log.warn(
+      { index: share.index },
+      'This node serves protocol v2 only: its share file holds no v3 share. Give it its file from `npm run oprf -- refresh` (docs/oprf-nodes.md).',
+    );
+  }
 }
 
 function refuse(message: string): never {

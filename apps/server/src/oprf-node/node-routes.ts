@@ -9,10 +9,12 @@ import {
   OprfRequest,
   ProtocolInputError,
 } from '@zeroid/protocol';
+import { babyJubjubSuite, decodePoint, decodeScalar, SUITE_ID } from '@zeroid/protocol/v3';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-voprf.ts';
+import { v3BlindedPoints, v3EvaluateBatch } from '../oprf/v3-batch.ts';
 import { Problem } from '../problem.ts';
 import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from './node-limits.ts';
@@ -50,6 +52,12 @@ function blindedElements(encoded: string, max: number): Uint8Array[] {
  * ZeroID server over these very elements after it counted the client's guess. Without one, or with a
  * forged, stale or borrowed one, 403, before anything is spent; the node's own limits then apply as a
  * second line.
+ *
+ * With `suite` (protocol v3, decision 056) the same routes evaluate Baby Jubjub points with the
+ * node's v3 share, under the same gate (1 or 2 valid subgroup points, else 400), the same admission
+ * rule (signed for v3 points: a v2 admission does not admit them, decision 058) and the same limits:
+ * /oprf answers Z ‖ e ‖ s with its DLEQ proof, /oprf/batch Z₁ ‖ Z₂ ‖ e ‖ s with one proof for both.
+ * A node whose share file predates v3 answers 409 `OPRF_SUITE_UNAVAILABLE` to those.
  */
 export function nodeRoutes(
   app: FastifyInstance,
@@ -72,14 +80,16 @@ export function nodeRoutes(
     publicKey: b64(share.publicKey),
     threshold: share.threshold,
     groupPublicKey: b64(share.groupPublicKey),
+    ...(share.v3 ? { v3: { suite: SUITE_ID, publicKey: b64(share.v3.publicKey), groupPublicKey: b64(share.v3.groupPublicKey) } } : {}),
   };
+  const v3 = share.v3 && { share: decodeScalar(share.v3.share)!, publicKey: decodePoint(share.v3.publicKey)! };
   app.get('/oprf/public-key', { schema: { response: { 200: OprfNodeKeyReply } } }, async () => keyReply);
 
   api.post('/oprf', { ...limits.burst(), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) =>
-    evaluate(request, request.body.element, 1),
+    request.body.suite ? evaluateV3(request, request.body.element, false) : evaluate(request, request.body.element, 1),
   );
   api.post('/oprf/batch', { ...limits.burst(), schema: { body: OprfBatchRequest, response: { 200: OprfReply } } }, async (request) =>
-    evaluate(request, request.body.request, OPRF_BATCH_MAX),
+    request.body.suite ? evaluateV3(request, request.body.request, true) : evaluate(request, request.body.request, OPRF_BATCH_MAX),
   );
 
   async function evaluate(request: FastifyRequest, encoded: string, max: number): Promise<OprfReply> {
@@ -95,11 +105,38 @@ export function nodeRoutes(
     return { evaluation: b64(sodiumBlindEvaluateBatch(share.share, share.publicKey, elements)) };
   }
 
+  /** Protocol v3: one point (/oprf) with its own proof, or one or two (/oprf/batch) with one batch proof. */
+  async function evaluateV3(request: FastifyRequest, encoded: string, batch: boolean): Promise<OprfReply> {
+    if (!share.v3 || !v3) {
+      throw new Problem(
+        409,
+        'OPRF_SUITE_UNAVAILABLE',
+        `This node holds no ${SUITE_ID} share yet (its share file predates protocol v3): give it its file from \`npm run oprf -- refresh\`.`,
+      );
+    }
+    const bytes = new Uint8Array(Buffer.from(encoded, 'base64url'));
+    const points = v3BlindedPoints(bytes, batch ? OPRF_BATCH_MAX : 1);
+    if (!points) {
+      throw new ProtocolInputError(
+        'INVALID_ELEMENT',
+        batch
+          ? `The request is not 1 to ${OPRF_BATCH_MAX} valid Baby Jubjub points.`
+          : 'The blinded element is not one valid Baby Jubjub point.',
+      );
+    }
+    const verdict = checkAdmission(request.headers[OPRF_ADMISSION_HEADER] as string | undefined, bytes, SUITE_ID);
+    if (verdict !== 'admitted') throw admissionRefused(verdict);
+    await limits.admit(request, points.length);
+    const evaluation = batch ? v3EvaluateBatch(v3.share, v3.publicKey, points) : await babyJubjubSuite.blindEvaluate(share.v3.share, bytes);
+    return { evaluation: b64(evaluation) };
+  }
+
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
     try {
       await ping();
-      return { status: 'ready', index: share.index };
+      // A node whose file predates v3 says so: it answers v2 rounds only (decision 058).
+      return { status: 'ready', index: share.index, v3: share.v3 ? 'serving' : 'no-share' };
     } catch (error) {
       return replyNotReady(request, reply, error);
     }

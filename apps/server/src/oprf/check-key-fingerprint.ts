@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { KeyFingerprintRepository } from '../storage/types.ts';
 
+/**
+ * The purpose under which a database records its protocol v3 OPRF key (decision 058): the single
+ * key's `v3KeyFromV2`, or the nodes' v3 group key. Its own row, beside `oprf`.
+ */
+export const V3_PURPOSE = 'oprf-v3';
+
 /** A key the stored data depends on, as a database records it. */
 export interface KeyInUse {
-  /** What the key is for: 'oprf' for the server's OPRF key (a threshold mode would add its group key). */
+  /** What the key is for: 'oprf' for the server's OPRF key (or the nodes' group key), `V3_PURPOSE` for the v3 key. */
   purpose: string;
   /** The RFC 9497 suite, so the same bytes under another suite never match. */
   suite: string;

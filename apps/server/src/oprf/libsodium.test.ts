@@ -1,12 +1,14 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { OprfEvaluator, voprfEvaluate } from '@zeroid/protocol';
+import { normaliseInput, voprfEvaluate, type OprfDomain } from '@zeroid/protocol';
+import { babyJubjubSuite, deriveRegistration, v3KeyFromV2 } from '@zeroid/protocol/v3';
 import derivation from '@zeroid/protocol/vectors/derivation.json' with { type: 'json' };
 import voprfVectors from '@zeroid/protocol/vectors/rfc9497-ristretto255-sha512-voprf.json' with { type: 'json' };
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { libsodiumReady, sodiumEd25519PublicKey, sodiumRistrettoMultiply } from './libsodium.ts';
 import { deriveFromRaw } from '../identity/raw/raw-identity.ts';
+import { singleKeyOutputs } from '../identity/raw/single-key-outputs.ts';
 
 describe('the raw path on libsodium', () => {
   beforeAll(() => libsodiumReady);
@@ -20,13 +22,21 @@ describe('the raw path on libsodium', () => {
     }
   });
 
-  it('derives our known-answer commitment, did:key and ID tag', async () => {
-    const oprf = new OprfEvaluator(hexToBytes(derivation.oprfKey.privateKey), sodiumRistrettoMultiply);
+  it("derives our known-answer commitment, did:key and ID tag under v2, and v3's values as noble does", async () => {
+    const privateKey = hexToBytes(derivation.oprfKey.privateKey);
+    const v3Key = v3KeyFromV2(privateKey);
+    const { v2, v3 } = singleKeyOutputs(privateKey);
     for (const vector of derivation.vectors) {
-      expect(await deriveFromRaw(oprf, { idInfo: vector.id, bioInfo: vector.bio })).toEqual({
-        commitment: vector.commitment,
-        did: vector.did,
-        idTag: vector.idTag,
+      const derived = await deriveFromRaw(v2, v3, { idInfo: vector.id, bioInfo: vector.bio, withSecretScalar: true });
+      expect(derived.v2).toEqual({ commitment: vector.commitment, did: vector.did, idTag: vector.idTag, secretScalar: expect.any(String) });
+      const output = async (domain: OprfDomain, text: string) =>
+        BigInt(`0x${bytesToHex(await babyJubjubSuite.evaluate(v3Key, domain, normaliseInput(text)))}`);
+      const expected = deriveRegistration(await output('bio', vector.bio), await output('id', vector.id));
+      expect(derived.v3).toEqual({
+        commitment: expected.commitment,
+        did: expected.didKey.did,
+        idTag: expected.idTag,
+        secretScalar: expected.secretScalar.toString(),
       });
     }
   });

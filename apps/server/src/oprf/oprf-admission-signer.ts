@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, hkdfSync, sign } from 'node:crypto';
-import { ADMISSION_BYTES, admissionMessage } from './oprf-admission-message.ts';
+import { ADMISSION_BYTES, admissionMessage, type AdmissionSuite } from './oprf-admission-message.ts';
 
 /** PKCS #8 for an Ed25519 private key: this prefix, then the 32-byte seed (RFC 8410). */
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -25,11 +25,11 @@ export function admissionSigner(seed: Uint8Array) {
   return {
     /** The 32-byte Ed25519 public key the nodes list in ADMISSION_KEYS. */
     publicKey,
-    /** An admission for the serialized EvaluationRequest `request`, base64url. */
-    issue(request: Uint8Array, now = Date.now()): string {
+    /** An admission for the serialized EvaluationRequest `request` (v3: the points of `suite`), base64url. */
+    issue(request: Uint8Array, now = Date.now(), suite?: AdmissionSuite): string {
       const token = Buffer.alloc(ADMISSION_BYTES);
       token.writeBigUInt64BE(BigInt(now));
-      sign(null, admissionMessage(now, request), privateKey).copy(token, 8);
+      sign(null, admissionMessage(now, request, suite), privateKey).copy(token, 8);
       return token.toString('base64url');
     },
   };

@@ -27,14 +27,14 @@ export class Artifacts {
     private readonly byName: Map<string, Artifact>,
   ) {}
 
-  static async load(): Promise<Artifacts> {
+  /** `circuits`: where the v3 registration circuit's files and `checksums.json` are (a test points it at a tampered copy). */
+  static async load(circuits = circuitArtifactsDirectory()): Promise<Artifacts> {
     const require = createRequire(import.meta.url);
     const directory = path.dirname(require.resolve(`${checksums.package}/package.json`));
     const installed = (require(`${checksums.package}/package.json`) as { version: string }).version;
     if (installed !== checksums.version) {
       throw new Error(`${checksums.package} ${installed} is installed, but checksums were recorded for ${checksums.version}`);
     }
-    const circuits = circuitArtifactsDirectory();
     const circuitChecksums = JSON.parse(readFileSync(path.join(circuits, 'checksums.json'), 'utf8')) as typeof checksums;
     const expected = [
       ...Object.entries(checksums.files).map(([name, sums]) => ({ name, file: path.join(directory, name), ...sums })),

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactManifestReply } from '@zeroid/protocol';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
+import { Artifacts, REGISTRATION_V3_FILES } from '../proofs/artifacts.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,6 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.destroy();
+  removeTempDirs();
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
@@ -19,11 +24,37 @@ describe('GET /artifacts', () => {
   it('names every pinned file with the SHA-256 and size of its uncompressed bytes', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
     expect(manifest.package).toBe('@zk-kit/semaphore-artifacts');
-    expect(Object.keys(manifest.files)).toHaveLength(96);
+    expect(Object.keys(manifest.files)).toHaveLength(96 + 3);
     expect(manifest.files['semaphore-1.zkey']).toEqual({
       sha256: '471a978875f91411b21ba5a2fbea41df30ec45eb23e3ac045edf7f30a2846a08',
       bytes: 1552601,
     });
+  });
+});
+
+describe('the v3 registration circuit’s artifacts (decision 056)', () => {
+  const circuits = path.resolve(import.meta.dirname, '../../../../circuits/artifacts');
+  const pinned = (JSON.parse(readFileSync(path.join(circuits, 'checksums.json'), 'utf8')) as { files: Record<string, unknown> }).files;
+
+  it('are in the manifest with the checksums circuits/artifacts pins, and served byte for byte', async () => {
+    const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
+    for (const name of REGISTRATION_V3_FILES) {
+      expect(manifest.files[name]).toEqual(pinned[name]);
+      const reply = await get(`/artifacts/${name}?sha256=${manifest.files[name]!.sha256}`);
+      expect(reply.statusCode).toBe(200);
+      expect(sha256(reply.rawPayload)).toBe(manifest.files[name]!.sha256);
+    }
+    // The circuit's constraints and the setup's first phase stay in the repository.
+    expect((await get('/artifacts/registration-v3.r1cs')).statusCode).toBe(404);
+    expect((await get('/artifacts/phase1.ptau')).statusCode).toBe(404);
+  });
+
+  it('refuse a start on a file that is not the pinned one', async () => {
+    const tampered = tempDir('zeroid-circuits-');
+    for (const name of ['checksums.json', ...REGISTRATION_V3_FILES]) copyFileSync(path.join(circuits, name), path.join(tampered, name));
+    const vkey = path.join(tampered, 'registration-v3.vkey.json');
+    writeFileSync(vkey, readFileSync(vkey, 'utf8').replace('"IC"', '"IC" '));
+    await expect(Artifacts.load(tampered)).rejects.toThrow(/Artifact registration-v3\.vkey\.json has SHA-256 [0-9a-f]{64}, expected/);
   });
 });
 

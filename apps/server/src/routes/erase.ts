@@ -1,18 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { ERASURE_RESULT, EraseReply, RawEraseBody, SignInScopesReply, ZkEraseBody } from '@zeroid/protocol';
+import { ZkEraseV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { ERASE_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
-import { signedErasure } from '../identity/erase-identity.ts';
+import { signedErasure, signedErasureV3 } from '../identity/erase-identity.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 import { sectorScopes } from '../openid/forget-sign-ins.ts';
 
 /**
  * POST /erase (decision 022): erases an identity, proven by the person. The zero-knowledge body
  * carries the derived commitment and DID, the ID's OPRF output and both keys' signatures over a
- * one-time challenge; the raw body (`id_info`, `bio_info`) is derived and dropped, as at /register.
+ * one-time challenge (protocol v3's, decision 056: the DID key's signature and a depth-1 proof of
+ * the secret); the raw body (`id_info`, `bio_info`) is derived and dropped, as at /register.
  * Either way the body is checked here (a malformed or badly signed one costs no attempt) and
  * `eraseClaim` admits it like a verification; the reply is a verification's: 200 with Success or
  * Failure, the same for a wrong biometric, a wrong ID and an unregistered person. The body may carry a
@@ -31,14 +33,18 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: ERASE_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
-        body: eitherBody('commitment', ZkEraseBody, RawEraseBody),
+        // A v3 identity's body carries `idOutput` (decision 056); a v2 identity still erases with v2's.
+        body: eitherBody('commitment', eitherBody('idOutput', ZkEraseV3Body, ZkEraseBody), RawEraseBody),
         response: { 200: EraseReply },
       },
     },
     async (request) => {
       const { body } = request;
       let erasure: ErasureRequest;
-      if ('commitment' in body) {
+      if ('idOutput' in body) {
+        const { ownProof, signInProofs, ...fields } = body;
+        erasure = { signed: signedErasureV3(fields), signInProofs, ownProof };
+      } else if ('commitment' in body) {
         const { signatures, signInProofs, ...fields } = body;
         erasure = { signed: signedErasure(fields, signatures), signInProofs };
       } else {

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { G, SUITE_ID, deriveRegistration, encodePoint, randomScalar, v3RegistrationMessage } from '@zeroid/protocol/v3';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
+import { signWithDid } from '../../test/zk-client.ts';
 
 /**
  * Property-based fuzzing of every endpoint through the real app: random JSON of every shape, huge
@@ -131,5 +133,87 @@ describe('fuzzing every endpoint', () => {
     const logs = t.logs.join('');
     expect(markers.length).toBeGreaterThan(RUNS / 2);
     expect(markers.filter((m) => logs.includes(m))).toEqual([]);
+  }, 600_000);
+});
+
+describe('fuzzing the v3 registration body (decision 056)', () => {
+  const point = () => Buffer.from(encodePoint(G.multiply(randomScalar()))).toString('base64url');
+  const paths = [
+    'commitment',
+    'idTag',
+    'did',
+    'challenge',
+    'bio',
+    'id',
+    'bio.blinded',
+    'id.blinded',
+    'bio.answers',
+    'id.answers',
+    'proof',
+    'proof.3',
+    'didSignature',
+    'extra',
+  ];
+  /** Values of the right shape that are still wrong, beside arbitrary JSON. */
+  const value = fc.oneof(
+    fc.jsonValue(),
+    fc.constantFrom('A'.repeat(43), '_'.repeat(43), 'A'.repeat(86), 'A'.repeat(128), '0'.repeat(64), 'f'.repeat(64), '0', '00', '-1'),
+    fc.constantFrom(`${'9'.repeat(77)}`, '21888242871839275222246405745257275088548364400416034343698204186575808495617'),
+    fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
+    fc.uint8Array({ minLength: 96, maxLength: 96 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
+    fc.array(
+      fc.record({
+        index: fc.integer({ min: -1, max: 300 }),
+        evaluation: fc.uint8Array({ minLength: 96, maxLength: 96 }).map((bytes) => Buffer.from(bytes).toString('base64url')),
+      }),
+      { maxLength: 4 },
+    ),
+  );
+
+  it('answers every mutation of a well-formed, well-signed body with a 4xx, and registers nothing', async () => {
+    const countBefore = await t.storage.identities.count();
+    const registration = deriveRegistration(randomScalar(), randomScalar());
+    const challenge = (await t.app.inject({ method: 'POST', url: '/challenge' })).json<{ challenge: string }>().challenge;
+    const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
+    const template = {
+      ...fields,
+      bio: { blinded: point() },
+      id: { blinded: point() },
+      proof: ['1', '2', '3', '4', '5', '6', '7', '8'],
+      didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(paths, { minLength: 1, maxLength: 3 }),
+        fc.array(value, { minLength: 3, maxLength: 3 }),
+        async (chosen, values) => {
+          const body = structuredClone(template) as Record<string, unknown>;
+          chosen.forEach((path, i) => {
+            const [head, tail] = path.split('.') as [string, string | undefined];
+            if (tail === undefined) body[head] = values[i];
+            else if (typeof body[head] === 'object' && body[head] !== null) (body[head] as Record<string, unknown>)[tail] = values[i];
+          });
+          const reply = await t.app.inject({ method: 'POST', url: '/register', payload: body });
+          expect(reply.statusCode, `${JSON.stringify(chosen)} → ${reply.statusCode} ${reply.body.slice(0, 200)}`).toBeGreaterThanOrEqual(
+            400,
+          );
+          expect(reply.statusCode, reply.body.slice(0, 200)).toBeLessThan(500);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+    // And the v3 OPRF round, with any element.
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 96 }), async (bytes) => {
+        const reply = await t.app.inject({
+          method: 'POST',
+          url: '/oprf',
+          payload: { element: Buffer.from(bytes).toString('base64url') || 'A', suite: SUITE_ID },
+        });
+        expect(reply.statusCode, reply.body.slice(0, 200)).toBeLessThan(500);
+      }),
+      { numRuns: RUNS },
+    );
+    expect(await t.storage.identities.count()).toBe(countBefore);
   }, 600_000);
 });

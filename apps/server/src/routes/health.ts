@@ -32,8 +32,14 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
     try {
       await storage.ping();
       await registry.catchUp();
-      const leftOut = (oprfNodes?.current?.nodes ?? []).flatMap(({ index, problem }) => (problem ? [{ index, problem }] : []));
-      if (leftOut.length > 0) return { status: 'degraded', members: registry.size, root: registry.root, oprfNodes: { leftOut } };
+      const set = oprfNodes?.current;
+      const leftOut = (set?.nodes ?? []).flatMap(({ index, problem }) => (problem ? [{ index, problem }] : []));
+      // Protocol v3's shares, once the nodes hold some: a node that serves v2 only is named too.
+      const v3LeftOut = set?.v3 ? set.nodes.flatMap(({ index, v3Problem }) => (v3Problem ? [{ index, problem: v3Problem }] : [])) : [];
+      if (leftOut.length > 0 || v3LeftOut.length > 0) {
+        const nodes = { leftOut, ...(v3LeftOut.length > 0 ? { v3LeftOut } : {}) };
+        return { status: 'degraded', members: registry.size, root: registry.root, oprfNodes: nodes };
+      }
       return { status: 'ready', members: registry.size, root: registry.root };
     } catch (error) {
       return replyNotReady(request, reply, error);

@@ -18,6 +18,7 @@ import { Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import { typed } from '../http/typed-app.ts';
+import { v3BlindedPoints } from '../oprf/v3-batch.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
@@ -43,17 +44,29 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
         throw new Problem(409, 'OPRF_SINGLE_KEY_MODE', 'This server holds the OPRF key itself: send the blinded element to POST /oprf.');
       }
       await libsodiumReady;
+      const { suite } = request.body;
       const bytes = new Uint8Array(Buffer.from(request.body.request, 'base64url'));
-      // A malformed request is refused (400) before it spends an attempt, as at POST /oprf.
-      const elements = sodiumBlindedElements(bytes, OPRF_BATCH_MAX);
-      if (!elements)
-        throw new ProtocolInputError('INVALID_ELEMENT', `The request is not 1 to ${OPRF_BATCH_MAX} valid ristretto255 points.`);
+      // A malformed request is refused (400) before it spends an attempt, as at POST /oprf; v3's
+      // points must be canonical points of Baby Jubjub's prime-order subgroup (decodePoint).
+      const elements = suite ? v3BlindedPoints(bytes, OPRF_BATCH_MAX) : sodiumBlindedElements(bytes, OPRF_BATCH_MAX);
+      if (!elements) {
+        const group = suite ? 'Baby Jubjub' : 'ristretto255';
+        throw new ProtocolInputError('INVALID_ELEMENT', `The request is not 1 to ${OPRF_BATCH_MAX} valid ${group} points.`);
+      }
       // Fewer than t nodes answered the last read with keys that fit: the 503 before the guess is
       // counted, since the server cannot give it back once the client holds the admission (decision 053).
+      // The same for v3: a v3 round needs t nodes whose v3 shares fit the v3 group key.
+      const v3 = oprfNodes?.current?.v3;
+      if (suite && (!v3 || v3.shares.size < v3.threshold)) {
+        throw new Problem(503, 'OPRF_UNAVAILABLE', 'Fewer OPRF nodes than the threshold serve protocol v3 now. Please try again shortly.', {
+          'retry-after': '5',
+        });
+      }
       const cost = { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length };
       await admitGuess(request, limits, cost, oprfNodes, { answering: true });
       metrics.oprfEvaluations.inc({ kind: 'admitted' }, elements.length);
-      return { admission: admissions.issue(bytes) };
+      // Signed for this suite: a v2 admission does not admit v3 points, nor the reverse (decision 058).
+      return { admission: admissions.issue(bytes, Date.now(), suite) };
     },
   );
 

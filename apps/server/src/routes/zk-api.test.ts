@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
+import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD, blindOprfInput } from '@zeroid/protocol';
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
+import { G, Point, SUITE_ID, encodePoint } from '@zeroid/protocol/v3';
 import { Artifacts } from '../proofs/artifacts.ts';
 import { newSessionSecret } from '../sessions/session-secret.ts';
 
@@ -33,36 +34,7 @@ const verdict = async (proof: unknown) => {
   return reply.statusCode === 200 ? reply.json<{ 'Verification Result': string }>()['Verification Result'] : reply.statusCode;
 };
 
-describe('zero-knowledge registration', () => {
-  it('answers "already registered" for the same biometric or ID, and never echoes', async () => {
-    expect((await client.register('another id', CAROL.bio)).json()).toEqual({ 'DID already generated': true });
-    expect((await client.register(CAROL.id, 'another biometric')).json()).toEqual({ 'DID already generated': true });
-  });
-
-  it('rejects a replayed registration body, since its challenge is spent', async () => {
-    const { identity, didKey, idTag } = await client.derive('JK-1 Erin', 'erin biometric 1');
-    const challenge = await client.challenge();
-    const { signRegistration } = await import('@zeroid/protocol');
-    const fields = { commitment: identity.commitment.toString(), idTag, did: didKey.did, challenge };
-    const body = { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) };
-    const first = await t.app.inject({ method: 'POST', url: '/register', payload: body });
-    expect(first.json()).toMatchObject({ 'DID already generated': false });
-    const replay = await t.app.inject({ method: 'POST', url: '/register', payload: body });
-    expect(replay.statusCode).toBe(400);
-    expect(replay.json().error.code).toBe('CHALLENGE_UNUSABLE');
-  });
-
-  it('rejects signatures that do not match the commitment', async () => {
-    const a = await client.derive('LM-2 Frank', 'frank biometric 2');
-    const b = await client.derive('LM-3 Grace', 'grace biometric 3');
-    const { signRegistration } = await import('@zeroid/protocol');
-    const fields = { commitment: a.identity.commitment.toString(), idTag: a.idTag, did: a.didKey.did, challenge: await client.challenge() };
-    const signatures = signRegistration(b.identity, b.didKey.secretKey, fields);
-    const reply = await t.app.inject({ method: 'POST', url: '/register', payload: { ...fields, signatures } });
-    expect(reply.statusCode).toBe(400);
-    expect(reply.json().error.code).toBe('INVALID_SIGNATURE');
-  });
-});
+// The zero-knowledge registration (protocol v3) and its refusals: zk-registration-binding.test.ts.
 
 describe('zero-knowledge verification (P4)', () => {
   it('accepts a valid proof once, and the replay fails', async () => {
@@ -159,13 +131,13 @@ describe('the two modes interoperate', () => {
     expect(await verdict(proof)).toBe('Success');
   });
 
-  it('registered with a proof of possession, verifiable through the raw API', async () => {
+  it('registered with a registration proof, verifiable through the raw API', async () => {
     const reply = await t.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: CAROL.bio } });
     expect(reply.json()).toEqual({ 'Verification Result': 'Success' });
   });
 
   it('derives the same DID in both modes', async () => {
-    const { didKey } = await client.derive(DAVE.id, DAVE.bio);
+    const { didKey } = (await client.deriveV3(DAVE.id, DAVE.bio)).registration;
     expect((await client.register(DAVE.id, DAVE.bio)).json()).toEqual({ 'DID already generated': true });
     const record = await t.storage.identities.findByDid(didKey.did);
     expect(record?.did).toBe(didKey.did);
@@ -214,6 +186,40 @@ describe('POST /oprf is a strict gate', () => {
       const reply = await oprf(element);
       expect(reply.statusCode).toBe(400);
       expect(reply.json().error.code).toBe('INVALID_REQUEST');
+    }
+  });
+});
+
+describe('POST /oprf under protocol v3 (decision 056)', () => {
+  it('publishes the v3 key, evaluates one point under it with a DLEQ proof that holds, and refuses bad points before any guess', async () => {
+    const limited = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '600', GUESSES_BEFORE_DELAY: '2' } });
+    try {
+      const onLimited = new ZkTestClient(limited.app, await Artifacts.load());
+      const v3 = (await limited.app.inject({ method: 'GET', url: '/oprf/public-key' })).json<{ v3: unknown }>().v3;
+      expect(v3).toEqual({
+        suite: SUITE_ID,
+        publicKey: Buffer.from(encodePoint(limited.services.oprfV3!.publicKey)).toString('base64url'),
+      });
+      const ristretto = (await blindOprfInput(limited.oprf.publicKey, 'bio', 'x')).request;
+      for (const element of [
+        encodePoint(Point.ZERO),
+        new Uint8Array(32).fill(0xff),
+        new Uint8Array([...encodePoint(G), 0]),
+        ristretto.subarray(ristretto.length - 32),
+      ]) {
+        const reply = await limited.app.inject({
+          method: 'POST',
+          url: '/oprf',
+          payload: { element: Buffer.from(element).toString('base64url'), suite: SUITE_ID },
+        });
+        expect({ status: reply.statusCode, code: reply.json().error?.code }).toEqual({ status: 400, code: 'INVALID_ELEMENT' });
+      }
+      // The budget of two guesses is whole: two rounds are answered (their proofs checked), the third waits.
+      await onLimited.v3Oprf('bio', 'budget one');
+      await onLimited.v3Oprf('id', 'budget two');
+      await expect(onLimited.v3Oprf('bio', 'budget three')).rejects.toThrow(/TOO_MANY_GUESSES/);
+    } finally {
+      await limited.destroy();
     }
   });
 });

@@ -118,6 +118,21 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('tells whether an identity holds a commitment or an ID tag, and forgets an erased one (decision 056)', async () => {
+    const { storage } = await open();
+    await storage.identities.register(identity(0));
+    const holds = (commitment: string, idTag: string) => storage.identities.holdsCommitmentOrTag({ commitment, idTag });
+    expect(await holds('1000', 'tag-9')).toBe(true);
+    expect(await holds('1009', 'tag-0')).toBe(true);
+    expect(await holds('1000', 'tag-0')).toBe(true);
+    expect(await holds('1009', 'tag-9')).toBe(false);
+    // A DID alone is not asked about, and an erased row holds nothing.
+    expect(await holds('did:key:z6Mk0', 'did:key:z6Mk0')).toBe(false);
+    expect(await storage.identities.erase(identity(0))).toBe(true);
+    expect(await holds('1000', 'tag-0')).toBe(false);
+    await storage.close();
+  });
+
   it('inserts exactly one of 50 concurrent identical registrations', async () => {
     const { storage } = await open();
     const outcomes = await Promise.all(range(0, 50).map(() => storage.identities.register(identity(7))));

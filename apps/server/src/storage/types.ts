@@ -37,6 +37,11 @@ export interface IdentityRepository {
    */
   importBatch(identities: Array<{ commitment: string; idTag: string; did: string }>): Promise<void>;
   findByCommitment(commitment: string): Promise<IdentityRecord | undefined>;
+  /**
+   * True when a registered identity holds this commitment or this ID tag: the raw path's check that a
+   * person's protocol v2 identity exists before it registers their v3 one (decision 056).
+   */
+  holdsCommitmentOrTag(identity: { commitment: string; idTag: string }): Promise<boolean>;
   findByDid(did: string): Promise<IdentityRecord | undefined>;
   /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date; '0' for an erased leaf. */
   commitmentsFrom(fromIndex: number, limit?: number): Promise<string[]>;

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { generateOprfKeyPair, normaliseInput, OprfEvaluator, type OprfDomain, type Verdict } from '@zeroid/protocol';
+import { generateOprfKeyPair, normaliseInput, type OprfDomain, type Verdict } from '@zeroid/protocol';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../../../e2e/chromium.ts';
@@ -68,7 +68,7 @@ const expectedDids = new Map<string, string>();
 async function expectedDid(raw: Raw): Promise<string> {
   let did = expectedDids.get(raw.id_info);
   if (!did) {
-    did = (await inProcessDeriver(new OprfEvaluator(privateKey)).registration({ idInfo: raw.id_info, bioInfo: raw.bio_info })).did;
+    did = (await inProcessDeriver(privateKey).registration({ idInfo: raw.id_info, bioInfo: raw.bio_info })).v3.did;
     expectedDids.set(raw.id_info, did);
   }
   return did;

@@ -1,27 +1,31 @@
 import { workerData } from 'node:worker_threads';
-import { OprfEvaluator } from '@zeroid/protocol';
-import { sodiumRistrettoMultiply } from '../../oprf/libsodium.ts';
 import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
+import { singleKeyOutputs } from './single-key-outputs.ts';
 
 /**
  * Derivations a worker runs on made-up inputs before it takes its first task. Cold, a raw
  * registration's derivation is several times slower (WebAssembly compiled, BigInt code interpreted)
- * until a few hundred have run; without this, the first second of load after /healthz said ready ran
- * far slower (docs/benchmarks.md, "Raw derivation").
+ * until it has run a while; without this, the first second of load after /healthz said ready ran far
+ * slower (docs/benchmarks.md, "Raw derivation"). Protocol v3's half (about 10 ms, BigInt Baby Jubjub)
+ * reaches its speed within a few derivations and now dominates each one: 30 of them take about half
+ * a second, where 200 took several.
  */
-const WARM_UP_DERIVATIONS = 200;
+const WARM_UP_DERIVATIONS = 30;
 
-/** One worker of `workerDeriver`: the same derivations as the main thread, with its own evaluator. */
-const oprf = new OprfEvaluator(Uint8Array.from((workerData as { privateKey: number[] }).privateKey), sodiumRistrettoMultiply);
+/**
+ * One worker of `workerDeriver`: the same derivations as the main thread, with its own outputs. It
+ * receives the v2 key and derives the v3 key from it (decision 056).
+ */
+const { v2, v3 } = singleKeyOutputs(Uint8Array.from((workerData as { privateKey: number[] }).privateKey));
 
-type Task = { kind: 'registration'; idInfo: string; bioInfo: string } | { kind: 'commitment'; bioInfo: string };
+type Task = { kind: 'registration'; idInfo: string; bioInfo: string; withSecretScalar?: boolean } | { kind: 'commitment'; bioInfo: string };
 
 function derive(task: Task) {
-  return task.kind === 'registration' ? deriveFromRaw(oprf, task) : commitmentFromRawBio(oprf, task.bioInfo);
+  return task.kind === 'registration' ? deriveFromRaw(v2, v3, task) : commitmentFromRawBio(v2, v3, task.bioInfo);
 }
 
 // piscina awaits a promised handler before the worker runs a task, so tasks wait for the warm-up.
 export default (async () => {
-  for (let i = 0; i < WARM_UP_DERIVATIONS; i++) await deriveFromRaw(oprf, { idInfo: `warm-up ${i}`, bioInfo: `warm-up ${i}` });
+  for (let i = 0; i < WARM_UP_DERIVATIONS; i++) await deriveFromRaw(v2, v3, { idInfo: `warm-up ${i}`, bioInfo: `warm-up ${i}` });
   return derive;
 })();

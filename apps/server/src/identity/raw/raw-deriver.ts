@@ -1,36 +1,35 @@
 import { availableParallelism } from 'node:os';
-import type { OprfEvaluator } from '@zeroid/protocol';
-import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type RawDerivation } from './raw-identity.ts';
+import { singleKeyOutputs } from './single-key-outputs.ts';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 
 /** The raw path's derivations, wherever they run. */
 export interface RawDeriver {
   /** `client` is the end client's address: threshold mode forwards it, so each OPRF node keeps its own budget per person. */
-  registration(
-    raw: { idInfo: string; bioInfo: string; withSecretScalar?: boolean },
-    client?: string,
-  ): Promise<{ commitment: string; did: string; idTag: string; secretScalar?: string }>;
-  commitment(bioInfo: string, client?: string): Promise<string>;
+  registration(raw: { idInfo: string; bioInfo: string; withSecretScalar?: boolean }, client?: string): Promise<RawDerivation>;
+  /** The biometric's commitment under each version: v3's, and v2's for an identity registered before it. */
+  commitment(bioInfo: string, client?: string): Promise<{ v3: string; v2: string }>;
   /** Resolves once every thread can derive at full speed. */
   ready(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** On the calling thread: for tests and for `DERIVATION_THREADS=0`. */
-export function inProcessDeriver(oprf: OprfEvaluator): RawDeriver {
+export function inProcessDeriver(privateKey: Uint8Array): RawDeriver {
+  const { v2, v3 } = singleKeyOutputs(privateKey);
   return {
-    registration: (raw) => deriveFromRaw(oprf, raw),
-    commitment: (bioInfo) => commitmentFromRawBio(oprf, bioInfo),
+    registration: (raw) => deriveFromRaw(v2, v3, raw),
+    commitment: (bioInfo) => commitmentFromRawBio(v2, v3, bioInfo),
     ready: async () => undefined,
     close: async () => undefined,
   };
 }
 
 /**
- * On a pool of worker threads (piscina). A raw registration costs two OPRF evaluations, a Baby
- * Jubjub and an Ed25519 multiplication and a Poseidon hash (docs/benchmarks.md, "Raw derivation"); on the event
- * loop that would cap the server on one core
+ * On a pool of worker threads (piscina). A raw registration costs four OPRF evaluations (ID and
+ * biometric under v2 and v3), Baby Jubjub and Ed25519 multiplications and Poseidon hashes
+ * (docs/benchmarks.md, "Raw derivation"); on the event loop that would cap the server on one core
  * and make every other request wait behind them. The workers hold the OPRF key in memory, as the
  * main thread does.
  */

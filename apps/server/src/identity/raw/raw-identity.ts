@@ -1,4 +1,5 @@
 import { deriveCommitment, deriveDidKey, deriveIdTag, deriveProvingIdentity, normaliseInput, type OprfDomain } from '@zeroid/protocol';
+import { deriveRegistration, provingIdentityV3 } from '@zeroid/protocol/v3';
 import { libsodiumReady, sodiumEd25519PublicKey } from '../../oprf/libsodium.ts';
 
 /** Whatever computes the finalized OPRF output of an input: the server's key, or the threshold nodes. */
@@ -11,35 +12,74 @@ export interface OprfOutputs {
   evaluateMany?(tasks: readonly { domain: OprfDomain; normalised: string }[]): Promise<Uint8Array[]>;
 }
 
+/** One protocol version's identity of a person: what its row holds, and (erasure only) its secret scalar. */
+export interface RawIdentity {
+  commitment: string;
+  did: string;
+  idTag: string;
+  secretScalar?: string;
+}
+
+/**
+ * A person's identity under both protocols (decision 056): v3, which every registration now makes,
+ * and v2, which an identity registered before protocol v3 still holds (never moved: its DID would change).
+ */
+export interface RawDerivation {
+  v3: RawIdentity;
+  v2: RawIdentity;
+}
+
+type RawValues = { idInfo: string; bioInfo: string; withSecretScalar?: boolean };
+
+/** A v3 output, y as 32 big-endian bytes, as the number the derivations take. */
+const outputNumber = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
+
+/** The biometric's and the ID's outputs, in one round where the outputs allow it. */
+async function outputsOf(oprf: OprfOutputs, bio: string, id: string): Promise<Uint8Array[]> {
+  const tasks = [
+    { domain: 'bio', normalised: bio },
+    { domain: 'id', normalised: id },
+  ] as const;
+  return oprf.evaluateMany ? oprf.evaluateMany(tasks) : Promise.all(tasks.map((task) => oprf.evaluate(task.domain, task.normalised)));
+}
+
 /**
  * The specification's raw path: the client sent its raw ID and biometric, so the server runs the
  * client's side of the derivation on its behalf, with the same protocol code the browser uses, and
- * keeps nothing raw. The values leave this function only as OPRF-hardened commitment, DID and tag
- * (and, for an erasure only, the identity's secret scalar).
+ * keeps nothing raw. The values leave this function only as OPRF-hardened commitments, DIDs and tags
+ * (and, for an erasure only, the identities' secret scalars). Both versions are derived: a
+ * registration writes v3, and is "already registered" when the person's v2 identity exists;
+ * verification and erasure find whichever version the person holds.
  */
-export async function deriveFromRaw(oprf: OprfOutputs, raw: { idInfo: string; bioInfo: string; withSecretScalar?: boolean }) {
+export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawValues): Promise<RawDerivation> {
   await libsodiumReady;
   const bio = normaliseInput(raw.bioInfo);
   const id = normaliseInput(raw.idInfo);
-  const [oprfBio, oprfId] = oprf.evaluateMany
-    ? await oprf.evaluateMany([
-        { domain: 'bio', normalised: bio },
-        { domain: 'id', normalised: id },
-      ])
-    : await Promise.all([oprf.evaluate('bio', bio), oprf.evaluate('id', id)]);
-  const { secretScalar, commitment } = deriveProvingIdentity(oprfBio!);
+  const [[v2Bio, v2Id], [v3Bio, v3Id]] = await Promise.all([outputsOf(v2, bio, id), outputsOf(v3, bio, id)]);
+  const proving = deriveProvingIdentity(v2Bio!);
+  const registration = deriveRegistration(outputNumber(v3Bio!), outputNumber(v3Id!), sodiumEd25519PublicKey);
+  // Only an erasure asks for them (decision 036): they find the person's sign-in records, then are dropped.
+  const secret = (scalar: bigint) => (raw.withSecretScalar ? { secretScalar: scalar.toString() } : {});
   return {
-    commitment: commitment.toString(),
-    did: deriveDidKey(oprfBio!, sodiumEd25519PublicKey).did,
-    idTag: deriveIdTag(oprfId!),
-    // Only an erasure asks for it (decision 036): it finds the person's sign-in records, then is dropped.
-    ...(raw.withSecretScalar ? { secretScalar: secretScalar.toString() } : {}),
+    v3: {
+      commitment: registration.commitment,
+      did: registration.didKey.did,
+      idTag: registration.idTag,
+      ...secret(registration.secretScalar),
+    },
+    v2: {
+      commitment: proving.commitment.toString(),
+      did: deriveDidKey(v2Bio!, sodiumEd25519PublicKey).did,
+      idTag: deriveIdTag(v2Id!),
+      ...secret(proving.secretScalar),
+    },
   };
 }
 
-/** The commitment a raw biometric maps to, for the raw verification path. */
-export async function commitmentFromRawBio(oprf: OprfOutputs, bioInfo: string): Promise<string> {
+/** The commitments a raw biometric maps to under each version, for the raw verification path. */
+export async function commitmentFromRawBio(v2: OprfOutputs, v3: OprfOutputs, bioInfo: string): Promise<{ v3: string; v2: string }> {
   await libsodiumReady;
-  const oprfBio = await oprf.evaluate('bio', normaliseInput(bioInfo));
-  return deriveCommitment(oprfBio).toString();
+  const bio = normaliseInput(bioInfo);
+  const [v2Bio, v3Bio] = await Promise.all([v2.evaluate('bio', bio), v3.evaluate('bio', bio)]);
+  return { v3: provingIdentityV3(outputNumber(v3Bio)).commitment, v2: deriveCommitment(v2Bio).toString() };
 }

@@ -1,12 +1,17 @@
 import { workerData } from 'node:worker_threads';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
-import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation } from './raw-identity.ts';
+import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
+import { nodeSetFromThread, type NodeSetOnThread } from '../../oprf/nodes/node-set-for-thread.ts';
 import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
 
-/** One raw derivation in threshold mode, with the node set as the main thread holds it now. */
-export type ThresholdTask = { set: OprfNodeSet | undefined; timeoutMs: number; client: string | undefined } & (
+/**
+ * One raw derivation in threshold mode, with the node set as the main thread holds it now (as it
+ * crosses: `NodeSetOnThread`, decoded again on arrival).
+ */
+export type ThresholdTask = { set: OprfNodeSet | NodeSetOnThread | undefined; timeoutMs: number; client: string | undefined } & (
   { kind: 'registration'; idInfo: string; bioInfo: string } | { kind: 'commitment'; bioInfo: string }
 );
 
@@ -15,7 +20,7 @@ export type ThresholdTask = { set: OprfNodeSet | undefined; timeoutMs: number; c
  * `faults` has one list per evaluation that left a node out (the main thread logs each).
  */
 export type ThresholdOutcome =
-  | { ok: true; value: { commitment: string; did: string; idTag: string } | string; faults: NodeFault[][] }
+  | { ok: true; value: RawDerivation | { v3: string; v2: string }; faults: NodeFault[][] }
   | { ok: false; faults: NodeFault[][]; rateLimitedFor: number | undefined };
 
 /**
@@ -27,12 +32,15 @@ export type ThresholdOutcome =
 const admissions = admissionSigner((workerData as { admissionSeed: Uint8Array }).admissionSeed);
 
 export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
+  // The set came encoded (`nodeSetToThread`): its v3 points are decoded here, once, for every round.
+  const set = nodeSetFromThread(task.set);
+  task.set = set;
   const faults: NodeFault[][] = [];
   const evaluateMany = async (tasks: readonly OprfTask[]) => {
-    const result = await evaluateWithNodes(task.set, tasks, {
+    const result = await evaluateWithNodes(set, tasks, {
       timeoutMs: task.timeoutMs,
       forwardedFor: task.client,
-      admit: (request) => admissions.issue(request),
+      admit: (request, suite) => admissions.issue(request, undefined, suite),
     }).catch((error: unknown) => {
       if (error instanceof OprfNodesUnavailable && error.faults.length > 0) faults.push(error.faults);
       throw error;
@@ -41,8 +49,18 @@ export default async function derive(task: ThresholdTask): Promise<ThresholdOutc
     return result.outputs;
   };
   const outputs: OprfOutputs = { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
+  // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
+  const v3Outputs = v3OutputsOverNodes(task.set, {
+    timeoutMs: task.timeoutMs,
+    forwardedFor: task.client,
+    admit: (request) => admissions.issue(request),
+    onFaults: (left) => faults.push(left),
+  });
   try {
-    const value = task.kind === 'registration' ? await deriveFromRaw(outputs, task) : await commitmentFromRawBio(outputs, task.bioInfo);
+    const value =
+      task.kind === 'registration'
+        ? await deriveFromRaw(outputs, v3Outputs, task)
+        : await commitmentFromRawBio(outputs, v3Outputs, task.bioInfo);
     return { ok: true, value, faults };
   } catch (error) {
     if (error instanceof OprfNodesUnavailable) return { ok: false, faults, rateLimitedFor: error.rateLimitedFor };

@@ -1,11 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import type { RawDeriver } from './raw-deriver.ts';
-import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation } from './raw-identity.ts';
+import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodesState } from '../../oprf/nodes/oprf-node-set.ts';
+import { nodeSetToThread } from '../../oprf/nodes/node-set-for-thread.ts';
 import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
 import type { ThresholdOutcome, ThresholdTask } from './threshold-deriver-worker.ts';
 
@@ -32,7 +34,8 @@ export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, a
       const { outputs: values, faults } = await evaluateWithNodes(state.current, tasks, {
         timeoutMs,
         forwardedFor: client,
-        admit: (request) => admissions.issue(request),
+        // The suite is signed too (decision 058): a v3 round needs a v3 admission.
+        admit: (request, suite) => admissions.issue(request, undefined, suite),
       }).catch((error: unknown) => {
         if (error instanceof Error && 'faults' in error) onFaults((error as { faults: NodeFault[] }).faults);
         throw error;
@@ -42,9 +45,12 @@ export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, a
     };
     return { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
   };
+  // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
+  const v3Outputs = (client: string | undefined) =>
+    v3OutputsOverNodes(state.current, { timeoutMs, forwardedFor: client, admit: (request) => admissions.issue(request), onFaults });
   return {
-    registration: (raw, client) => deriveFromRaw(outputs(client), raw),
-    commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), bioInfo),
+    registration: (raw, client) => deriveFromRaw(outputs(client), v3Outputs(client), raw),
+    commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), v3Outputs(client), bioInfo),
     ready: async () => undefined,
     close: async () => undefined,
   };
@@ -77,19 +83,17 @@ export function workerThresholdDeriver(
     idleLoop: true,
   });
   const run = async (task: ThresholdTask) => {
-    const outcome = (await pool.run(task)) as ThresholdOutcome;
+    // v3's points cross as bytes (a Point loses its class on the way); the thread decodes them.
+    const outcome = (await pool.run({ ...task, set: nodeSetToThread(task.set) })) as ThresholdOutcome;
     for (const faults of outcome.faults) onFaults(faults);
     if (!outcome.ok) throw new OprfNodesUnavailable(outcome.faults.flat(), outcome.rateLimitedFor);
     return outcome.value;
   };
   return {
     registration: async (raw, client) =>
-      (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as {
-        commitment: string;
-        did: string;
-        idTag: string;
-      },
-    commitment: async (bioInfo, client) => (await run({ kind: 'commitment', bioInfo, client, set: state.current, timeoutMs })) as string,
+      (await run({ kind: 'registration', ...raw, client, set: state.current, timeoutMs })) as RawDerivation,
+    commitment: async (bioInfo, client) =>
+      (await run({ kind: 'commitment', bioInfo, client, set: state.current, timeoutMs })) as { v3: string; v2: string },
     ready: async () => undefined,
     close: () => pool.destroy(),
   };

@@ -1,8 +1,11 @@
 import { OPRF_ADMISSION_HEADER, ThresholdUnavailableError } from '@zeroid/protocol';
+import { SUITE_ID } from '@zeroid/protocol/v3';
 import { libsodiumReady } from '../libsodium.ts';
+import type { AdmissionSuite } from '../oprf-admission-message.ts';
 import { postToNode } from './post-to-node.ts';
 import { sodiumThresholdRound, type OprfTask } from './sodium-threshold-round.ts';
 import { usableNodes, type NodeFault, type OprfNode, type OprfNodeSet } from './oprf-node-set.ts';
+import { v3ThresholdRound } from './v3-threshold-round.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
 type Outcome = Answer | NodeFault;
@@ -25,15 +28,18 @@ export class OprfNodesUnavailable extends Error {
   }
 }
 
-/** The nodes `set` leaves out, as the faults of an evaluation that failed for want of them. */
-export const leftOutFaults = (set: OprfNodeSet | undefined): NodeFault[] =>
-  (set?.nodes ?? [])
-    .filter((node) => !node.publicKey)
-    .map((node) => ({
-      index: node.index,
-      url: node.url,
-      reason: node.problem === 'inconsistent-key' || node.problem === 'keys-disagree' ? 'inconsistent-key' : 'no-public-key',
-    }));
+/** The nodes `set` leaves out (of protocol v3's round with `suite`), as the faults of an evaluation that failed for want of them. */
+export const leftOutFaults = (set: OprfNodeSet | undefined, suite?: AdmissionSuite): NodeFault[] =>
+  (set?.nodes ?? []).flatMap((node) => {
+    const problem = suite ? (set?.v3 ? node.v3Problem : 'no-v3-share') : node.publicKey ? undefined : node.problem;
+    if (suite ? !problem : node.publicKey) return [];
+    const reason = problem === 'inconsistent-key' || problem === 'keys-disagree' ? 'inconsistent-key' : 'no-public-key';
+    return [{ index: node.index, url: node.url, reason }];
+  });
+
+/** The nodes of `set` asked in a round of `suite`: v2's usable nodes, or those whose v3 Kᵢ fit the v3 group key. */
+const nodesFor = (set: OprfNodeSet | undefined, suite: AdmissionSuite): { index: number; url: string }[] =>
+  suite ? (set?.nodes ?? []).filter((node) => set?.v3?.shares.has(node.index)) : usableNodes(set);
 
 /**
  * Throws the 503 an evaluation would end in when the server already knows it cannot succeed: the
@@ -44,9 +50,12 @@ export const leftOutFaults = (set: OprfNodeSet | undefined): NodeFault[] =>
  * missed the read but whose last key still fits counts, as an evaluation still asks it.
  * @throws OprfNodesUnavailable
  */
-export function assertEnoughNodes(set: OprfNodeSet | undefined, { answering = false } = {}): asserts set is OprfNodeSet {
-  const counted = usableNodes(set).filter(({ index }) => !answering || set!.nodes[index - 1]?.problem !== 'unreachable');
-  if (!set || counted.length < set.threshold) throw new OprfNodesUnavailable(leftOutFaults(set), undefined);
+export function assertEnoughNodes(
+  set: OprfNodeSet | undefined,
+  { answering = false, suite }: { answering?: boolean; suite?: AdmissionSuite } = {},
+): asserts set is OprfNodeSet {
+  const counted = nodesFor(set, suite).filter(({ index }) => !answering || set!.nodes[index - 1]?.problem !== 'unreachable');
+  if (!set || counted.length < set.threshold) throw new OprfNodesUnavailable(leftOutFaults(set, suite), undefined);
 }
 
 export interface NodeCallOptions {
@@ -57,7 +66,9 @@ export interface NodeCallOptions {
    * The admission the nodes require for this request (decision 032): signed here on the raw path,
    * whose route counted the guess before; asked of the server by a client (a test's, as the browser does).
    */
-  admit?: ((request: Uint8Array) => string | Promise<string>) | undefined;
+  admit?: ((request: Uint8Array, suite?: AdmissionSuite) => string | Promise<string>) | undefined;
+  /** Protocol v3 (`SUITE_ID`): the nodes' v3 shares, one /oprf/batch with `suite` and one batch proof per node. */
+  suite?: AdmissionSuite;
 }
 
 /**
@@ -78,29 +89,37 @@ export interface NodeCallOptions {
 export async function evaluateWithNodes(
   set: OprfNodeSet | undefined,
   tasks: readonly OprfTask[],
-  { timeoutMs, forwardedFor, admit }: NodeCallOptions,
+  { timeoutMs, forwardedFor, admit, suite }: NodeCallOptions,
 ): Promise<{ outputs: Uint8Array[]; faults: NodeFault[] }> {
   const faults: NodeFault[] = [];
   const nodes = set?.nodes ?? [];
   const threshold = set?.threshold ?? Number.POSITIVE_INFINITY;
-  const known = usableNodes(set);
+  const known = nodesFor(set, suite);
   // Nodes the set leaves out are named when this evaluation fails for want of them.
-  const leftOut = () => leftOutFaults(set);
-  assertEnoughNodes(set);
+  const leftOut = () => leftOutFaults(set, suite);
+  assertEnoughNodes(set, { suite });
 
   await libsodiumReady;
-  const round = sodiumThresholdRound(
-    { groupPublicKey: set.groupPublicKey, threshold, publicShares: known.map(({ index, publicKey }) => ({ index, publicKey })) },
-    tasks,
-  );
+  const round = suite
+    ? v3ThresholdRound(set.v3!, tasks)
+    : sodiumThresholdRound(
+        {
+          groupPublicKey: set.groupPublicKey,
+          threshold,
+          publicShares: usableNodes(set).map(({ index, publicKey }) => ({ index, publicKey })),
+        },
+        tasks,
+      );
   const encoded = Buffer.from(round.request).toString('base64url');
   const headers: Record<string, string> = {
     accept: 'application/json',
     ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
-    ...(admit ? { [OPRF_ADMISSION_HEADER]: await admit(round.request) } : {}),
+    ...(admit ? { [OPRF_ADMISSION_HEADER]: await admit(round.request, suite) } : {}),
   };
-  const call =
-    tasks.length === 1
+  // v3 always asks /oprf/batch: one batch proof per node, even for one point.
+  const call = suite
+    ? { path: '/oprf/batch', body: JSON.stringify({ request: encoded, suite: SUITE_ID }) }
+    : tasks.length === 1
       ? { path: '/oprf', body: JSON.stringify({ element: encoded }) }
       : { path: '/oprf/batch', body: JSON.stringify({ request: encoded }) };
   // Not aborted once t answers verify: a request cut mid-way closes its kept-alive connection, and
@@ -189,7 +208,7 @@ const urlOf = (nodes: readonly OprfNode[], index: number) => nodes.find((node) =
 
 /** POST /oprf (or /oprf/batch) to one node; every failure becomes a fault, so the race above never rejects. */
 async function askNode(
-  node: OprfNode,
+  node: Pick<OprfNode, 'index' | 'url'>,
   { path, body }: { path: string; body: string },
   signal: AbortSignal,
   headers: Record<string, string>,

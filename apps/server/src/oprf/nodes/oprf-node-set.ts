@@ -25,6 +25,21 @@ export interface OprfNode {
   problem?: NodeProblem;
   /** The problem in words, with what to fix; public values only. */
   detail?: string;
+  /** Why the node's protocol v3 share is not used, when the set has a v3 group key (`OprfNodeSet.v3`). */
+  v3Problem?: NodeProblem | 'no-v3-share';
+  v3Detail?: string;
+}
+
+/**
+ * Protocol v3 over the same nodes (decision 056): the v3 group key, bound to the database by its own
+ * fingerprint (purpose `oprf-v3`), and the v3 Kᵢ of the nodes whose keys lie on one polynomial
+ * through it (`checkPublicShares` of the v3 suite). Points are decoded; a copy sent to a thread must
+ * be re-encoded (`encodeV3Set`), since a Point loses its class on the way.
+ */
+export interface OprfNodeSetV3 {
+  groupKey: Point;
+  shares: Map<number, Point>;
+  threshold: number;
 }
 
 /** The nodes of a threshold deployment (decision 021) as the last read of their keys found them. */
@@ -34,11 +49,12 @@ export interface OprfNodeSet {
   groupPublicKey: Uint8Array;
   nodes: OprfNode[];
   /**
-   * Protocol v3 (decision 056): the v3 group key and each node's v3 Kᵢ by share index, once checked
-   * to interpolate to it; undefined while the nodes hold no v3 share. A v3 registration's answers are
-   * checked against these and combined (`combineV3Answers`).
+   * Protocol v3 (decisions 056, 058): the v3 group key and each node's v3 Kᵢ by share index, once checked
+   * to interpolate to it; undefined while the nodes hold no v3 share (files from before v3), or before
+   * the v3 group key is bound to the database. A v3 registration's answers are checked against these
+   * and combined (`combineV3Answers`).
    */
-  v3?: { groupKey: Point; shares: Map<number, Point>; threshold: number };
+  v3?: OprfNodeSetV3;
 }
 
 /** The node set as the server holds it: undefined until t nodes have published keys that fit. */

@@ -27,6 +27,11 @@ async function readNodeKey(url: string, timeoutMs: number): Promise<OprfNodeKeyR
     ) {
       return undefined;
     }
+    // A v3 key of the wrong shape is as if the node held none (it serves v2 only).
+    const v3 = reply.v3;
+    if (v3 !== undefined && (typeof v3 !== 'object' || v3 === null || !base64url(v3.publicKey) || !base64url(v3.groupPublicKey))) {
+      delete reply.v3;
+    }
     return reply as OprfNodeKeyReply;
   } catch {
     return undefined;

@@ -147,6 +147,16 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       return row && toRecord(row);
     },
 
+    // Both columns are UNIQUE, so each side of the OR is an index lookup.
+    async holdsCommitmentOrTag({ commitment, idTag }) {
+      const row = await db
+        .selectFrom('identities')
+        .select('leaf_index')
+        .where((eb) => eb.or([eb('commitment', '=', commitment), eb('id_tag', '=', idTag)]))
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     async findByDid(did) {
       const row = await db.selectFrom('identities').selectAll().where('did', '=', did).executeTakeFirst();
       return row && toRecord(row);
