@@ -59,7 +59,14 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
   }
 
   const registration = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/register');
-  expect(Object.keys(registration!.postDataJSON() as object).sort()).toEqual(['challenge', 'commitment', 'did', 'idTag', 'signatures']);
+  // Protocol v3 (decision 056): the derived values, each round's blinded point alone (the single key
+  // recomputes Z), the registration proof and the DID's signature.
+  const registered = registration!.postDataJSON() as { bio: object; id: object; proof: string[] };
+  expect(Object.keys(registered).sort()).toEqual(['bio', 'challenge', 'commitment', 'did', 'didSignature', 'id', 'idTag', 'proof']);
+  expect([Object.keys(registered.bio), Object.keys(registered.id)]).toEqual([['blinded'], ['blinded']]);
+  expect(registered.proof).toHaveLength(8);
+  const rounds = recorded.filter((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/oprf');
+  expect(rounds.map((r) => (r.postDataJSON() as { suite?: string }).suite)).toEqual(Array(3).fill('ZeroID-OPRFv3-BabyJubJub-Poseidon2'));
   const verification = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/verify');
   const body = verification!.postDataJSON() as { proof: { points: string[]; message: string; scope: string } };
   expect(body.proof.points).toHaveLength(8);
@@ -67,7 +74,9 @@ test('P1: the raw ID and biometric never leave the browser, and verification sen
   for (const request of recorded) expect(new URL(request.url()).origin).toBe(new URL(page.url()).origin);
 });
 
-test('the page stays responsive while the proof is computed, and a second verification downloads no artifact', async ({ page }) => {
+test('the registration circuit loads as its screen opens; the page stays responsive while the proof is computed, and a second verification downloads no artifact', async ({
+  page,
+}) => {
   const tag = randomUUID();
   const bio = `iris ${tag} crypts 8 furrows 4`;
   // From the first page on: the app fetches the artifacts ahead of the first proof (decision 043).
@@ -79,7 +88,18 @@ test('the page stays responsive while the proof is computed, and a second verifi
         () => undefined,
       );
   });
-  await registerThroughUi(page, `ID-${tag}`, bio);
+  // The registration screen fetches its circuit and proving key as it opens, before the button
+  // (decision 060); the proof's stage shows while the button stays off.
+  const registrationKey = page.waitForResponse((response) => new URL(response.url()).pathname === '/artifacts/registration-v3.zkey');
+  await page.goto('/register');
+  expect((await registrationKey).ok()).toBe(true);
+  await page.getByLabel('Enter ID:', { exact: true }).fill(`ID-${tag}`);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
+  const register = page.getByRole('button', { name: 'Register', exact: true });
+  await register.click();
+  await expect(page.getByText('Computing the zero-knowledge proof on this device…')).toBeVisible();
+  await expect(register).toBeDisabled();
+  await expect(page.getByText(/did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+/)).toBeVisible();
 
   await page.goto('/user-verification');
   // Record the longest gap between timer ticks on the main thread while the worker proves.

@@ -7,7 +7,7 @@ import { SNARK_SCALAR_FIELD } from '../field.ts';
 import { normaliseInput } from '../normalise-input.ts';
 import { G, encodePoint, pointFromAffine, type Point } from './baby-jubjub-group.ts';
 import { blindQuery } from './blind-query.ts';
-import { deriveRegistration } from './derive-registration.ts';
+import { deriveRegistration, provingIdentityV3 } from './derive-registration.ts';
 import { verifyDleq } from './dleq-proof.ts';
 import { evaluateBlinded } from './evaluate-blinded.ts';
 import { FINALIZE_DS, SUITE_ID } from './oprf-v3-suite.ts';
@@ -58,6 +58,12 @@ describe('protocol v3 known answers (src/vectors/protocol-v3.json)', () => {
       expect(registration.commitment).toBe(vector.commitment);
       expect(registration.idTag).toBe(vector.idTag);
       expect(registration.didKey.did).toBe(vector.did);
+      // Verification derives the biometric half alone: the same secret and leaf.
+      const proving = provingIdentityV3(BigInt(vector.bioRound.output));
+      expect({ secret: proving.secretScalar.toString(), commitment: proving.commitment }).toEqual({
+        secret: vector.secretScalar,
+        commitment: vector.commitment,
+      });
     });
 
     it(`vector ${n}: independent implementations agree (zk-kit's Baby Jubjub, TACEO's hashes)`, () => {

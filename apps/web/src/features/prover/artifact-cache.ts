@@ -22,7 +22,7 @@ interface Download {
 }
 
 const CACHE_NAME = 'zeroid-artifacts-v2';
-const downloads = new Map<number, Download>();
+const downloads = new Map<string, Download>();
 let manifest: Promise<ArtifactManifestReply> | undefined;
 
 /** What the server publishes of every artifact: its SHA-256 and size, asked for once per worker. */
@@ -43,14 +43,45 @@ function artifactManifest(): Promise<ArtifactManifestReply> {
 export function provingArtifacts(
   depth: number,
   onProgress?: DownloadProgress,
-  { priority = 'high' }: { priority?: RequestPriority } = {},
+  options: { priority?: RequestPriority } = {},
 ): Promise<ProvingArtifacts> {
-  let download = downloads.get(depth);
+  return sharedDownload(
+    [`semaphore-${depth}.wasm`, `semaphore-${depth}.zkey`],
+    `The server has no proving key for a group of this size (depth ${depth}).`,
+    onProgress,
+    options,
+  );
+}
+
+/**
+ * The registration circuit of protocol v3 (`registration-v3.wasm`) and its proving key, the same way:
+ * once, shared, cached under their SHA-256 and checked against it (decision 056).
+ */
+export function registrationArtifacts(
+  onProgress?: DownloadProgress,
+  options: { priority?: RequestPriority } = {},
+): Promise<ProvingArtifacts> {
+  return sharedDownload(
+    ['registration-v3.wasm', 'registration-v3.zkey'],
+    'The server has no registration proving key.',
+    onProgress,
+    options,
+  );
+}
+
+function sharedDownload(
+  names: readonly [string, string],
+  missing: string,
+  onProgress: DownloadProgress | undefined,
+  { priority = 'high' }: { priority?: RequestPriority },
+): Promise<ProvingArtifacts> {
+  const key = names.join(' ');
+  let download = downloads.get(key);
   if (!download) {
     const received: Received = { loaded: 0, total: 0, listeners: new Set() };
-    download = { artifacts: load(depth, received, priority), received };
-    download.artifacts.catch(() => downloads.delete(depth));
-    downloads.set(depth, download);
+    download = { artifacts: load(names, missing, received, priority), received };
+    download.artifacts.catch(() => downloads.delete(key));
+    downloads.set(key, download);
   }
   if (onProgress) {
     const { listeners, loaded, total } = download.received;
@@ -64,12 +95,16 @@ export function provingArtifacts(
   return download.artifacts;
 }
 
-async function load(depth: number, download: Received, priority: RequestPriority): Promise<ProvingArtifacts> {
+async function load(
+  names: readonly [string, string],
+  missing: string,
+  download: Received,
+  priority: RequestPriority,
+): Promise<ProvingArtifacts> {
   const { files } = await artifactManifest();
-  const names = [`semaphore-${depth}.wasm`, `semaphore-${depth}.zkey`] as const;
   const entries = names.map((name) => {
     const entry = files[name];
-    if (!entry) throw new ApiError(`The server has no proving key for a group of this size (depth ${depth}).`);
+    if (!entry) throw new ApiError(missing);
     return { name, ...entry };
   });
   download.total = entries.reduce((sum, entry) => sum + entry.bytes, 0);

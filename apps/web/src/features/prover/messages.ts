@@ -6,6 +6,8 @@ import type { Progress } from '../../shared/progress.ts';
 export type ProverRequest =
   // Load what a proof needs ahead of it (decision 043): at low priority while nobody waits yet.
   | { id: number; type: 'prepare'; priority: RequestPriority }
+  // The registration screen opened: load the registration circuit and its key (decision 056).
+  | { id: number; type: 'prepare-registration' }
   | { id: number; type: 'register'; idInfo: string; bioInfo: string }
   | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined }
   // Sign in with ZeroID (decision 023).

@@ -1,7 +1,7 @@
 import type { MembersReply } from '@zeroid/protocol';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { provingArtifacts } from './artifact-cache.ts';
+import { provingArtifacts, registrationArtifacts } from './artifact-cache.ts';
 import { oprfSetup } from './oprf-round.ts';
 import { warmUpCurve } from './warm-up-curve.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
@@ -28,6 +28,24 @@ export function prepareProving(priority: RequestPriority): void {
         () => timelineMark('artifacts-loaded'),
         () => undefined,
       ),
+    () => undefined,
+  );
+}
+
+/**
+ * The same for a registration, when the registration screen opens: the OPRF keys, the curve, and
+ * protocol v3's registration circuit and proving key (about 8 MB, kept in the Cache API), so the
+ * proof does not wait for them after the button (decision 056). Not prefetched from the welcome
+ * page: most visits verify, and they would all pay for it.
+ */
+export function prepareRegistration(): void {
+  curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
+  oprfSetup().then(
+    () => timelineMark('oprf-key-loaded'),
+    () => undefined,
+  );
+  registrationArtifacts(undefined, { priority: 'high' }).then(
+    () => timelineMark('artifacts-loaded'),
     () => undefined,
   );
 }

@@ -1,11 +1,12 @@
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { deriveProvingIdentity, memberBucket, type MembersReply } from '@zeroid/protocol';
+import type { MembersReply } from '@zeroid/protocol';
 import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';
+import { downloadProgress } from './download-progress.ts';
+import { locateIdentity } from './locate-identity.ts';
 import { normaliseField } from './normalise-field.ts';
-import { oprfRound } from './oprf-round.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 
 /** What a proof is bound to: its message and scope (a verification's challenge, or a site's sector). */
@@ -16,9 +17,10 @@ export interface ProofBinding {
 
 /**
  * The part every zero-knowledge flow shares (DESIGN §3):
- * 1. the OPRF round gives the identity, while the group's parameters and the proving key load;
- * 2. the k-anonymous bucket of the commitment (the whole group, fetched during step 1, while the
- *    group is small); absent from it, the person is not registered: undefined, nothing more is sent;
+ * 1. the OPRF round gives the identity (v3 first, then v2 for a person registered before it:
+ *    `locateIdentity`), while the group's parameters and the proving key load;
+ * 2. the k-anonymous bucket of the commitment; absent from it, the person is not registered:
+ *    undefined, nothing more is sent;
  * 3. a Semaphore proof bound to what `bind` gives, asked for once the input is known to be valid and
  *    awaited only when the proof starts, so a challenge loads meanwhile. The biometric never leaves
  *    this worker.
@@ -34,31 +36,10 @@ export async function proveMembership(
   binding.catch(() => undefined); // awaited below; never an unhandled rejection
   const paramsRequest = requestJson<MembersReply>(apiUrls.members());
   // Prepared ahead (decision 043), the download may be done or half done: the bar shows what is left.
-  let downloading = false;
-  const onBytes = (loaded: number, total: number) => {
-    if (!downloading && loaded >= total) return;
-    downloading = true;
-    progress({ stage: 'downloading', loaded, total });
-  };
+  const onBytes = downloadProgress(progress);
   const artifactsRequest = paramsRequest.then((p) => provingArtifacts(p.depth, onBytes));
   artifactsRequest.catch(() => undefined);
-  // While the group is one bucket (fewer than 1,024 members), the bucket is known before the
-  // identity: fetch it alongside the OPRF round instead of after.
-  const wholeGroupRequest = paramsRequest.then((p) =>
-    p.bucketHexChars === 0 ? requestJson<MembersReply>(apiUrls.members('')) : undefined,
-  );
-  wholeGroupRequest.catch(() => undefined);
-  const [oprfBio, params] = await Promise.all([oprfRound('bio', bioInfo), paramsRequest]);
-  timelineMark('oprf-round-done');
-
-  // Only what the proof needs of the identity (secret scalar, commitment), without its public key.
-  const identity = deriveProvingIdentity(oprfBio);
-  const commitment = identity.commitment.toString();
-  const bucket =
-    (await wholeGroupRequest.catch(() => undefined)) ??
-    (await requestJson<MembersReply>(apiUrls.members(memberBucket(commitment, params.bucketHexChars))));
-  const member = bucket.members?.find((m) => m.commitment === commitment);
-  timelineMark('bucket-found');
+  const [{ identity, bucket, member }, params] = await Promise.all([locateIdentity(bioInfo, paramsRequest), paramsRequest]);
   if (!member) return undefined;
 
   // The tree may have grown past a power of two since the parameters came: then prove at the new depth.

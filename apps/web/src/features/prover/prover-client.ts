@@ -54,6 +54,15 @@ export function prepare(priority: RequestPriority): void {
   proverWorker().postMessage({ id: 0, type: 'prepare', priority } satisfies ProverRequest);
 }
 
+let registrationPrepared = false;
+
+/** Starts the worker and the registration proof's downloads as the registration screen opens, once per page. */
+export function prepareRegistration(): void {
+  if (registrationPrepared) return;
+  registrationPrepared = true;
+  proverWorker().postMessage({ id: 0, type: 'prepare-registration' } satisfies ProverRequest);
+}
+
 export function registerInBrowser(input: { idInfo: string; bioInfo: string }, onProgress?: (p: Progress) => void): Promise<RegisterReply> {
   return call<RegisterReply>({ type: 'register', ...input }, onProgress);
 }

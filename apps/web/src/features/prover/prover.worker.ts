@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { ApiError } from '../../shared/http.ts';
 import type { ProverRequest, ProverResponse } from './messages.ts';
-import { prepareProving } from './prepare-proving.ts';
+import { prepareProving, prepareRegistration } from './prepare-proving.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
 import { signInFlow } from './sign-in-flow.ts';
@@ -25,6 +25,9 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
       case 'prepare':
         // Starting this worker already loaded snarkjs (it is bundled here); the rest loads now.
         prepareProving(request.priority);
+        return;
+      case 'prepare-registration':
+        prepareRegistration();
         return;
       case 'register':
         reply({ id: request.id, type: 'register-result', reply: await registerFlow(request, progress) });

@@ -23,3 +23,12 @@ export async function register(input: { idInfo: string; bioInfo: string }, onPro
   console.log(reply);
   return reply[DID_ALREADY_GENERATED] ? { alreadyRegistered: true } : { alreadyRegistered: false, did: reply.DID };
 }
+
+/**
+ * Starts the prover's worker and the registration circuit's download as the registration screen
+ * opens, so the proof does not wait for them after the button (decision 043's rule, for v3's
+ * registration proof). Nothing in server mode.
+ */
+export function prepareRegistrationProver(): void {
+  if (config.proving === 'browser') void prover().then((p) => p.prepareRegistration());
+}

@@ -5,36 +5,50 @@ import {
   type OprfAdmissionReply,
   type OprfDomain,
 } from '@zeroid/protocol';
+import type { SUITE_ID } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
 import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE, type KnownNode, type NodeKeys } from './oprf-nodes.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE, type NodeKeys } from './oprf-nodes.ts';
 
-type Answer = { index: number; evaluation: Uint8Array };
+/** One node's answer: its index and the bytes of its evaluation (with its DLEQ proof). */
+export type NodeEvaluation = { index: number; evaluation: Uint8Array };
+type Node = { index: number; url: string };
+
+/** What a threshold round sends, and how it combines what comes back (v2 or v3 alike). */
+export interface NodeRound<T> {
+  /** base64url of the blinded element, admitted by the server, then sent to every node. */
+  element: string;
+  /** Protocol v3's suite (decision 056); absent for v2. */
+  suite?: typeof SUITE_ID | undefined;
+  /** Combines the answers in hand, naming those left out; throws ThresholdUnavailableError while they are not enough. */
+  finalize(answers: NodeEvaluation[]): Promise<T & { rejected: number[]; inconsistent: number[] }>;
+}
 
 /**
- * One threshold OPRF round (decision 021): blind once, have the server count the guess and admit the
- * element (POST /oprf/admission, decision 032: a client over its guess budget or waiting on failed
+ * One threshold OPRF round (decision 021): have the server count the guess and admit the element
+ * (POST /oprf/admission, decision 032: a client over its guess budget or waiting on failed
  * verifications is refused there with the server's 429, as at POST /oprf with the single key), then
  * send the same element, with the admission, to every node at once; as answers arrive, finalize with
- * those in hand, so the first t that verify decide and a slow or dead node costs nothing. Each answer's DLEQ proof is checked against that node's Kᵢ, and only
- * answers whose Kᵢ interpolate to the group key together are combined (issue 24); a node whose
- * answer fails either is left out and named in the console, never trusted.
+ * those in hand, so the first t that verify decide and a slow or dead node costs nothing. Each
+ * answer's DLEQ proof is checked against that node's Kᵢ, and only answers whose Kᵢ interpolate to the
+ * group key together are combined (issue 24); a node whose answer fails either is left out and named
+ * in the console, never trusted.
  *
  * @throws ApiError when no t answers may be combined (the caller keeps what was typed), saying
  *   whether too few nodes answered or their keys do not fit together.
  */
-export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, normalised: string) {
-  const nodes = keys.publicShares;
-  const threshold = keys.threshold;
-  const round = await blindThresholdOprfInput(keys, domain, normalised);
-  const element = base64urlnopad.encode(round.request);
-  const { admission } = await requestJson<OprfAdmissionReply>(apiUrls.oprfAdmission(), { method: 'POST', body: { request: element } });
-  const body = JSON.stringify({ element });
+export async function thresholdRound<T>(nodes: readonly Node[], threshold: number, round: NodeRound<T>): Promise<T> {
+  const suite = round.suite === undefined ? {} : { suite: round.suite };
+  const { admission } = await requestJson<OprfAdmissionReply>(apiUrls.oprfAdmission(), {
+    method: 'POST',
+    body: { request: round.element, ...suite },
+  });
+  const body = JSON.stringify({ element: round.element, ...suite });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), NODE_TIMEOUT_MS);
   const pending = new Map(nodes.map((node) => [node.index, ask(node, body, admission, controller.signal)] as const));
-  const answers: Answer[] = [];
+  const answers: NodeEvaluation[] = [];
   let inconsistent: number[] = [];
   try {
     while (pending.size > 0) {
@@ -46,7 +60,7 @@ export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, nor
       try {
         const result = await round.finalize(answers);
         nameLeftOut(nodes, result);
-        return result.output;
+        return result;
       } catch (error) {
         if (!(error instanceof ThresholdUnavailableError)) throw error;
         inconsistent = error.inconsistent;
@@ -60,7 +74,17 @@ export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, nor
   }
 }
 
-function nameLeftOut(nodes: readonly KnownNode[], { rejected, inconsistent }: { rejected: number[]; inconsistent: number[] }) {
+/** The v2 (ristretto255) threshold round of one input: its OPRF output. */
+export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, normalised: string): Promise<Uint8Array> {
+  const round = await blindThresholdOprfInput(keys, domain, normalised);
+  const result = await thresholdRound(keys.publicShares, keys.threshold, {
+    element: base64urlnopad.encode(round.request),
+    finalize: (answers) => round.finalize(answers),
+  });
+  return result.output;
+}
+
+function nameLeftOut(nodes: readonly Node[], { rejected, inconsistent }: { rejected: number[]; inconsistent: number[] }) {
   for (const node of nodes.filter(({ index }) => rejected.includes(index))) {
     console.warn(`OPRF node ${node.index} (${node.url}) is left out: its answer failed its proof against its published key`);
   }
@@ -70,7 +94,7 @@ function nameLeftOut(nodes: readonly KnownNode[], { rejected, inconsistent }: { 
 }
 
 /** POST /oprf to one node; a failure is logged and returned as such, so the race never rejects. */
-async function ask(node: KnownNode, body: string, admission: string, signal: AbortSignal): Promise<Answer | { index: number }> {
+async function ask(node: Node, body: string, admission: string, signal: AbortSignal): Promise<NodeEvaluation | { index: number }> {
   try {
     const response = await fetch(`${node.url}/oprf`, {
       method: 'POST',

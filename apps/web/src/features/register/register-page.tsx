@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { register, type RegisterOutcome } from '../prover/submit-registration.ts';
+import { prepareRegistrationProver, register, type RegisterOutcome } from '../prover/submit-registration.ts';
 import { config } from '../../shared/config.ts';
 import { CopyButton } from '../../shared/copy-button.tsx';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -23,6 +23,9 @@ export function RegisterPage() {
   const { problems, check, clear } = useFieldProblems(FIELDS);
   const [outcome, setOutcome] = useState<RegisterOutcome>();
   const onDevice = config.proving === 'browser';
+
+  // The registration proof's circuit and key load while the ID and biometric are typed (decision 043).
+  useEffect(() => prepareRegistrationProver(), []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

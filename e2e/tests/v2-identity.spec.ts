@@ -1,0 +1,69 @@
+import { execFile, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Request } from '@playwright/test';
+import { verifyThroughUi } from './journeys.ts';
+import { startProcess, stopProcess } from './processes.ts';
+
+/**
+ * Issue 27's migration promise in Chromium: a person registered under protocol v2, before v3 existed,
+ * verifies with no action. `e2e/seed/seed-v2-identity.ts` registers them through the server's storage
+ * the way the old web app derived them (v2 OPRF outputs, v2 commitment, ID tag and DID) before the
+ * server first starts on that data directory with that key; the page then derives the v3 commitment
+ * first, does not find it, falls back to the v2 round and proves with the v2 identity.
+ */
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const root = mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-v2-'));
+const serverUrl = `http://127.0.0.1:${Number(process.env.E2E_V2_PORT ?? 18192)}`;
+test.use({ baseURL: serverUrl });
+const tag = randomUUID();
+const person = { id: `V2-PASSPORT-${tag}`, bio: `v2 minutiae ${tag} 7 11 13` };
+let seeded: { privateKey: string; commitment: string; did: string };
+let server: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  const dataDir = path.join(root, 'server');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'e2e/seed/seed-v2-identity.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', SEED_ID: person.id, SEED_BIO: person.bio },
+  });
+  seeded = JSON.parse(stdout) as typeof seeded;
+  server = await startProcess(
+    ['--import', 'tsx', 'apps/server/src/server.ts'],
+    {
+      HOST: '127.0.0.1',
+      PORT: new URL(serverUrl).port,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      OPRF_PRIVATE_KEY: seeded.privateKey,
+      WEB_DIST: path.join(repoRoot, 'apps/web/dist'),
+      PUBLIC_URL: serverUrl,
+    },
+    `${serverUrl}/healthz`,
+  );
+});
+
+test.afterAll(async () => {
+  if (server) await stopProcess(server);
+  rmSync(root, { recursive: true, force: true });
+});
+
+test('a v2 identity made before the change still verifies, in Chromium', async ({ page }) => {
+  const rounds: Request[] = [];
+  page.on('request', (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/oprf' && rounds.push(request));
+  expect((await page.request.get(`/did/${seeded.did}`)).status()).toBe(200);
+
+  await verifyThroughUi(page, person.bio);
+  await expect(page).toHaveURL(/\/user-authorised$/);
+
+  // The v3 round first (its commitment is not in the group), then the v2 round whose identity is.
+  const suites = rounds.map((request) => (request.postDataJSON() as { suite?: string }).suite);
+  expect(suites).toEqual(['ZeroID-OPRFv3-BabyJubJub-Poseidon2', undefined]);
+  const group = (await (await page.request.get('/members')).json()) as { size: number };
+  expect(group.size).toBe(1);
+});
