@@ -61,11 +61,15 @@ export const viaHttp =
   };
 import type { Artifacts } from '../src/proofs/artifacts.ts';
 
-/** One v3 OPRF round as the client keeps it: the blinded query (with its secrets), Z, and the output y. */
+/**
+ * One v3 OPRF round as the client keeps it: the blinded query (with its secrets), Z, the output y,
+ * and in threshold mode the node answers it combined, which the registration body carries.
+ */
 export interface V3Round {
   query: BlindedQuery;
   evaluated: Point;
   output: bigint;
+  answers?: Array<{ index: number; evaluation: string }>;
 }
 
 /** A proven v3 registration: the body to POST, and what the client derived and kept to make it. */
@@ -135,7 +139,10 @@ export class ZkTestClient {
     return key;
   }
 
-  /** One v3 OPRF round with the single key (POST /oprf, suite v3): one guess, the DLEQ proof checked, unblinded. */
+  /**
+   * One v3 OPRF round with the single key (POST /oprf, suite v3): one guess, the DLEQ proof checked,
+   * unblinded. A threshold client overrides this (and `v3Key`) with the nodes' round, returning their answers.
+   */
   async v3Oprf(domain: OprfDomain, raw: string, groupKey?: Point): Promise<V3Round> {
     const key = groupKey ?? (await this.v3Key());
     const query = blindQuery(domain, normaliseInput(raw));
@@ -188,8 +195,8 @@ export class ZkTestClient {
     const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
     const body: ZkRegisterV3Body = {
       ...fields,
-      bio: { blinded: base64url(encodePoint(bio.query.blinded)) },
-      id: { blinded: base64url(encodePoint(id.query.blinded)) },
+      bio: { blinded: base64url(encodePoint(bio.query.blinded)), ...(bio.answers && { answers: bio.answers }) },
+      id: { blinded: base64url(encodePoint(id.query.blinded)), ...(id.answers && { answers: id.answers }) },
       proof: packGroth16Proof(proof).map(String),
       didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
     };
