@@ -58,6 +58,14 @@ const evaluateV3 = (node: ServerProcess, points: Uint8Array, headers: Record<str
 const batchV3 = (node: ServerProcess, points: Uint8Array, headers: Record<string, string> = v3Admitted(points)) =>
   post(`${node.url}/oprf/batch`, { request: b64(points), suite: SUITE_ID }, headers);
 const evaluationOf = async (reply: Response) => fromB64(((await reply.json()) as { evaluation: string }).evaluation);
+/** A node-key watcher's options for `urls` (2-of-3, read only when asked), as the server's, logging nowhere. */
+const watching = (urls: string[]) => ({
+  urls,
+  threshold: 2,
+  timeoutMs: 2_000,
+  rereadMs: 60_000,
+  log: { info: () => undefined, warn: () => undefined },
+});
 const keyOf = async (node: ServerProcess) => (await (await fetch(`${node.url}/oprf/public-key`)).json()) as OprfNodeKeyReply;
 
 // A point of order 2, (0, −1): alone, or added to a subgroup point, it must never be evaluated.
@@ -230,13 +238,7 @@ describe('threshold mode under protocol v3', () => {
 
   it('the server binds the v3 group key, exposes current.v3, admits v3 points, and its raw-path outputs are the single v3 key’s', async () => {
     const state = app.services.oprfNodes!;
-    const watcher = watchNodeKeys(state, {
-      urls: nodes.map((node) => node.url),
-      threshold: 2,
-      timeoutMs: 2_000,
-      rereadMs: 60_000,
-      log: { info: () => undefined, warn: () => undefined },
-    });
+    const watcher = watchNodeKeys(state, watching(nodes.map((node) => node.url)));
     await watcher.firstRead(
       () => false,
       () => false,
@@ -284,13 +286,7 @@ describe('threshold mode under protocol v3', () => {
     // Node 3 replaced by its file from before v3: left out of v3 (named), still used for v2.
     const urls = [nodes[0]!.url, nodes[1]!.url, oldNode.url];
     const mixedState = { current: undefined } as { current: typeof state.current };
-    const other = watchNodeKeys(mixedState, {
-      urls,
-      threshold: 2,
-      timeoutMs: 2_000,
-      rereadMs: 60_000,
-      log: { info: () => undefined, warn: () => undefined },
-    });
+    const other = watchNodeKeys(mixedState, watching(urls));
     await other.firstRead(
       () => false,
       () => false,
