@@ -26,7 +26,7 @@ import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/v3-batch.ts';
 import { v3OutputsOverNodes } from '../src/identity/raw/v3-outputs-over-nodes.ts';
 import { startOprfNodeProcess } from './oprf-node-process.ts';
-import type { ServerProcess } from './server-process.ts';
+import { freePort, type ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
 import { viaInject, ZkTestClient } from './zk-client.ts';
@@ -97,24 +97,30 @@ beforeAll(async () => {
   mkdirSync(path.join(root, 'old-3'), { mode: 0o700 });
   writeFileSync(path.join(root, 'old-3/oprf-share.json'), JSON.stringify(old), { mode: 0o600 });
 
+  // The app first: its start (checksumming the artifacts) holds this process's event loop for seconds,
+  // which would leave the HTTP client holding sockets the nodes have closed meanwhile.
+  const ports = await Promise.all([freePort(), freePort(), freePort()]);
+  app = await startTestApp({
+    env: { ...SERVER_SECRET_ENV, OPRF_NODES: ports.map((port) => `http://127.0.0.1:${port}`).join(','), OPRF_THRESHOLD: '2' },
+  });
   const common = { ...NODE_ADMISSION_ENV, RATE_LIMIT_PER_MINUTE: '0' };
   [nodes, oldNode] = await Promise.all([
     Promise.all([
-      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }),
+      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }, { port: ports[0] }),
       // Node 2 keeps a guess budget per client, told apart by X-Forwarded-For (it trusts this test as its proxy).
-      startOprfNodeProcess({
-        ...NODE_ADMISSION_ENV,
-        DATA_DIR: path.join(root, 'shares/node-2'),
-        GUESSES_BEFORE_DELAY: String(GUESSES),
-        TRUST_PROXY: '127.0.0.1',
-      }),
-      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-3') }),
+      startOprfNodeProcess(
+        {
+          ...NODE_ADMISSION_ENV,
+          DATA_DIR: path.join(root, 'shares/node-2'),
+          GUESSES_BEFORE_DELAY: String(GUESSES),
+          TRUST_PROXY: '127.0.0.1',
+        },
+        { port: ports[1] },
+      ),
+      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-3') }, { port: ports[2] }),
     ]),
     startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'old-3') }),
   ]);
-  app = await startTestApp({
-    env: { ...SERVER_SECRET_ENV, OPRF_NODES: nodes.map((node) => node.url).join(','), OPRF_THRESHOLD: '2' },
-  });
 }, 180_000);
 
 afterAll(async () => {
