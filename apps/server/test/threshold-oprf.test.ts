@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { babyJubjubSuite, SUITE_ID, v3KeyFromV2 } from '@zeroid/protocol/v3';
 import { Artifacts } from '../src/proofs/artifacts.ts';
+import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { checkKeyFingerprint } from '../src/oprf/check-key-fingerprint.ts';
 import { libsodiumReady } from '../src/oprf/libsodium.ts';
 import { evaluateWithNodes } from '../src/oprf/nodes/evaluate-with-nodes.ts';
@@ -162,6 +164,11 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
       threshold: 2,
       nodes: nodes.map((n) => n.url),
       admissionKey: Buffer.from(admissions.publicKey).toString('base64url'),
+      // Protocol v3's group key: the nodes' v3 shares are of the single key's v3 key (decision 058).
+      v3: {
+        suite: SUITE_ID,
+        publicKey: Buffer.from(babyJubjubSuite.publicKey(v3KeyFromV2(await loadOprfKey(singleDir, undefined)))).toString('base64url'),
+      },
     });
     const refused = await post(server, '/oprf', { element: 'AAE' });
     expect(refused.status).toBe(409);

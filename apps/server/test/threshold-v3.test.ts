@@ -26,7 +26,7 @@ import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/v3-batch.ts';
 import { v3OutputsOverNodes } from '../src/identity/raw/v3-outputs-over-nodes.ts';
 import { startOprfNodeProcess } from './oprf-node-process.ts';
-import type { ServerProcess } from './server-process.ts';
+import { freePort, type ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
 import { viaInject, ZkTestClient } from './zk-client.ts';
@@ -58,6 +58,14 @@ const evaluateV3 = (node: ServerProcess, points: Uint8Array, headers: Record<str
 const batchV3 = (node: ServerProcess, points: Uint8Array, headers: Record<string, string> = v3Admitted(points)) =>
   post(`${node.url}/oprf/batch`, { request: b64(points), suite: SUITE_ID }, headers);
 const evaluationOf = async (reply: Response) => fromB64(((await reply.json()) as { evaluation: string }).evaluation);
+/** A node-key watcher's options for `urls` (2-of-3, read only when asked), as the server's, logging nowhere. */
+const watching = (urls: string[]) => ({
+  urls,
+  threshold: 2,
+  timeoutMs: 2_000,
+  rereadMs: 60_000,
+  log: { info: () => undefined, warn: () => undefined },
+});
 const keyOf = async (node: ServerProcess) => (await (await fetch(`${node.url}/oprf/public-key`)).json()) as OprfNodeKeyReply;
 
 // A point of order 2, (0, −1): alone, or added to a subgroup point, it must never be evaluated.
@@ -89,24 +97,30 @@ beforeAll(async () => {
   mkdirSync(path.join(root, 'old-3'), { mode: 0o700 });
   writeFileSync(path.join(root, 'old-3/oprf-share.json'), JSON.stringify(old), { mode: 0o600 });
 
+  // The app first: its start (checksumming the artifacts) holds this process's event loop for seconds,
+  // which would leave the HTTP client holding sockets the nodes have closed meanwhile.
+  const ports = await Promise.all([freePort(), freePort(), freePort()]);
+  app = await startTestApp({
+    env: { ...SERVER_SECRET_ENV, OPRF_NODES: ports.map((port) => `http://127.0.0.1:${port}`).join(','), OPRF_THRESHOLD: '2' },
+  });
   const common = { ...NODE_ADMISSION_ENV, RATE_LIMIT_PER_MINUTE: '0' };
   [nodes, oldNode] = await Promise.all([
     Promise.all([
-      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }),
+      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }, { port: ports[0] }),
       // Node 2 keeps a guess budget per client, told apart by X-Forwarded-For (it trusts this test as its proxy).
-      startOprfNodeProcess({
-        ...NODE_ADMISSION_ENV,
-        DATA_DIR: path.join(root, 'shares/node-2'),
-        GUESSES_BEFORE_DELAY: String(GUESSES),
-        TRUST_PROXY: '127.0.0.1',
-      }),
-      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-3') }),
+      startOprfNodeProcess(
+        {
+          ...NODE_ADMISSION_ENV,
+          DATA_DIR: path.join(root, 'shares/node-2'),
+          GUESSES_BEFORE_DELAY: String(GUESSES),
+          TRUST_PROXY: '127.0.0.1',
+        },
+        { port: ports[1] },
+      ),
+      startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-3') }, { port: ports[2] }),
     ]),
     startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'old-3') }),
   ]);
-  app = await startTestApp({
-    env: { ...SERVER_SECRET_ENV, OPRF_NODES: nodes.map((node) => node.url).join(','), OPRF_THRESHOLD: '2' },
-  });
 }, 180_000);
 
 afterAll(async () => {
@@ -230,13 +244,7 @@ describe('threshold mode under protocol v3', () => {
 
   it('the server binds the v3 group key, exposes current.v3, admits v3 points, and its raw-path outputs are the single v3 key’s', async () => {
     const state = app.services.oprfNodes!;
-    const watcher = watchNodeKeys(state, {
-      urls: nodes.map((node) => node.url),
-      threshold: 2,
-      timeoutMs: 2_000,
-      rereadMs: 60_000,
-      log: { info: () => undefined, warn: () => undefined },
-    });
+    const watcher = watchNodeKeys(state, watching(nodes.map((node) => node.url)));
     await watcher.firstRead(
       () => false,
       () => false,
@@ -284,13 +292,7 @@ describe('threshold mode under protocol v3', () => {
     // Node 3 replaced by its file from before v3: left out of v3 (named), still used for v2.
     const urls = [nodes[0]!.url, nodes[1]!.url, oldNode.url];
     const mixedState = { current: undefined } as { current: typeof state.current };
-    const other = watchNodeKeys(mixedState, {
-      urls,
-      threshold: 2,
-      timeoutMs: 2_000,
-      rereadMs: 60_000,
-      log: { info: () => undefined, warn: () => undefined },
-    });
+    const other = watchNodeKeys(mixedState, watching(urls));
     await other.firstRead(
       () => false,
       () => false,

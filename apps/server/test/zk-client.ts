@@ -61,7 +61,10 @@ export const viaHttp =
   };
 import type { Artifacts } from '../src/proofs/artifacts.ts';
 
-/** One v3 OPRF round as the client keeps it: the blinded query (with its secrets), Z, and the output y. */
+/**
+ * One v3 OPRF round as the client keeps it: the blinded query (with its secrets), Z, the output y,
+ * and in threshold mode the node answers it combined, which the registration body carries.
+ */
 export interface V3Round {
   query: BlindedQuery;
   evaluated: Point;
@@ -137,7 +140,10 @@ export class ZkTestClient {
     return key;
   }
 
-  /** One v3 OPRF round with the single key (POST /oprf, suite v3): one guess, the DLEQ proof checked, unblinded. */
+  /**
+   * One v3 OPRF round with the single key (POST /oprf, suite v3): one guess, the DLEQ proof checked,
+   * unblinded. A threshold client overrides this (and `v3Key`) with the nodes' round, returning their answers.
+   */
   async v3Oprf(domain: OprfDomain, raw: string, groupKey?: Point): Promise<V3Round> {
     const key = groupKey ?? (await this.v3Key());
     const query = blindQuery(domain, normaliseInput(raw));

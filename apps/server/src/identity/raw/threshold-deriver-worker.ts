@@ -53,7 +53,7 @@ export default async function derive(task: ThresholdTask): Promise<ThresholdOutc
   const v3Outputs = v3OutputsOverNodes(task.set, {
     timeoutMs: task.timeoutMs,
     forwardedFor: task.client,
-    admit: (request) => admissions.issue(request),
+    admit: (request, suite) => admissions.issue(request, undefined, suite),
     onFaults: (left) => faults.push(left),
   });
   try {

@@ -47,7 +47,12 @@ export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, a
   };
   // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
   const v3Outputs = (client: string | undefined) =>
-    v3OutputsOverNodes(state.current, { timeoutMs, forwardedFor: client, admit: (request) => admissions.issue(request), onFaults });
+    v3OutputsOverNodes(state.current, {
+      timeoutMs,
+      forwardedFor: client,
+      admit: (request, suite) => admissions.issue(request, undefined, suite),
+      onFaults,
+    });
   return {
     registration: (raw, client) => deriveFromRaw(outputs(client), v3Outputs(client), raw),
     commitment: (bioInfo, client) => commitmentFromRawBio(outputs(client), v3Outputs(client), bioInfo),

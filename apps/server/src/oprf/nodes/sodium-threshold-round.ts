@@ -1,4 +1,5 @@
 import { chooseCombinableAnswers, oprfInput, ThresholdUnavailableError, type OprfDomain, type ThresholdKeys } from '@zeroid/protocol';
+import { verifiedAnswers } from './verified-answers.ts';
 import { sodiumBlind, sodiumCombine, sodiumFinalizeUnblinded, sodiumUnblinder, sodiumVerifiedEvaluations } from '../sodium-voprf.ts';
 
 /** One value to evaluate: its OPRF domain and its normalised text. */
@@ -33,15 +34,10 @@ export function sodiumThresholdRound({ groupPublicKey, threshold, publicShares }
       rejected: number[];
       inconsistent: number[];
     } {
-      const rejected: number[] = [];
-      const good = new Map<number, Uint8Array[]>();
-      for (const { index, evaluation } of answers) {
+      const { good, rejected } = verifiedAnswers(answers, (index, evaluation) => {
         const publicKey = keys.get(index);
-        const fresh = !good.has(index) && !rejected.includes(index);
-        const elements = publicKey && fresh ? sodiumVerifiedEvaluations(publicKey, blinded, evaluation) : undefined;
-        if (elements) good.set(index, elements);
-        else rejected.push(index);
-      }
+        return publicKey && sodiumVerifiedEvaluations(publicKey, blinded, evaluation);
+      });
       const { chosen, inconsistent } = chooseCombinableAnswers(groupPublicKey, keys, [...good.keys()], threshold);
       if (!chosen) throw new ThresholdUnavailableError(threshold, good.size, rejected, inconsistent);
       const outputs = inputs.map((input, i) =>

@@ -4,6 +4,7 @@ import { numberToBytesBE } from '@noble/curves/utils.js';
 import { encodeV3Points, v3VerifiedBatch } from '../v3-batch.ts';
 import type { OprfNodeSetV3 } from './oprf-node-set.ts';
 import type { OprfTask } from './sodium-threshold-round.ts';
+import { verifiedAnswers } from './verified-answers.ts';
 
 /** Σ λᵢ·Pᵢ over `indices`, with the Lagrange coefficients at 0: "interpolation in the exponent". */
 const interpolate = (indices: readonly number[], value: (index: number) => Point) =>
@@ -30,15 +31,10 @@ export function v3ThresholdRound({ groupKey, shares, threshold }: OprfNodeSetV3,
     /** The points back to back, as a node's /oprf/batch with `suite` reads them (and the admission signs). */
     request: encodeV3Points(blinded),
     finalize(answers: readonly { index: number; evaluation: Uint8Array }[]) {
-      const rejected: number[] = [];
-      const good = new Map<number, Point[]>();
-      for (const { index, evaluation } of answers) {
+      const { good, rejected } = verifiedAnswers(answers, (index, evaluation) => {
         const publicKey = shares.get(index);
-        const fresh = !good.has(index) && !rejected.includes(index);
-        const evaluated = publicKey && fresh ? v3VerifiedBatch(publicKey, blinded, evaluation) : undefined;
-        if (evaluated) good.set(index, evaluated);
-        else rejected.push(index);
-      }
+        return publicKey && v3VerifiedBatch(publicKey, blinded, evaluation);
+      });
       const { chosen, inconsistent } = chooseFittingSubset([...good.keys()], threshold, (indices) =>
         interpolate(indices, (index) => shares.get(index)!).equals(groupKey),
       );
