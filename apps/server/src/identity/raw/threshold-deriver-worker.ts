@@ -34,7 +34,6 @@ const admissions = admissionSigner((workerData as { admissionSeed: Uint8Array })
 export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
   // The set came encoded (`nodeSetToThread`): its v3 points are decoded here, once, for every round.
   const set = nodeSetFromThread(task.set);
-  task.set = set;
   const faults: NodeFault[][] = [];
   const evaluateMany = async (tasks: readonly OprfTask[]) => {
     const result = await evaluateWithNodes(set, tasks, {
@@ -50,7 +49,7 @@ export default async function derive(task: ThresholdTask): Promise<ThresholdOutc
   };
   const outputs: OprfOutputs = { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
   // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
-  const v3Outputs = v3OutputsOverNodes(task.set, {
+  const v3Outputs = v3OutputsOverNodes(set, {
     timeoutMs: task.timeoutMs,
     forwardedFor: task.client,
     admit: (request, suite) => admissions.issue(request, undefined, suite),
