@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
-import { deriveAll, generateOprfKeyPair, normaliseInput, OprfEvaluator, signErasure } from '@zeroid/protocol';
+import { generateOprfKeyPair } from '@zeroid/protocol';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
@@ -26,7 +26,6 @@ let a: ServerProcess;
 let b: ServerProcess;
 /** On the same database with the default limits, behind a trusted proxy so each request names its client. */
 let limited: ServerProcess;
-let oprf: OprfEvaluator;
 let privateKey: Uint8Array;
 let artifacts: Artifacts;
 let env: Record<string, string>;
@@ -35,7 +34,6 @@ let pgEnv: Record<string, string>;
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
   ({ privateKey } = await generateOprfKeyPair());
-  oprf = new OprfEvaluator(privateKey);
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
   pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-erasure-') };
   const limitedEnv = { ...pgEnv, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true' };
@@ -60,16 +58,8 @@ const verifyRaw = async (server: ServerProcess, name: string) =>
   (await postJson(server, '/verify', { bio_info: person(name).bio_info })).body['Verification Result'];
 const eraseRaw = async (server: ServerProcess, body: { id_info: string; bio_info: string }) => postJson(server, '/erase', body);
 
-/**
- * What the server derives for `name`: the values an erasure must remove. Raw registrations are under
- * protocol v3 (decision 056); `alice` registers through the zero-knowledge v2 client here.
- */
+/** What the server derives for `name` under protocol v3 (decision 056): the values an erasure must remove. */
 async function derived(name: string) {
-  const { id_info, bio_info } = person(name);
-  if (name === 'alice') {
-    const values = deriveAll(await oprf.evaluate('bio', normaliseInput(bio_info)), await oprf.evaluate('id', normaliseInput(id_info)));
-    return { commitment: values.commitment, idTag: values.idTag, did: values.did };
-  }
   const { commitment, idTag, didKey } = await v3Identity(privateKey, person(name));
   return { commitment, idTag, did: didKey.did };
 }
@@ -78,25 +68,14 @@ async function derived(name: string) {
 const proveV3 = async (client: ZkTestClient, name: string) =>
   client.proveIdentity(semaphoreHolder(await v3Identity(privateKey, person(name))));
 
-/** The zero-knowledge erasure of `name`'s v3 identity (`ZkEraseV3Body`), as the web app sends it. */
-async function eraseZkV3(server: ServerProcess, name: string) {
-  const client = new ZkTestClient(viaHttp(server.url), artifacts);
-  const { scopes } = (await (await fetch(`${server.url}/erase/sign-in-scopes`)).json()) as { scopes: string[] };
-  return postJson(server, '/erase', await v3ErasureBody(await v3Identity(privateKey, person(name)), await client.challenge(), scopes));
-}
-
-/** The browser's erasure: OPRF rounds, derivation, a challenge, both keys' signatures and oprf(id). */
+/** The browser's erasure of a v3 identity (`ZkEraseV3Body`): what it derives from the ID and biometric typed, a challenge, its proofs. */
 async function eraseZk(server: ServerProcess, idInfo: string, bioInfo: string) {
   const client = new ZkTestClient(viaHttp(server.url), artifacts);
-  const [oprfBio, oprfId] = await Promise.all([client.oprf('bio', bioInfo), client.oprf('id', idInfo)]);
-  const values = deriveAll(oprfBio, oprfId);
-  const { fields, signatures } = signErasure(values.identity, values.didKey.secretKey, oprfId, {
-    commitment: values.commitment,
-    did: values.did,
-    challenge: await client.challenge(),
-  });
-  return postJson(server, '/erase', { ...fields, signatures, signInProofs: await client.erasureProofs(values.identity, fields.challenge) });
+  const { scopes } = (await (await fetch(`${server.url}/erase/sign-in-scopes`)).json()) as { scopes: string[] };
+  const identity = await v3Identity(privateKey, { id_info: idInfo, bio_info: bioInfo });
+  return postJson(server, '/erase', await v3ErasureBody(identity, await client.challenge(), scopes));
 }
+const eraseZkV3 = (server: ServerProcess, name: string) => eraseZk(server, person(name).id_info, person(name).bio_info);
 
 async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: postgres.url });

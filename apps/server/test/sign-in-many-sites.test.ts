@@ -2,15 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
-import {
-  deriveDidKey,
-  deriveIdentity,
-  generateOprfKeyPair,
-  nullifierSubject,
-  signErasure,
-  signInScope,
-  signInSubject,
-} from '@zeroid/protocol';
+import { generateOprfKeyPair, nullifierSubject, signInScope, signInSubject } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +15,7 @@ import { addClient, addPublicClient, Browser, discoverSite, oidcCli, signInJourn
 import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
 import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
+import { v3ErasureBody } from './v3-identity.ts';
 
 /**
  * Sign in with ZeroID at many sites from one browser, with nothing linkable at rest (issue 25,
@@ -374,33 +367,29 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
       true,
     ]);
 
-    // The zero-knowledge erasure, as the web app sends it (decision 048): its signatures, and a proof per
-    // sector in the group of its own commitment, bound to its challenge. The secret is never sent.
-    const oprfBio = await zk.oprf('bio', PEOPLE.first.bio);
-    const identity = deriveIdentity(oprfBio);
-    const didKey = deriveDidKey(oprfBio);
-    const { fields, signatures } = signErasure(identity, didKey.secretKey, await zk.oprf('id', PEOPLE.first.id), {
-      commitment: identity.commitment.toString(),
-      did: didKey.did,
-      challenge: await zk.challenge(),
-    });
+    // The zero-knowledge erasure of this v3 identity, as the web app sends it (decisions 048 and 059):
+    // y_id, its own proof, the DID's signature, and a proof per sector in the group of its own
+    // commitment, bound to its challenge. The secret is never sent.
+    const { bio, id, registration } = await zk.deriveV3(PEOPLE.first.id, PEOPLE.first.bio);
+    const challenge = await zk.challenge();
     const erase = (body: object) =>
       fetch(`${b.url}/erase`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
         async (r) => `${r.status} ${JSON.stringify(await r.json())}`,
       );
-    const signInProofs = await zk.erasureProofs(identity, fields.challenge);
+    const signInProofs = await zk.erasureProofs(identities.get('first')!, challenge);
     expect(signInProofs.map((proof) => nullifierSubject(proof.nullifier))).toEqual(
       expect.arrayContaining([subject('first', 'site-a'), subject('first', 'site-b')]),
     );
+    const body = await v3ErasureBody({ ...registration, outputBio: bio.output, outputId: id.output }, challenge, [], { signInProofs });
     // The secret is refused outright; a sector left out, another person's proofs, or proofs of another
     // challenge are refused before anything is spent.
-    expect(await erase({ ...fields, signatures, signInProofs, secretScalar: identity.secretScalar.toString() })).toMatch(/^400 /);
-    expect(await erase({ ...fields, signatures, signInProofs: signInProofs.slice(1) })).toMatch(/^400 .*SIGN_IN_PROOFS_MISMATCH/);
-    const thirds = await zk.erasureProofs(identities.get('third')!, fields.challenge);
-    expect(await erase({ ...fields, signatures, signInProofs: thirds })).toMatch(/^400 .*SIGN_IN_PROOFS_MISMATCH/);
+    expect(await erase({ ...body, secretScalar: registration.secretScalar.toString() })).toMatch(/^400 /);
+    expect(await erase({ ...body, signInProofs: signInProofs.slice(1) })).toMatch(/^400 .*SIGN_IN_PROOFS_MISMATCH/);
+    const thirds = await zk.erasureProofs(identities.get('third')!, challenge);
+    expect(await erase({ ...body, signInProofs: thirds })).toMatch(/^400 .*SIGN_IN_PROOFS_MISMATCH/);
     const forged = signInProofs.map((proof) => ({ ...proof, nullifier: thirds[0]!.nullifier }));
-    expect(await erase({ ...fields, signatures, signInProofs: forged })).toMatch(/^400 .*INVALID_PROOF/);
-    expect(await erase({ ...fields, signatures, signInProofs })).toBe('200 {"Erasure Result":"Success"}');
+    expect(await erase({ ...body, signInProofs: forged })).toMatch(/^400 .*INVALID_PROOF/);
+    expect(await erase(body)).toBe('200 {"Erasure Result":"Success"}');
     expect(await Promise.all([works(siteA, firstAtA), works(siteB, firstAtB), works(siteA, thirdAtA)])).toEqual([false, false, true]);
 
     // The raw erasure (the specification's body): the server derives the secret itself.

@@ -1,6 +1,6 @@
 import type { Metrics } from '../metrics.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
-import { NO_GUESS, RAW_REGISTRATION } from '../limits/guess-costs.ts';
+import { REGISTRATION } from '../limits/guess-costs.ts';
 import { giveBackOnNodeFailure, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { Storage } from '../storage/types.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
@@ -12,11 +12,12 @@ import type { RawDeriver } from './raw/raw-deriver.ts';
 export type RegistrationRequest = { proven: CheckedRegistrationV3 } | { idInfo: string; bioInfo: string };
 
 /**
- * The registration use case (POST /register). A raw registration makes two OPRF evaluations, each a
- * guess (its "already registered" answers one), so it draws two from the client's guess budget; a
- * zero-knowledge one makes none (its OPRF rounds were counted at /oprf, and each of its evaluations
- * registers once: `registration_queries`), but is still admitted under the global budget. The raw values are derived and dropped. Answers the DID of a new identity, or
- * undefined when the identity was already registered (whose data is never echoed).
+ * The registration use case (POST /register). Either path draws two guesses from the client's guess
+ * budget: a raw registration makes two OPRF evaluations, each a guess (its "already registered"
+ * answers one); a zero-knowledge one made its rounds at /oprf, but a finished round can be re-blinded
+ * (B + s·G, Z + s·K) and registered again without a new one, so the registration itself is what is
+ * counted (decision 061). The raw values are derived and dropped. Answers the DID of a new identity,
+ * or undefined when the identity was already registered (whose data is never echoed).
  */
 export async function registerClaim(
   services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics; proofVerifier: ProofVerifier },
@@ -28,11 +29,11 @@ export async function registerClaim(
   let did: string;
   let inserted: boolean;
   if ('proven' in request) {
-    await admit(NO_GUESS);
+    await admit(REGISTRATION);
     inserted = (await registerProven(storage, proofVerifier, request.proven)).inserted;
     did = request.proven.did;
   } else {
-    const admission = await admit(RAW_REGISTRATION);
+    const admission = await admit(REGISTRATION);
     const derived = await deriver
       .registration({ idInfo: request.idInfo, bioInfo: request.bioInfo }, client)
       .catch(async (error: unknown) => {

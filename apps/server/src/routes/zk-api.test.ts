@@ -3,7 +3,7 @@ import { BN254_BASE_FIELD, SNARK_SCALAR_FIELD, blindOprfInput } from '@zeroid/pr
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { startTestApp, TEST_METRICS_TOKEN, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
-import { G, Point, SUITE_ID, encodePoint } from '@zeroid/protocol/v3';
+import { Fn, G, Point, SUITE_ID, encodePoint } from '@zeroid/protocol/v3';
 import { Artifacts } from '../proofs/artifacts.ts';
 import { newSessionSecret } from '../sessions/session-secret.ts';
 
@@ -218,6 +218,33 @@ describe('POST /oprf under protocol v3 (decision 056)', () => {
       await onLimited.v3Oprf('bio', 'budget one');
       await onLimited.v3Oprf('id', 'budget two');
       await expect(onLimited.v3Oprf('bio', 'budget three')).rejects.toThrow(/TOO_MANY_GUESSES/);
+    } finally {
+      await limited.destroy();
+    }
+  });
+
+  it('charges a registration two guesses, so re-blinded rounds (B + s·G, Z + s·K) register no more than fresh ones (decision 061)', async () => {
+    const limited = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '600', GUESSES_BEFORE_DELAY: '4' } });
+    try {
+      const onLimited = new ZkTestClient(limited.app, await Artifacts.load());
+      // Two rounds at /oprf and the registration: four guesses, the whole budget.
+      const first = await onLimited.proveRegistration('REBLIND-1', 'reblinded biometric');
+      expect((await limited.app.inject({ method: 'POST', url: '/register', payload: first.body })).json()).toMatchObject({
+        'DID already generated': false,
+      });
+      // The same evaluations moved by s: valid rounds nobody evaluated, which the table of used points
+      // cannot recognise. They cost a registration's guesses all the same.
+      const K = first.groupKey;
+      const shift = (round: typeof first.bio, s: bigint) => ({
+        ...round,
+        query: { ...round.query, blind: Fn.create(round.query.blind + s), blinded: round.query.blinded.add(G.multiply(s)) },
+        evaluated: round.evaluated.add(K.multiply(s)),
+      });
+      const again = await onLimited.proveRegistration('REBLIND-1', 'reblinded biometric', {
+        rounds: { bio: shift(first.bio, 5n), id: shift(first.id, 7n) },
+      });
+      const reply = await limited.app.inject({ method: 'POST', url: '/register', payload: again.body });
+      expect({ status: reply.statusCode, code: reply.json().error?.code }).toEqual({ status: 429, code: 'TOO_MANY_GUESSES' });
     } finally {
       await limited.destroy();
     }
