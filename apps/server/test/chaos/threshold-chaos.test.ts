@@ -11,7 +11,7 @@ import { Artifacts } from '../../src/proofs/artifacts.ts';
 import { inProcessDeriver } from '../../src/identity/raw/raw-deriver.ts';
 import { freePort, startServerProcess, type ServerProcess } from '../server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from '../threshold-processes.ts';
-import { viaHttp, ZkTestClient } from '../zk-client.ts';
+import { viaHttp, ZkTestClient, type V3Round } from '../zk-client.ts';
 import { FULL, report } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
 
@@ -44,9 +44,12 @@ let current: string[];
 let generation = 0;
 let artifacts: Artifacts;
 let browser: Browser | undefined;
-let web: { oprfRound(domain: OprfDomain, normalised: string): Promise<Uint8Array> };
+/** The web app's protocol v3 round (what `oprfRoundV3` answers, as far as this test reads it). */
+let web: {
+  oprfRoundV3(domain: OprfDomain, normalised: string): Promise<Omit<V3Round, 'answers'> & { round: { answers?: V3Round['answers'] } }>;
+};
 // Held in a variable: the server's type check does not follow it into the web app (DOM and Vite types).
-const WEB_ROUND = '../../../web/src/features/prover/oprf-round.ts';
+const WEB_ROUND = '../../../web/src/features/prover/oprf-round-v3.ts';
 
 type Raw = { id_info: string; bio_info: string };
 const tally = {
@@ -125,7 +128,10 @@ async function verifyRaw(bio: string, registered: boolean): Promise<Verdict | 'u
 /** The browser's zero-knowledge client: the web app's threshold round, then the protocol's registration and proof. */
 const zk = () =>
   new (class extends ZkTestClient {
-    override oprf = (domain: OprfDomain, raw: string) => web.oprfRound(domain, normaliseInput(raw));
+    override v3Oprf = async (domain: OprfDomain, raw: string): Promise<V3Round> => {
+      const { query, evaluated, output, round } = await web.oprfRoundV3(domain, normaliseInput(raw));
+      return { query, evaluated, output, ...(round.answers ? { answers: round.answers } : {}) };
+    };
   })(viaHttp(serverUrl), artifacts);
 
 async function registerThroughRound(raw: Raw) {
