@@ -43,6 +43,7 @@ describe('protocol v3 known answers (src/vectors/protocol-v3.json)', () => {
         ['id', vector.id, vector.idRound],
       ] as const) {
         const round = blindQuery(domain, normaliseInput(text), BigInt(expected.blind));
+        expect(round.hashedText.toString()).toBe(expected.text);
         expect(round.query.toString()).toBe(expected.query);
         expect(point(queryPoint(round.query))).toEqual(expected.point);
         expect(point(round.blinded)).toEqual(expected.blinded);
