@@ -4,6 +4,7 @@ pragma circom 2.1.0;
 // the ID tag being registered are the v3 derivations of OPRF outputs, under the group key K, on some
 // biometric query and some ID query, for the blinded points B the client sent and the evaluations Z
 // the key holders answered:
+//   x_bio = Poseidon(BIO_QUERY_TAG, t_bio)                   x_id = Poseidon(ID_QUERY_TAG, t_id)
 //   y_bio = OprfOutput(x_bio, r_bio; B_bio, Z_bio, K)        y_id = OprfOutput(x_id, r_id; B_id, Z_id, K)
 //   secret = low 250 bits of Poseidon(SEMAPHORE_LABEL, y_bio)
 //   commitment = Poseidon(secret·Base8)                     exactly Semaphore v4's identity commitment
@@ -12,6 +13,9 @@ pragma circom 2.1.0;
 // challenge, didHash. The registrar checks the points, consumes the challenge once, and takes didHash
 // from the DID it stores: a proof for another challenge or another DID does not verify, so the DID is
 // bound by a proof only the holder of the secret behind the commitment could make.
+// The private inputs are the hashed texts t (one hash_to_field for both domains), not the queries: each
+// slot derives its query under its own constant tag, so an ID query cannot stand in the biometric slot,
+// nor one query in both (decision 062).
 
 include "circomlib/circuits/bitify.circom";
 include "circomlib/circuits/escalarmulfix.circom";
@@ -19,9 +23,9 @@ include "circomlib/circuits/poseidon.circom";
 include "lib/oprf-output.circom";
 
 template RegistrationV3() {
-    signal input bioQuery;
+    signal input bioText;
     signal input bioBlind;
-    signal input idQuery;
+    signal input idText;
     signal input idBlind;
     signal input bioBlinded[2];
     signal input bioEvaluated[2];
@@ -35,20 +39,28 @@ template RegistrationV3() {
 
     var SEMAPHORE_LABEL = 2729528195381203497832717771219065409652094515; // "zeroid/semaphore/v3"
     var ID_TAG_LABEL = 162692558490109651967069915839315539507; // "zeroid/id-tag/v3"
+    var BIO_QUERY_TAG = 2729528195381203497233053099985455575429248563; // "zeroid/query/bio/v3"
+    var ID_QUERY_TAG = 10662219513207826161066613671818215818229299; // "zeroid/query/id/v3"
     var BASE8[2] = [
         5299619240641551281634865583518297030282874472190772894086521144482721001553,
         16950150798460657717958625567821834550301663161624707787222815936182638968203
     ];
 
+    // Each slot's query under its own domain tag, a constant of the circuit (decision 062).
+    component bioQuery = Poseidon(2);
+    bioQuery.inputs <== [BIO_QUERY_TAG, bioText];
+    component idQuery = Poseidon(2);
+    idQuery.inputs <== [ID_QUERY_TAG, idText];
+
     component bio = OprfOutput();
-    bio.query <== bioQuery;
+    bio.query <== bioQuery.out;
     bio.blind <== bioBlind;
     bio.blinded <== bioBlinded;
     bio.evaluated <== bioEvaluated;
     bio.groupKey <== groupKey;
 
     component id = OprfOutput();
-    id.query <== idQuery;
+    id.query <== idQuery.out;
     id.blind <== idBlind;
     id.blinded <== idBlinded;
     id.evaluated <== idEvaluated;

@@ -81,6 +81,7 @@ describe('the v3 registration circuit (circuits/artifacts)', () => {
     for (const vector of known.vectors) {
       const round = (r: typeof vector.bioRound, domain: 'bio' | 'id'): BlindedQuery => ({
         domain,
+        hashedText: BigInt(r.text),
         query: BigInt(r.query),
         blind: BigInt(r.blind),
         blinded: point(r.blinded),
@@ -104,7 +105,21 @@ describe('the v3 registration circuit (circuits/artifacts)', () => {
     const other = blindQuery('bio', 'another biometric');
     await expect(witness(registrationProofInput(bio, id, { ...statement, bioBlinded: other.blinded }))).rejects.toThrow(/Assert Failed/);
     await expect(witness(registrationProofInput({ ...bio, blind: bio.blind + 1n }, id, statement))).rejects.toThrow(/Assert Failed/);
-    await expect(witness(registrationProofInput({ ...bio, query: bio.query + 1n }, id, statement))).rejects.toThrow(/Assert Failed/);
+    await expect(witness(registrationProofInput({ ...bio, hashedText: bio.hashedText + 1n }, id, statement))).rejects.toThrow(
+      /Assert Failed/,
+    );
+  });
+
+  it('has no witness with the ID round in the biometric slot, nor with one round in both slots (decision 062)', async () => {
+    const { bio, id, statement } = honestRound('a biometric', 'an ID');
+    expect(publicOf(await witness(registrationProofInput(bio, id, statement)))).toHaveLength(14);
+    const bioSlot = { bioBlinded: statement.idBlinded, bioEvaluated: statement.idEvaluated };
+    const idSlot = { idBlinded: statement.bioBlinded, idEvaluated: statement.bioEvaluated };
+    // The rounds swapped: the ID's evaluation registered as the biometric and the reverse.
+    await expect(witness(registrationProofInput(id, bio, { ...statement, ...bioSlot, ...idSlot }))).rejects.toThrow(/Assert Failed/);
+    // One evaluation for both slots, either one.
+    await expect(witness(registrationProofInput(id, id, { ...statement, ...bioSlot }))).rejects.toThrow(/Assert Failed/);
+    await expect(witness(registrationProofInput(bio, bio, { ...statement, ...idSlot }))).rejects.toThrow(/Assert Failed/);
   });
 
   it('outputs another identity when an evaluation comes from another key: the registrar must check Z', async () => {

@@ -39,6 +39,7 @@ function round(domain: 'bio' | 'id', text: string, n: number) {
   const { evaluated, proof } = evaluateBlinded(key, q.blinded, nonce);
   const { unblinded, output } = unblindEvaluation(q, groupKey, evaluated);
   return {
+    text: q.hashedText.toString(),
     query: q.query.toString(),
     point: point(queryPoint(q.query)),
     blind: q.blind.toString(),

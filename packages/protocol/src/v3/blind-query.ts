@@ -1,12 +1,15 @@
 import type { OprfDomain } from '../oprf-suite.ts';
 import { G, randomScalar, type Point } from './baby-jubjub-group.ts';
+import { hashText } from './hash-text.ts';
 import { oprfQuery } from './oprf-query.ts';
 import { queryPoint } from './query-point.ts';
 
 /** A blinded v3 query and what the client keeps to unblind it and, later, to prove the round. */
 export interface BlindedQuery {
   domain: OprfDomain;
-  /** The query field element (hash_to_field of the text). Secret: it identifies the text. */
+  /** The text's field element t (`hashText`), the registration proof's private input. Secret: it identifies the text. */
+  hashedText: bigint;
+  /** The query x = Poseidon([QUERY_TAG[domain], t]) (`oprfQuery`). Secret: it identifies the text. */
   query: bigint;
   /** The blind r, a scalar modulo ℓ. Secret. */
   blind: bigint;
@@ -22,6 +25,7 @@ export interface BlindedQuery {
  * variable-base multiplication per input instead of two variable-base ones (decision 040).
  */
 export function blindQuery(domain: OprfDomain, normalised: string, blind: bigint = randomScalar()): BlindedQuery {
-  const query = oprfQuery(domain, normalised);
-  return { domain, query, blind, blinded: queryPoint(query).add(G.multiply(blind)) };
+  const hashedText = hashText(normalised);
+  const query = oprfQuery(domain, normalised, hashedText);
+  return { domain, hashedText, query, blind, blinded: queryPoint(query).add(G.multiply(blind)) };
 }

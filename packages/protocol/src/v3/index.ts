@@ -3,6 +3,7 @@
 export {
   SUITE_ID,
   QUERY_DST,
+  QUERY_TAG,
   FINALIZE_DS,
   SEMAPHORE_LABEL,
   ID_TAG_LABEL,
@@ -21,6 +22,7 @@ export {
   randomScalar,
   type AffinePoint,
 } from './baby-jubjub-group.ts';
+export { hashText } from './hash-text.ts';
 export { oprfQuery } from './oprf-query.ts';
 export { queryPoint } from './query-point.ts';
 export { blindQuery, type BlindedQuery } from './blind-query.ts';

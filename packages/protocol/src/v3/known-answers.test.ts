@@ -36,6 +36,14 @@ describe('protocol v3 known answers (src/vectors/protocol-v3.json)', () => {
     expect(point(groupKey)).toEqual(known.groupKey);
   });
 
+  it('hashes a text to one t in both domains, and to one query per domain (decision 062)', () => {
+    const text = normaliseInput(known.vectors[0]!.bio);
+    const [bio, id] = [blindQuery('bio', text, 1n), blindQuery('id', text, 1n)];
+    expect(id.hashedText).toBe(bio.hashedText);
+    expect(bio.hashedText.toString()).toBe(known.vectors[0]!.bioRound.text);
+    expect(id.query).not.toBe(bio.query);
+  });
+
   for (const [n, vector] of known.vectors.entries()) {
     it(`vector ${n}: this code gives every value`, () => {
       for (const [domain, text, expected] of [
@@ -43,6 +51,7 @@ describe('protocol v3 known answers (src/vectors/protocol-v3.json)', () => {
         ['id', vector.id, vector.idRound],
       ] as const) {
         const round = blindQuery(domain, normaliseInput(text), BigInt(expected.blind));
+        expect(round.hashedText.toString()).toBe(expected.text);
         expect(round.query.toString()).toBe(expected.query);
         expect(point(queryPoint(round.query))).toEqual(expected.point);
         expect(point(round.blinded)).toEqual(expected.blinded);

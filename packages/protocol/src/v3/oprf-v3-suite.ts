@@ -8,8 +8,11 @@ import type { OprfDomain } from '../oprf-suite.ts';
  */
 export const SUITE_ID = 'ZeroID-OPRFv3-BabyJubJub-Poseidon2';
 
-/** The hash_to_field DST of each input domain: an ID never evaluates like a biometric. */
-export const QUERY_DST: Record<OprfDomain, string> = { bio: `${SUITE_ID}-Query-bio`, id: `${SUITE_ID}-Query-id` };
+/**
+ * The hash_to_field DST of a text, the same for both domains: the domain is bound after it, by a tag the
+ * registration circuit holds as a constant for each slot (`QUERY_TAG`, decision 062).
+ */
+export const QUERY_DST = `${SUITE_ID}-Query`;
 
 /**
  * A short ASCII label as one BN254 field element (its bytes read big-endian), the way a Poseidon
@@ -20,6 +23,15 @@ export function asciiField(label: string): bigint {
   return [...label].reduce((acc, char) => (acc << 8n) | BigInt(char.charCodeAt(0)), 0n);
 }
 
+/**
+ * The domain tag of each input's query: x = Poseidon([QUERY_TAG[domain], t]), t the text's field element.
+ * The circuit computes x from t with the tag of its slot, so an ID query cannot stand in the biometric
+ * slot nor one query in both (decision 062): an ID never evaluates like a biometric.
+ */
+export const QUERY_TAG: Record<OprfDomain, bigint> = {
+  bio: asciiField('zeroid/query/bio/v3'),
+  id: asciiField('zeroid/query/id/v3'),
+};
 /** Domain separator of Finalize: y = Poseidon2([FINALIZE_DS, query, N.y]). */
 export const FINALIZE_DS = asciiField('ZeroID OPRFv3 Finalize');
 /** Label of the Semaphore secret: seed = Poseidon([SEMAPHORE_LABEL, y_bio]). */

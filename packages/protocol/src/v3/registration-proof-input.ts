@@ -56,16 +56,20 @@ export function registrationPublicSignals(commitment: string, idTagField: bigint
   ];
 }
 
-/** The prover's input (witness seeds) for `circuits/registration-v3.circom`, in decimal strings. */
+/**
+ * The prover's input (witness seeds) for `circuits/registration-v3.circom`, in decimal strings. The
+ * private inputs are the hashed texts t, not the queries: the circuit derives each query under its
+ * slot's domain tag (decision 062).
+ */
 export function registrationProofInput(
   bio: BlindedQuery,
   id: BlindedQuery,
   statement: RegistrationStatement,
 ): Record<string, string | string[]> {
   return {
-    bioQuery: bio.query.toString(),
+    bioText: bio.hashedText.toString(),
     bioBlind: bio.blind.toString(),
-    idQuery: id.query.toString(),
+    idText: id.hashedText.toString(),
     idBlind: id.blind.toString(),
     bioBlinded: affine(statement.bioBlinded),
     bioEvaluated: affine(statement.bioEvaluated),
