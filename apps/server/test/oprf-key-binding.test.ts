@@ -120,6 +120,8 @@ describe('an OPRF key bound to its PostgreSQL database', () => {
     await client.connect();
     const rows = (await client.query<{ purpose: string; fingerprint: string }>('SELECT purpose, fingerprint FROM key_fingerprints')).rows;
     await client.end();
-    expect(rows).toEqual([{ purpose: 'oprf', fingerprint: fingerprintOf(winner) }]);
+    // The winner's key, and its protocol v3 key beside it (decision 058): the loser wrote neither.
+    expect(rows.map((row) => row.purpose).sort()).toEqual(['oprf', 'oprf-v3']);
+    expect(rows.find((row) => row.purpose === 'oprf')).toEqual({ purpose: 'oprf', fingerprint: fingerprintOf(winner) });
   }, 180_000);
 });
