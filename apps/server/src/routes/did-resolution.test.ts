@@ -1,6 +1,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
-import { deriveDidKey, normaliseInput } from '@zeroid/protocol';
+import { normaliseInput } from '@zeroid/protocol';
+import { babyJubjubSuite, deriveRegistration } from '@zeroid/protocol/v3';
 import { Resolver } from 'did-resolver';
 import { getResolver } from 'key-did-resolver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +22,9 @@ describe('DID resolution (P6)', () => {
     const reply = await t.app.inject({ method: 'POST', url: '/register', payload: { id_info: 'DID-RES-1', bio_info: bio } });
     const did = reply.json<{ DID: string }>().DID;
 
-    // The holder's side: the same derivation the browser runs.
-    const holder = deriveDidKey(await t.oprf.evaluate('bio', normaliseInput(bio)));
+    // The holder's side: the same derivation the browser runs (protocol v3, decision 056).
+    const outputBio = await babyJubjubSuite.evaluate(t.services.oprfV3!.privateKey, 'bio', normaliseInput(bio));
+    const holder = deriveRegistration(BigInt(`0x${Buffer.from(outputBio).toString('hex')}`), 0n).didKey;
     expect(holder.did).toBe(did);
 
     const resolved = await new Resolver(getResolver()).resolve(did);
