@@ -8,7 +8,7 @@ import {
   G,
   blindQuery,
   deriveRegistration,
-  didHash,
+  registrationStatement,
   encodePoint,
   evaluateBlinded,
   randomScalar,
@@ -41,15 +41,7 @@ const round = (domain: 'bio' | 'id', text: string) => {
 const bio = round('bio', 'ridge loop whorl delta arch 12 31 57');
 const id = round('id', 'P-1234 Jane Example');
 const registration = deriveRegistration(bio.output, id.output);
-const statement = {
-  bioBlinded: bio.query.blinded,
-  bioEvaluated: bio.evaluated,
-  idBlinded: id.query.blinded,
-  idEvaluated: id.evaluated,
-  groupKey,
-  challenge: BigInt(CHALLENGE),
-  didHash: didHash(registration.didKey.did),
-};
+const statement = registrationStatement({ bio, id }, groupKey, CHALLENGE, registration.didKey.did);
 const artifact = (name: string) => path.join(root, 'artifacts', name);
 const { proof, publicSignals } = await groth16.fullProve(
   registrationProofInput(bio.query, id.query, statement),

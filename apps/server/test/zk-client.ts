@@ -19,7 +19,7 @@ import {
   decodeEvaluation,
   decodePoint,
   deriveRegistration,
-  didHash,
+  registrationStatement,
   encodePoint,
   registrationProofInput,
   registrationPublicSignals,
@@ -176,15 +176,7 @@ export class ZkTestClient {
   ): Promise<ProvenRegistration> {
     const { bio, id, registration, groupKey } = await this.deriveV3(idInfo, bioInfo, options.rounds);
     const challenge = options.challenge ?? (await this.challenge());
-    const statement = {
-      bioBlinded: bio.query.blinded,
-      bioEvaluated: bio.evaluated,
-      idBlinded: id.query.blinded,
-      idEvaluated: id.evaluated,
-      groupKey,
-      challenge: BigInt(challenge),
-      didHash: didHash(registration.didKey.did),
-    };
+    const statement = registrationStatement({ bio, id }, groupKey, challenge, registration.didKey.did);
     const { proof, publicSignals } = await groth16.fullProve(
       registrationProofInput(bio.query, id.query, statement),
       this.artifacts.get('registration-v3.wasm')!.path,

@@ -33,7 +33,13 @@ export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare 
 export { unblindEvaluation } from './unblind-evaluation.ts';
 export { finalizeOutput } from './finalize-output.ts';
 export { deriveRegistration, provingIdentityV3, idTagV3, type RegistrationV3 } from './derive-registration.ts';
-export { didHash, registrationProofInput, registrationPublicSignals, type RegistrationStatement } from './registration-proof-input.ts';
+export {
+  didHash,
+  registrationProofInput,
+  registrationPublicSignals,
+  registrationStatement,
+  type RegistrationStatement,
+} from './registration-proof-input.ts';
 export { encodeEvaluation, decodeEvaluation, EVALUATION_BYTES } from './evaluation-codec.ts';
 export { checkPublicShares } from './check-public-shares.ts';
 export { babyJubjubSuite } from './baby-jubjub-suite.ts';

@@ -32,6 +32,33 @@ export function didHash(did: string): bigint {
   return BigInt(`0x${bytesToHex(sha256(bytes))}`) >> 8n;
 }
 
+/** One finished round as the statement needs it: the blinded query and its evaluation Z. */
+interface EvaluatedRound {
+  query: BlindedQuery;
+  evaluated: Point;
+}
+
+/**
+ * The statement of a registration from its two rounds, the key they were evaluated under, the
+ * challenge and the DID: what the client proves and what the registrar rebuilds to check it.
+ */
+export function registrationStatement(
+  rounds: { bio: EvaluatedRound; id: EvaluatedRound },
+  groupKey: Point,
+  challenge: string,
+  did: string,
+): RegistrationStatement {
+  return {
+    bioBlinded: rounds.bio.query.blinded,
+    bioEvaluated: rounds.bio.evaluated,
+    idBlinded: rounds.id.query.blinded,
+    idEvaluated: rounds.id.evaluated,
+    groupKey,
+    challenge: BigInt(challenge),
+    didHash: didHash(did),
+  };
+}
+
 const affine = (point: Point) => {
   const { x, y } = point.toAffine();
   return [x.toString(), y.toString()];

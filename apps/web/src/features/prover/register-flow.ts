@@ -2,7 +2,7 @@ import { packGroth16Proof } from '@semaphore-protocol/proof';
 import type { ChallengeReply, RegisterReply } from '@zeroid/protocol';
 import {
   deriveRegistration,
-  didHash,
+  registrationStatement,
   registrationProofInput,
   signWithDid,
   v3RegistrationMessage,
@@ -41,15 +41,7 @@ export async function registerFlow(input: { idInfo: string; bioInfo: string }, p
   timelineMark('oprf-round-done');
   const registration = deriveRegistration(bio.output, id.output);
   const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
-  const proofInput = registrationProofInput(bio.query, id.query, {
-    bioBlinded: bio.query.blinded,
-    bioEvaluated: bio.evaluated,
-    idBlinded: id.query.blinded,
-    idEvaluated: id.evaluated,
-    groupKey: bio.groupKey,
-    challenge: BigInt(challenge),
-    didHash: didHash(fields.did),
-  });
+  const proofInput = registrationProofInput(bio.query, id.query, registrationStatement({ bio, id }, bio.groupKey, challenge, fields.did));
   const artifacts = await artifactsRequest;
   progress({ stage: 'proving' });
   timelineMark('proof-started');
