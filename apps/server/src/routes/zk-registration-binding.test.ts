@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../storage/sqlite/sqlite-driver.ts';
 import pg from 'pg';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateOprfKeyPair } from '@zeroid/protocol';
