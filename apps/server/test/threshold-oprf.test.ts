@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { babyJubjubSuite, SUITE_ID, v3KeyFromV2 } from '@zeroid/protocol/v3';
+import { babyJubjubSuite, decodePoint, decodeScalar, SUITE_ID, v3KeyFromV2 } from '@zeroid/protocol/v3';
+import { v3BlindedPoints, v3EvaluateBatch } from '../src/oprf/v3-batch.ts';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { checkKeyFingerprint } from '../src/oprf/check-key-fingerprint.ts';
@@ -39,33 +40,43 @@ const servers: ServerProcess[] = [];
 let liar: Server | undefined;
 
 /**
- * A node that lies: it publishes node 3's true Kᵢ but answers with another key, with a well-formed
- * DLEQ proof for that key, so only a client that checks each proof against Kᵢ notices.
+ * A node that lies: it publishes node 3's true Kᵢ (v2 and v3) but answers with other keys, with
+ * well-formed DLEQ proofs for those keys, so only a client that checks each proof against Kᵢ notices.
+ * It answers protocol v3's rounds (`suite`, decision 058) as well as v2's; anything it cannot read
+ * gets a 400, as an honest node's would.
  */
 async function startLiar(port: number, publicKeyReply: string): Promise<Server> {
   const wrongKey = (await generateOprfKeyPair()).privateKey;
   const wrong = new OprfEvaluator(wrongKey);
+  const wrongV3 = await babyJubjubSuite.generateKeyPair();
+  const wrongV3Scalar = decodeScalar(wrongV3.privateKey)!;
+  const wrongV3Public = decodePoint(wrongV3.publicKey)!;
   const published = new Uint8Array(Buffer.from((JSON.parse(publicKeyReply) as { publicKey: string }).publicKey, 'base64url'));
   await libsodiumReady;
+  const answer = async (url: string | undefined, body: string): Promise<Uint8Array> => {
+    const parsed = JSON.parse(body) as { request?: string; element?: string; suite?: string };
+    const bytes = new Uint8Array(Buffer.from(parsed.request ?? parsed.element ?? '', 'base64url'));
+    if (parsed.suite) {
+      // Protocol v3: a wrong v3 key's evaluations, with a valid proof for that key, not for Kᵢ.
+      return url === '/oprf/batch' ? v3EvaluateBatch(wrongV3Scalar, wrongV3Public, v3BlindedPoints(bytes)!) : babyJubjubSuite.blindEvaluate(wrongV3.privateKey, bytes);
+    }
+    // The raw path's batch (decision 027): a wrong key's evaluations, one batch proof against Kᵢ.
+    if (url === '/oprf/batch') return sodiumBlindEvaluateBatch(wrongKey, published, sodiumBlindedElements(bytes, 2)!);
+    return wrong.blindEvaluate(bytes);
+  };
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += String(chunk)));
     request.on('end', () => {
-      void (async () => {
-        response.setHeader('content-type', 'application/json');
-        if (request.method === 'GET' && request.url === '/oprf/public-key') return response.end(publicKeyReply);
-        if (request.url === '/oprf/batch') {
-          // The raw path's batch (decision 027): a wrong key's evaluations, one batch proof against Kᵢ.
-          const { request: batch } = JSON.parse(body) as { request: string };
-          const elements = sodiumBlindedElements(new Uint8Array(Buffer.from(batch, 'base64url')), 2)!;
-          return response.end(
-            JSON.stringify({ evaluation: Buffer.from(sodiumBlindEvaluateBatch(wrongKey, published, elements)).toString('base64url') }),
-          );
-        }
-        const { element } = JSON.parse(body) as { element: string };
-        const evaluation = await wrong.blindEvaluate(new Uint8Array(Buffer.from(element, 'base64url')));
-        response.end(JSON.stringify({ evaluation: Buffer.from(evaluation).toString('base64url') }));
-      })();
+      response.setHeader('content-type', 'application/json');
+      if (request.method === 'GET' && request.url === '/oprf/public-key') return response.end(publicKeyReply);
+      answer(request.url, body).then(
+        (evaluation) => response.end(JSON.stringify({ evaluation: Buffer.from(evaluation).toString('base64url') })),
+        () => {
+          response.statusCode = 400;
+          response.end(JSON.stringify({ code: 'INVALID_ELEMENT' }));
+        },
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -220,6 +231,9 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
       });
     }
     expect((await postJson(server, '/verify', { bio_info: 'raw biometric L2' })).body).toEqual({ 'Verification Result': 'Success' });
+    // The browser's v3 round leaves the liar's answer out by its proof; the server checks the answers again.
+    expect((await zk.register('ID-ZK-L', 'zk biometric liar')).json()).toMatchObject({ 'DID already generated': false });
+    expect((await zk.verify(await zk.prove('zk biometric liar'))).json()).toEqual({ 'Verification Result': 'Success' });
 
     // Node 2 dies too: one honest node and a liar are fewer than t. 503 with a code, never a verdict.
     await killOprfNode(nodes[1]!);
@@ -273,11 +287,13 @@ describe('threshold OPRF mode (2 of 3 nodes)', () => {
 /** What node 3 published while it was alive, as its share file records it. */
 function readNodeKey(node: OprfNodeProcess): string {
   const file = JSON.parse(readFileSync(path.join(node.dataDir, 'oprf-share.json'), 'utf8')) as Record<string, unknown>;
+  const v3 = file.v3 as Record<string, unknown>;
   return JSON.stringify({
     suite: file.suite,
     index: file.index,
     publicKey: file.publicKey,
     threshold: file.threshold,
     groupPublicKey: file.groupPublicKey,
+    v3: { suite: v3.suite, publicKey: v3.publicKey, groupPublicKey: v3.groupPublicKey },
   });
 }
