@@ -58,7 +58,9 @@ async function startLiar(port: number, publicKeyReply: string): Promise<Server> 
     const bytes = new Uint8Array(Buffer.from(parsed.request ?? parsed.element ?? '', 'base64url'));
     if (parsed.suite) {
       // Protocol v3: a wrong v3 key's evaluations, with a valid proof for that key, not for Kᵢ.
-      return url === '/oprf/batch' ? v3EvaluateBatch(wrongV3Scalar, wrongV3Public, v3BlindedPoints(bytes)!) : babyJubjubSuite.blindEvaluate(wrongV3.privateKey, bytes);
+      return url === '/oprf/batch'
+        ? v3EvaluateBatch(wrongV3Scalar, wrongV3Public, v3BlindedPoints(bytes)!)
+        : babyJubjubSuite.blindEvaluate(wrongV3.privateKey, bytes);
     }
     // The raw path's batch (decision 027): a wrong key's evaluations, one batch proof against Kᵢ.
     if (url === '/oprf/batch') return sodiumBlindEvaluateBatch(wrongKey, published, sodiumBlindedElements(bytes, 2)!);
