@@ -1,6 +1,5 @@
 import type { Identity } from '@semaphore-protocol/identity';
 import { generateProof, packGroth16Proof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import sodium from 'libsodium-wrappers-sumo';
 import { groth16 } from 'snarkjs';
 import {
   blindOprfInput,
@@ -30,6 +29,7 @@ import {
   type Point,
   type RegistrationV3,
   type ZkRegisterV3Body,
+  signWithDid,
 } from '@zeroid/protocol/v3';
 import type { FastifyInstance } from 'fastify';
 
@@ -191,7 +191,7 @@ export class ZkTestClient {
       bio: { blinded: base64url(encodePoint(bio.query.blinded)), ...(bio.answers ? { answers: bio.answers } : {}) },
       id: { blinded: base64url(encodePoint(id.query.blinded)), ...(id.answers ? { answers: id.answers } : {}) },
       proof: packGroth16Proof(proof).map(String),
-      didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
+      didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
     };
     return { body, registration, bio, id, groupKey };
   }
@@ -261,11 +261,4 @@ export class ZkTestClient {
   private post(url: string, payload: object) {
     return this.send({ method: 'POST', url, payload });
   }
-}
-
-/** The DID key's Ed25519 signature of `message`, base64url (libsodium, as the server verifies it). */
-export async function signWithDid(registration: RegistrationV3, message: Uint8Array): Promise<string> {
-  await sodium.ready;
-  const { privateKey } = sodium.crypto_sign_seed_keypair(registration.didKey.secretKey);
-  return base64url(sodium.crypto_sign_detached(message, privateKey));
 }

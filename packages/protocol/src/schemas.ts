@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
 import { DID_KEY_PATTERN } from './did-key.ts';
-import { CANONICAL_DECIMAL } from './field.ts';
+import { closed, decimal, ed25519Signature } from './schema-parts.ts';
 import { MAX_INPUT_BYTES } from './normalise-input.ts';
 import { OprfV3KeyInfo, V3SuiteField } from './v3/key-info.ts';
 
@@ -11,11 +11,8 @@ import { OprfV3KeyInfo, V3SuiteField } from './v3/key-info.ts';
  * (`additionalProperties: false`): an unknown field is a 400, not silently dropped.
  */
 
-/** A canonical decimal (`CANONICAL_DECIMAL`), for every number on the wire. */
-const decimal = (description: string) => Type.String({ pattern: CANONICAL_DECIMAL.source, description });
 // Characters here, bytes after normalisation (`normaliseInput`): the same 16 KiB bound, checked twice.
 const rawText = (description: string) => Type.String({ minLength: 1, maxLength: MAX_INPUT_BYTES, description });
-const closed = { additionalProperties: false } as const;
 
 export const RawRegisterBody = Type.Object(
   { id_info: rawText('The ID, as typed or pasted.'), bio_info: rawText('The biometric text, as typed or pasted.') },
@@ -39,7 +36,7 @@ export const RegistrationSignaturesSchema = Type.Object(
       },
       closed,
     ),
-    did: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'base64url Ed25519 signature' }),
+    did: ed25519Signature('base64url Ed25519 signature'),
   },
   closed,
 );

@@ -11,10 +11,11 @@ import {
   splitKey,
   v3RegistrationMessage,
   type ZkRegisterV3Body,
+  signWithDid,
 } from '@zeroid/protocol/v3';
-import { signWithDid } from '../../test/zk-client.ts';
 import { ProtocolInputError } from '@zeroid/protocol';
 import { Problem } from '../problem.ts';
+import { libsodiumReady } from '../oprf/libsodium.ts';
 import { checkRegistrationV3, type V3Evaluator } from './check-registration-v3.ts';
 
 /**
@@ -38,6 +39,8 @@ const answers = (point: typeof bio) =>
 let body: ZkRegisterV3Body;
 
 beforeAll(async () => {
+  // The DID signature is checked with libsodium, ready once the server's services are (createServices).
+  await libsodiumReady;
   const registration = deriveRegistration(randomScalar(), randomScalar());
   const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge: '42' };
   body = {
@@ -45,7 +48,7 @@ beforeAll(async () => {
     bio: { blinded: encoded(encodePoint(bio)) },
     id: { blinded: encoded(encodePoint(id)) },
     proof: ['1', '2', '3', '4', '5', '6', '7', '8'],
-    didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
+    didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
   };
 });
 

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { G, SUITE_ID, deriveRegistration, encodePoint, randomScalar, v3RegistrationMessage } from '@zeroid/protocol/v3';
+import { G, SUITE_ID, deriveRegistration, encodePoint, randomScalar, signWithDid, v3RegistrationMessage } from '@zeroid/protocol/v3';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
-import { signWithDid } from '../../test/zk-client.ts';
 
 /**
  * Property-based fuzzing of every endpoint through the real app: random JSON of every shape, huge
@@ -180,7 +179,7 @@ describe('fuzzing the v3 registration body (decision 056)', () => {
       bio: { blinded: point() },
       id: { blinded: point() },
       proof: ['1', '2', '3', '4', '5', '6', '7', '8'],
-      didSignature: await signWithDid(registration, v3RegistrationMessage(fields)),
+      didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
     };
     await fc.assert(
       fc.asyncProperty(

@@ -4,12 +4,19 @@ import { SQLite } from '../storage/sqlite/sqlite-driver.ts';
 import pg from 'pg';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { blindQuery, deriveRegistration, encodePoint, v3RegistrationMessage, type ZkRegisterV3Body } from '@zeroid/protocol/v3';
+import {
+  blindQuery,
+  deriveRegistration,
+  encodePoint,
+  signWithDid,
+  v3RegistrationMessage,
+  type ZkRegisterV3Body,
+} from '@zeroid/protocol/v3';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from '../../test/server-process.ts';
 import { postJson } from '../../test/support/post.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
-import { signWithDid, viaHttp, ZkTestClient, type ProvenRegistration } from '../../test/zk-client.ts';
+import { viaHttp, ZkTestClient, type ProvenRegistration } from '../../test/zk-client.ts';
 import { Artifacts } from '../proofs/artifacts.ts';
 
 /**
@@ -95,7 +102,7 @@ describe.each(['SQLite', 'PostgreSQL'])('zero-knowledge registration under proto
   /** `body` re-signed by the registrant's DID key, as an attacker holding it would. */
   const resigned = async (body: ZkRegisterV3Body, registration = honest.registration) => ({
     ...body,
-    didSignature: await signWithDid(registration, v3RegistrationMessage(body)),
+    didSignature: signWithDid(v3RegistrationMessage(body), registration.didKey.secretKey),
   });
   /** A refused attempt on the honest body's challenge, which is then given back for the next one. */
   const refusedOnChallenge = async (body: object) => {

@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { closed } from '../schema-parts.ts';
 import { SUITE_ID } from './oprf-v3-suite.ts';
 
 // Protocol v3's keys and selector on the wire (decision 056): imported by the v2 schemas, so this
 // file imports none of them.
-const closed = { additionalProperties: false } as const;
 
 /** One encoded Baby Jubjub point (`encodePoint`): 32 bytes, base64url without padding. */
 export const V3Point = (description: string) => Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description });

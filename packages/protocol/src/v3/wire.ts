@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { CANONICAL_DECIMAL } from '../field.ts';
+import { closed, decimal, ed25519Signature } from '../schema-parts.ts';
 import { DID_KEY_PATTERN } from '../did-key.ts';
 import { MAX_SIGN_IN_SECTORS, SemaphoreProofSchema } from '../schemas.ts';
 import { V3Evaluation, V3Point } from './key-info.ts';
@@ -10,8 +10,6 @@ import { V3Evaluation, V3Point } from './key-info.ts';
  * characters), evaluations Z ‖ e ‖ s (96 bytes, 128 characters), numbers canonical decimals.
  */
 
-const closed = { additionalProperties: false } as const;
-const decimal = (description: string) => Type.String({ pattern: CANONICAL_DECIMAL.source, description });
 /**
  * One OPRF input's transcript in a v3 registration: the blinded point B the client sent and, in
  * threshold mode, the t (or more) node answers it combined, each Zᵢ ‖ eᵢ ‖ sᵢ with its DLEQ proof.
@@ -52,7 +50,7 @@ export const ZkRegisterV3Body = Type.Object(
     bio: V3Round,
     id: V3Round,
     proof: Groth16Points,
-    didSignature: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'base64url Ed25519 signature over v3RegistrationMessage' }),
+    didSignature: ed25519Signature('base64url Ed25519 signature over v3RegistrationMessage'),
   },
   { ...closed, description: 'Zero-knowledge registration, protocol v3: every stored value proven from OPRF evaluations (decision 056).' },
 );
@@ -71,7 +69,7 @@ export const ZkEraseV3Body = Type.Object(
     idOutput: decimal('y_id, the ID’s v3 OPRF output: Poseidon(ID_TAG_LABEL, y_id) is the ID tag'),
     challenge: decimal('an unused challenge from POST /challenge'),
     ownProof: SemaphoreProofSchema,
-    didSignature: Type.String({ pattern: '^[A-Za-z0-9_-]{86}$', description: 'base64url Ed25519 signature over v3ErasureMessage' }),
+    didSignature: ed25519Signature('base64url Ed25519 signature over v3ErasureMessage'),
     signInProofs: Type.Array(SemaphoreProofSchema, { maxItems: MAX_SIGN_IN_SECTORS }),
   },
   { ...closed, description: 'Zero-knowledge erasure of a protocol v3 identity (decision 056).' },
