@@ -15,6 +15,8 @@ const ANCHORS: Record<string, string> = {
   'http.zk_verify_p99_ms': 'issue 17: goal < 100 ms at concurrency 16',
   'http.zk_verify_server_cpu_ratio': 'issue 28: ratio ≤ 1.25 (server CPU a verification over the verifier’s a proof)',
   'browser.verify_journey': 'bare generateProof at depth 10 ~590 ms; goal ≤ 1.2×',
+  'browser.registration_proof':
+    'protocol v3 registration proof (issue 27, decision 040 estimated 1.7×); goal ≤ 1.5× bare depth-20 generateProof',
   'browser.second_verify_artifact_bytes': 'snarkjs with URLs 4.2 MB every proof; goal 0',
   'http.raw_register_rps': '~100/s (bound by new Identity()); goal ≥ 300/s',
   'http.raw_register_p99_ms': 'goal < 100 ms',

@@ -10,6 +10,7 @@ import { runFirstVerify } from './suites/first-verify.ts';
 import { runHttp, runHttpZk } from './suites/http.ts';
 import { runStartup } from './suites/startup.ts';
 import { runOidcLogin } from './suites/oidc-login.ts';
+import { runRegistrationProof } from './suites/registration-proof.ts';
 import { runThreshold } from './suites/threshold.ts';
 import { runVerifier } from './suites/verifier.ts';
 import { createBenchVerifier } from './suites/our-verifier.ts';
@@ -28,7 +29,9 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise;
  * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise;
  * - `first-verify`: only browser.first_verify_slow_phone and its whole-journey row (issue 29, decision
- *   043), a first visitor on a throttled phone beside the same unthrottled, replaced likewise.
+ *   043), a first visitor on a throttled phone beside the same unthrottled, replaced likewise;
+ * - `registration`: only browser.registration_proof (protocol v3's registration proof against a bare
+ *   depth-20 Semaphore proof, issue 27), replaced likewise (BENCH_RUNS turns, default 9).
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -107,7 +110,18 @@ if (suite === 'scale') {
   const startup = quick ? [] : await runStartup({ runs });
   console.error('threshold.*…');
   const threshold = await runThreshold({ runs, seconds: quick ? 3 : 10, members: 1_000 });
-  const entries: BenchEntry[] = [...verifierEntries, ...http, ...browser, ...oidc, ...firstVerify, ...startup, ...threshold];
+  console.error('browser.registration_proof…');
+  const registration = await runRegistrationProof({ runs: quick ? 3 : runs });
+  const entries: BenchEntry[] = [
+    ...verifierEntries,
+    ...http,
+    ...browser,
+    ...registration,
+    ...oidc,
+    ...firstVerify,
+    ...startup,
+    ...threshold,
+  ];
   writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(entries, null, 2) + '\n');
   writeFileSync(
     path.join(resultsDir, 'latest-run.json'),
@@ -132,6 +146,9 @@ if (suite === 'scale') {
   const fresh = await runFirstVerify({ runs: Number(process.env.BENCH_RUNS ?? 3) });
   console.error(JSON.stringify(fresh, null, 2));
   replaceInLatest((name) => name.startsWith('browser.first_verify_slow_phone'), fresh);
+} else if (suite === 'registration') {
+  const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9) });
+  replaceInLatest((name) => name === 'browser.registration_proof', fresh);
 } else if (suite === 'verify') {
   // BENCH_RUNS and ZK_PROOFS shorten a run on a busy machine (the report must say so).
   const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -152,7 +169,7 @@ if (suite === 'scale') {
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
   console.error(
-    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify.`,
+    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration.`,
   );
   process.exit(2);
 }

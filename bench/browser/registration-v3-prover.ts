@@ -1,7 +1,7 @@
 import { inPageGroth16 } from './in-page-groth16.ts';
 
 /**
- * Bundled by bench/registration-v3-proof.ts and loaded into Chromium: snarkjs's Groth16 prover on the
+ * Bundled by bench/suites/registration-proof.ts and loaded into Chromium: snarkjs's Groth16 prover on the
  * v3 registration circuit, its artifacts fetched once and kept in memory, as the web app keeps them.
  */
 export const { setup, prove } = inPageGroth16('/v3/registration-v3.wasm', '/v3/registration-v3.zkey');
