@@ -378,27 +378,38 @@ describe('threshold mode under chaos', () => {
         if (Date.now() > deadline) throw new Error(`not ready after the chaos: ${JSON.stringify(await health())}`);
       }
       // Every acknowledged registration is still there, and every identity verifies (both asked again
-      // on a failed connection: neither changes anything for someone registered).
+      // on a failed connection or a 503, as a client honouring Retry-After would: neither changes
+      // anything for someone registered, and a node that answers late under this load is not a loss).
+      let settleRetries = 0;
       const settled = async (route: string, body: object): Promise<Record<string, unknown>> => {
         for (let attempt = 1; ; attempt++) {
           try {
-            return (await (await post(serverUrl, route, body)).json()) as Record<string, unknown>;
+            const reply = await post(serverUrl, route, body);
+            const json = (await reply.json()) as Record<string, unknown>;
+            if (reply.status !== 503 || attempt >= 10) return { status: reply.status, ...json };
+            settleRetries++;
           } catch (error) {
-            if (attempt >= 3) throw error;
+            if (attempt >= 10) throw error;
           }
+          await sleep(500);
         }
       };
-      let lost = 0;
-      let notVerifiable = 0;
+      const lostOnes: string[] = [];
       const queue = [...tally.acknowledged];
       await Promise.all(
         Array.from({ length: 6 }, async () => {
           for (let next = queue.pop(); next; next = queue.pop()) {
-            if ((await settled('/register', next.raw))['DID already generated'] !== true) lost++;
-            if ((await settled('/verify', { bio_info: next.raw.bio_info }))['Verification Result'] !== 'Success') notVerifiable++;
+            const registered = await settled('/register', next.raw);
+            if (registered['DID already generated'] !== true)
+              lostOnes.push(`lost ${next.raw.id_info} (${next.via}): ${JSON.stringify(registered)}`);
+            const verified = await settled('/verify', { bio_info: next.raw.bio_info });
+            if (verified['Verification Result'] !== 'Success')
+              lostOnes.push(`not verifiable ${next.raw.id_info} (${next.via}): ${JSON.stringify(verified)}`);
           }
         }),
       );
+      const lost = lostOnes.filter((line) => line.startsWith('lost')).length;
+      const notVerifiable = lostOnes.length - lost;
       const figures = {
         loadSeconds,
         requests: tally.requests,
@@ -418,12 +429,14 @@ describe('threshold mode under chaos', () => {
         wrongIdentities: tally.wrongIdentities.length,
         lost,
         notVerifiable,
+        settleRetries,
       };
       report('threshold-chaos', figures);
       expect(tally.wrongVerdicts).toEqual([]);
       expect(tally.wrongIdentities).toEqual([]);
       expect(tally.unexpected).toEqual([]);
-      expect({ lost, notVerifiable }).toEqual({ lost: 0, notVerifiable: 0 });
+      // Each line names the synthetic person, its path and the server's reply.
+      expect(lostOnes).toEqual([]);
       // The chaos happened, and the load went on through it.
       expect(tally.nodeActions.length).toBeGreaterThanOrEqual(5);
       expect(figures.byPath.raw).toBeGreaterThan(10);
