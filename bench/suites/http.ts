@@ -167,7 +167,13 @@ export async function runHttpZk(
 ): Promise<BenchEntry[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-zk-'));
   const artifacts = await Artifacts.load();
-  const zkServer = await startServerProcess({ DATA_DIR: dataDir }, { readyTimeoutMs: READY_TIMEOUT_MS });
+  // BENCH_PROFILE=<dir>: the server runs under V8's CPU profiler (every thread writes a .cpuprofile
+  // there when it stops), for decision 054's profiles; the CPU it then spends is the profiler's too.
+  const profile = process.env.BENCH_PROFILE;
+  const zkServer = await startServerProcess(
+    { DATA_DIR: dataDir, ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}) },
+    { readyTimeoutMs: READY_TIMEOUT_MS },
+  );
   try {
     const zkClient = new ZkTestClient(viaHttp(zkServer.url), artifacts);
     await zkClient.register('bench zk id', 'bench zk biometric');
