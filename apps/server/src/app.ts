@@ -39,7 +39,7 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   acceptStrictJsonOnly(app);
 
   app.setErrorHandler(errorHandler);
-  await securityHeaders(app, { https, oprfNodes: config.oprfNodes });
+  securityHeaders(app, { https, oprfNodes: config.oprfNodes });
   await app.register(cors, {
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins.length > 0 ? config.corsOrigins : false,
     methods: ['GET', 'POST'],

@@ -16,7 +16,7 @@ import type { Metrics } from './metrics.ts';
 export async function buildMetricsApp({ config, metrics }: { config: Config; metrics: Metrics }): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, frameworkErrors: frameworkErrors({ https: false }) });
   app.setErrorHandler(errorHandler);
-  await securityHeaders(app, { https: false });
+  securityHeaders(app, { https: false });
   metricsRoute(app, { metrics, token: config.metricsToken });
   app.setNotFoundHandler(async (_request, reply) =>
     replyProblem(reply, new Problem(404, 'NOT_FOUND', 'This listener serves /metrics only.')),

@@ -40,6 +40,8 @@ export interface StartOptions {
   compiled?: boolean;
   /** A fixed port (a process restarted at the same address); a free one otherwise. */
   port?: number;
+  /** Node's own options before the program (`--cpu-prof`, which NODE_OPTIONS may not carry). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -63,12 +65,12 @@ export function runServerUntilExit(env: Record<string, string>, options: { timeo
 export async function startProgram(
   program: Program,
   env: Record<string, string>,
-  { readyTimeoutMs = 60_000, waitFor = 'ready', uid, compiled = false, port }: StartOptions = {},
+  { readyTimeoutMs = 60_000, waitFor = 'ready', uid, compiled = false, port, nodeArgs }: StartOptions = {},
 ): Promise<ServerProcess> {
   const chosen = port ?? (await freePort());
   const url = `http://127.0.0.1:${chosen}`;
   const output: string[] = [];
-  const child = spawnProgram(program, { PORT: String(chosen), ...env }, output, { uid, compiled });
+  const child = spawnProgram(program, { PORT: String(chosen), ...env }, output, { uid, compiled, nodeArgs });
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${program.name} exited with ${child.exitCode}:\n${output.join('')}`);
@@ -122,11 +124,12 @@ function spawnProgram(
   program: Program,
   env: Record<string, string>,
   output: string[],
-  { uid, compiled = false }: { uid?: number | undefined; compiled?: boolean } = {},
+  { uid, compiled = false, nodeArgs = [] }: { uid?: number | undefined; compiled?: boolean; nodeArgs?: string[] | undefined } = {},
 ): ChildProcess {
   // Node itself with tsx's loader, not the tsx CLI: the CLI runs the program in a child process, so a
   // SIGKILL would kill only the CLI and leave the program running.
-  const child = spawn(process.execPath, compiled ? [...noTypeStripping, program.compiledStart] : ['--import', 'tsx', program.entry], {
+  const args = compiled ? [...noTypeStripping, program.compiledStart] : ['--import', 'tsx', program.entry];
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
     cwd: repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...program.defaults, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -129,6 +129,29 @@ describe('provingDepthFor', () => {
     }
     expect([2, 3, 4, 5, 1024, 1025, 2 ** 20, 2 ** 20 + 1].map(provingDepthFor)).toEqual([1, 2, 2, 3, 10, 11, 20, 21]);
   });
+  it('reads nothing when nothing moved, and sees a registration or an erasure alone made elsewhere at the next catch-up (decision 064)', async () => {
+    await register(0, 4);
+    const registry = new Registry(storage);
+    await registry.catchUp();
+    const commitmentsFrom = vi.spyOn(storage.identities, 'commitmentsFrom');
+    const erasuresAfter = vi.spyOn(storage.identities, 'erasuresAfter');
+    await registry.catchUp();
+    await registry.catchUp();
+    expect([commitmentsFrom.mock.calls.length, erasuresAfter.mock.calls.length]).toEqual([0, 0]);
+
+    // Written by another process's storage would be the same: only the table knows.
+    expect(await storage.identities.erase({ commitment: '10001', idTag: 't1', did: 'd1' })).toBe(true);
+    await registry.catchUp();
+    const erased = new Group(Array.from({ length: 4 }, (_, n) => BigInt(10_000 + n)));
+    erased.removeMember(1);
+    expect(registry.root).toBe(erased.root.toString());
+    await register(4, 5);
+    await registry.catchUp();
+    erased.addMember(10_004n);
+    expect([registry.size, registry.root]).toEqual([5, erased.root.toString()]);
+    expect(commitmentsFrom.mock.calls.length).toBeGreaterThan(0);
+  });
+
   it('sets erased leaves to 0 from the erasure log, alike from rows, from a checkpoint and in a running tree (decision 022)', async () => {
     await register(0, 40);
     const running = new Registry(storage, { checkpointEvery: 10 });

@@ -177,14 +177,16 @@ export class Registry {
   }
 
   private async appendNewLeaves(): Promise<void> {
-    if (!this.loaded) {
-      await this.loadCheckpoint();
-      this.loaded = true;
-    }
-    const batchSize = 10_000;
     // Taken before the read: a registration reported after it may not be in this read, and keeps its own time.
     const tableMovedAt = this.tableMovedAt;
     this.tableMovedAt = undefined;
+    if (!this.loaded) {
+      await this.loadCheckpoint();
+      this.loaded = true;
+    } else if (await this.nothingMoved()) {
+      return this.checkpointIfDue();
+    }
+    const batchSize = 10_000;
     for (;;) {
       const commitments = await this.storage.identities.commitmentsFrom(this.tree.size, batchSize);
       if (commitments.length === 0) break;
@@ -195,6 +197,11 @@ export class Registry {
       if (commitments.length < batchSize) break;
     }
     await this.applyErasures();
+    this.checkpointIfDue();
+  }
+
+  /** Starts saving a checkpoint in the background once the tree grew enough, or an erasure deleted the last one. */
+  private checkpointIfDue(): void {
     const grown = this.size - this.checkpointedSize >= Math.max(this.checkpointEvery, Math.floor(this.size / 20));
     if (!this.checkpointing && (grown || this.checkpointErased)) {
       this.checkpointErased = false;
@@ -202,6 +209,16 @@ export class Registry {
         .catch((error: unknown) => this.options.onError?.(error))
         .finally(() => (this.checkpointing = undefined));
     }
+  }
+
+  /**
+   * True when the table holds no leaf past the tree and the erasure log nothing past what it applied:
+   * one statement instead of the two reads of a catch-up, which every verification makes (decision
+   * 064). It sees every commit made before it started, in any process, as those reads would.
+   */
+  private async nothingMoved(): Promise<boolean> {
+    const { leafCount, lastErasure } = await this.storage.identities.changeMarks();
+    return leafCount === this.tree.size && lastErasure === this.erasuresSeen;
   }
 
   /**

@@ -29,7 +29,7 @@ export async function buildNodeApp(
   );
   acceptStrictJsonOnly(app);
   app.setErrorHandler(errorHandler);
-  await securityHeaders(app, { https: false });
+  securityHeaders(app, { https: false });
   // The browser calls nodes from the app's origin: exactly the configured origins, nothing else.
   await app.register(cors, {
     origin: config.corsOrigins.length > 0 ? config.corsOrigins : false,

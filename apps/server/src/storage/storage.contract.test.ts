@@ -215,6 +215,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
   it('counts leaves by the last leaf index, and keeps paged tree checkpoints: whole pages, only the newest two', async () => {
     const { storage } = await open();
     expect(await storage.identities.leafCount()).toBe(0);
+    expect(await storage.identities.changeMarks()).toEqual({ leafCount: 0, lastErasure: 0 });
     await storage.identities.importBatch(range(0, 3).map(identity));
     expect(await storage.identities.leafCount()).toBe(3);
     const page = (size: number, n: number) => Buffer.alloc(1000 + n, size * 16 + n);
@@ -274,7 +275,10 @@ describe.each(backends)('storage contract on $name', (backend) => {
 
     expect(await storage.identities.erase({ ...identity(1), idTag: identity(2).idTag })).toBe(false);
     expect(await storage.identities.erasuresAfter(0)).toEqual([]);
+    // What a tree's catch-up checks before it reads (decision 064): the leaves and the last erasure.
+    expect(await storage.identities.changeMarks()).toEqual({ leafCount: 3, lastErasure: 0 });
     expect(await storage.identities.erase(identity(1))).toBe(true);
+    expect(await storage.identities.changeMarks()).toEqual({ leafCount: 3, lastErasure: 1 });
     expect(await storage.identities.erase(identity(1))).toBe(false);
     expect(await storage.identities.findByCommitment('1001')).toBeUndefined();
     expect(await storage.identities.findByDid('did:key:z6Mk1')).toBeUndefined();

@@ -68,6 +68,12 @@ export interface IdentityRepository {
   count(): Promise<number>;
   /** The number of leaves of the tree, MAX(leaf_index) + 1: an index lookup, where `count()` scans. */
   leafCount(): Promise<number>;
+  /**
+   * Where the table and the erasure log stand, in one statement of two index lookups: `leafCount()`
+   * and the last erasure's seq (0 for none). A tree that holds that many leaves and has applied that
+   * erasure has nothing to read (decision 064).
+   */
+  changeMarks(): Promise<{ leafCount: number; lastErasure: number }>;
 }
 
 export interface RootRepository {

@@ -243,6 +243,25 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
         .executeTakeFirst();
       return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
     },
+
+    async changeMarks() {
+      const row = await db
+        .selectNoFrom((eb) => [
+          eb
+            .selectFrom('identities')
+            .select((sub) => sub.fn.max('leaf_index').as('max'))
+            .as('last_leaf'),
+          eb
+            .selectFrom('leaf_erasures')
+            .select((sub) => sub.fn.max('seq').as('max'))
+            .as('last_erasure'),
+        ])
+        .executeTakeFirstOrThrow();
+      return {
+        leafCount: row.last_leaf === null || row.last_leaf === undefined ? 0 : Number(row.last_leaf) + 1,
+        lastErasure: row.last_erasure === null || row.last_erasure === undefined ? 0 : Number(row.last_erasure),
+      };
+    },
   };
 }
 
