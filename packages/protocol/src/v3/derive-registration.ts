@@ -4,7 +4,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
-import { G } from './baby-jubjub-group.ts';
+import { nobleBabyJubjub, type BabyJubjubArithmetic } from './baby-jubjub-arithmetic.ts';
 import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
 
 /** Everything a v3 registration derives from the two OPRF outputs. */
@@ -29,17 +29,19 @@ export interface RegistrationV3 {
  * outputs. The DID's Ed25519 seed is HKDF-SHA256(y_bio, "zeroid/did-key/v3"), not proven in the circuit
  * (an Ed25519 key costs millions of constraints there, decision 016); the registration proof binds the
  * DID as a public input instead. `publicKeyOf` is noble's by default; the server passes libsodium's, as
- * for v2's `deriveDidKey`.
+ * for v2's `deriveDidKey`,
+ * and its WebAssembly Baby Jubjub as `arithmetic` (decision 063).
  */
 export function deriveRegistration(
   outputBio: bigint,
   outputId: bigint,
   publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
+  arithmetic: BabyJubjubArithmetic = nobleBabyJubjub,
 ): RegistrationV3 {
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
   const publicKey = publicKeyOf(secretKey);
   return {
-    ...provingIdentityV3(outputBio),
+    ...provingIdentityV3(outputBio, arithmetic),
     ...idTagV3(outputId),
     didKey: { did: didKeyFromPublicKey(publicKey), publicKey, secretKey },
   };
@@ -49,10 +51,13 @@ export function deriveRegistration(
  * The Semaphore secret scalar and commitment of `deriveRegistration` alone, from y_bio: what a raw
  * verification and a membership proof need, without the DID's HKDF and Ed25519 key.
  */
-export function provingIdentityV3(outputBio: bigint): { secretScalar: bigint; commitment: string } {
+export function provingIdentityV3(
+  outputBio: bigint,
+  arithmetic: BabyJubjubArithmetic = nobleBabyJubjub,
+): { secretScalar: bigint; commitment: string } {
   const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
   const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
-  const { x, y } = G.multiply(secretScalar).toAffine();
+  const { x, y } = arithmetic.baseTimes(secretScalar);
   return { secretScalar, commitment: poseidon2([x, y]).toString() };
 }
 

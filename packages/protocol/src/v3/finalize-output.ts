@@ -10,6 +10,10 @@ import { FINALIZE_DS } from './oprf-v3-suite.ts';
  * output one bit of the group's 251, nothing it needs.
  */
 export function finalizeOutput(query: bigint, unblinded: Point): bigint {
-  const state = bn254.t3.permutation([FINALIZE_DS, query, unblinded.toAffine().y]);
-  return state[1]!;
+  return finalizeOutputOfY(query, unblinded.toAffine().y);
+}
+
+/** `finalizeOutput` from N's y coordinate alone, for arithmetic that never builds a noble point. */
+export function finalizeOutputOfY(query: bigint, unblindedY: bigint): bigint {
+  return bn254.t3.permutation([FINALIZE_DS, query, unblindedY])[1]!;
 }
