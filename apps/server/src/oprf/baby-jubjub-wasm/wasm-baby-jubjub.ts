@@ -200,3 +200,15 @@ export function wasmBabyJubjub(field: WasmField = wasmBn254Field()): BabyJubjubA
     },
   };
 }
+
+let threadInstance: BabyJubjubArithmetic | undefined;
+const instance = () => (threadInstance ??= wasmBabyJubjub());
+
+/**
+ * This thread's WebAssembly Baby Jubjub, instantiated on first use (each derivation thread has its own
+ * memory; the calls are synchronous, so one instance's scratch space is never shared mid-call).
+ */
+export const threadBabyJubjub: BabyJubjubArithmetic = {
+  keyTimesQueryPointY: (query, key) => instance().keyTimesQueryPointY(query, key),
+  baseTimes: (scalar) => instance().baseTimes(scalar),
+};
