@@ -1,10 +1,9 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { numberToBytesBE } from '@noble/curves/utils.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
-import { nobleBabyJubjub, type BabyJubjubArithmetic } from './baby-jubjub-arithmetic.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
 
 /** Everything a v3 registration derives from the two OPRF outputs. */
@@ -36,13 +35,13 @@ export function deriveRegistration(
   outputBio: bigint,
   outputId: bigint,
   publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
-  arithmetic: BabyJubjubArithmetic = nobleBabyJubjub,
+  arithmetic: V3Arithmetic = jsV3Arithmetic,
 ): RegistrationV3 {
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
   const publicKey = publicKeyOf(secretKey);
   return {
     ...provingIdentityV3(outputBio, arithmetic),
-    ...idTagV3(outputId),
+    ...idTagV3(outputId, arithmetic),
     didKey: { did: didKeyFromPublicKey(publicKey), publicKey, secretKey },
   };
 }
@@ -53,19 +52,19 @@ export function deriveRegistration(
  */
 export function provingIdentityV3(
   outputBio: bigint,
-  arithmetic: BabyJubjubArithmetic = nobleBabyJubjub,
+  arithmetic: V3Arithmetic = jsV3Arithmetic,
 ): { secretScalar: bigint; commitment: string } {
-  const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
+  const seed = arithmetic.poseidon(SEMAPHORE_LABEL, outputBio);
   const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
   const { x, y } = arithmetic.baseTimes(secretScalar);
-  return { secretScalar, commitment: poseidon2([x, y]).toString() };
+  return { secretScalar, commitment: arithmetic.poseidon(x, y).toString() };
 }
 
 /**
  * The ID tag of `deriveRegistration` alone, from y_id: Poseidon(ID_TAG_LABEL, y_id), as 64 hex digits
  * and as the field element. A v3 erasure shows y_id, and the server recomputes the tag with this.
  */
-export function idTagV3(outputId: bigint): { idTag: string; idTagField: bigint } {
-  const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
+export function idTagV3(outputId: bigint, arithmetic: V3Arithmetic = jsV3Arithmetic): { idTag: string; idTagField: bigint } {
+  const idTagField = arithmetic.poseidon(ID_TAG_LABEL, outputId);
   return { idTag: bytesToHex(numberToBytesBE(idTagField, 32)), idTagField };
 }

@@ -1,6 +1,6 @@
-import { bn254 } from '@taceo/poseidon2';
 import type { Point } from './baby-jubjub-group.ts';
 import { FINALIZE_DS } from './oprf-v3-suite.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 
 /**
  * H₂ of 2HashDH: the OPRF output y = Poseidon2_t3([FINALIZE_DS, query, N.y])[1], for N = k·H₁(query).
@@ -14,6 +14,6 @@ export function finalizeOutput(query: bigint, unblinded: Point): bigint {
 }
 
 /** `finalizeOutput` from N's y coordinate alone, for arithmetic that never builds a noble point. */
-export function finalizeOutputOfY(query: bigint, unblindedY: bigint): bigint {
-  return bn254.t3.permutation([FINALIZE_DS, query, unblindedY])[1]!;
+export function finalizeOutputOfY(query: bigint, unblindedY: bigint, arithmetic: V3Arithmetic = jsV3Arithmetic): bigint {
+  return arithmetic.poseidon2Word1([FINALIZE_DS, query, unblindedY]);
 }

@@ -33,7 +33,7 @@ export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare 
 export { unblindEvaluation } from './unblind-evaluation.ts';
 export { finalizeOutput, finalizeOutputOfY } from './finalize-output.ts';
 export { evaluateOutput } from './evaluate-output.ts';
-export { nobleBabyJubjub, type BabyJubjubArithmetic } from './baby-jubjub-arithmetic.ts';
+export { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 export { deriveRegistration, provingIdentityV3, idTagV3, type RegistrationV3 } from './derive-registration.ts';
 export {
   didHash,

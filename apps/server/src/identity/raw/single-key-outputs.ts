@@ -1,6 +1,6 @@
 import { OprfEvaluator } from '@zeroid/protocol';
 import { decodeScalar, evaluateOutput, v3KeyFromV2 } from '@zeroid/protocol/v3';
-import { threadBabyJubjub } from '../../oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
+import { threadV3Arithmetic } from '../../oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
 import { sodiumRistrettoMultiply } from '../../oprf/libsodium.ts';
 import type { OprfOutputs } from './raw-identity.ts';
 
@@ -12,6 +12,6 @@ export function singleKeyOutputs(privateKey: Uint8Array): { v2: OprfOutputs; v3:
   const v3Key = decodeScalar(v3KeyFromV2(privateKey))!;
   return {
     v2: new OprfEvaluator(privateKey, sodiumRistrettoMultiply),
-    v3: { evaluate: async (domain, normalised) => evaluateOutput(v3Key, domain, normalised, threadBabyJubjub) },
+    v3: { evaluate: async (domain, normalised) => evaluateOutput(v3Key, domain, normalised, threadV3Arithmetic) },
   };
 }

@@ -1,214 +1,213 @@
-import type { AffinePoint, BabyJubjubArithmetic } from '@zeroid/protocol/v3';
+import type { AffinePoint, V3Arithmetic } from '@zeroid/protocol/v3';
 import { G, asciiField } from '@zeroid/protocol/v3';
-import { bn254 } from '@taceo/poseidon2';
-import { wasmBn254Field, type WasmField } from './wasm-bn254-field.ts';
+import { ELEMENT, MEMORY_PAGES, POINT, WINDOWS, buildBabyJubjubWasm } from './build-baby-jubjub-wasm.ts';
+import { POSEIDON2_T3_EXTERNAL, POSEIDON2_T3_INTERNAL, POSEIDON_T3_C, POSEIDON_T3_M } from './poseidon-t3-constants.ts';
 
-/** Baby Jubjub's a and d (EIP-2494), and the Montgomery form's J = A (B = 1), as @taceo/oprf-core has them. */
-const A = 168700n;
-const D = 168696n;
+/** Elligator 2 on Baby Jubjub's Montgomery form (B = 1, J = A = 168698) with Z = 5, and TACEO's hash_to_field separator. */
 const J = 168698n;
-/** Elligator 2's non-square Z (RFC 9380 §6.7.1), and TACEO's hash_to_field separator. */
 const Z = 5n;
 const HASH_TO_FIELD_DS = asciiField('OPRF_HashToField_BabyJubJub');
-/** A scalar below ℓ < 2²⁵¹ read in 64 windows of 4 bits. */
-const WINDOWS = 64;
 
-/** A point in extended twisted Edwards coordinates (X : Y : Z : T), x = X/Z, y = Y/Z, T = XY/Z: four field pointers. */
-interface Extended {
-  x: number;
-  y: number;
-  z: number;
-  t: number;
+interface Exports {
+  bjj_double(p: number, r: number): void;
+  bjj_add(p: number, q: number, r: number): void;
+  bjj_mul_window(table: number, digits: number, r: number): void;
+  bjj_mul_fixed(tables: number, digits: number, r: number): void;
+  poseidon_t3(state: number, c: number, m: number): void;
+  poseidon2_t3(state: number, external: number, internal: number): void;
+  frm_mul(a: number, b: number, r: number): void;
+  frm_square(a: number, r: number): void;
+  frm_add(a: number, b: number, r: number): void;
+  frm_sub(a: number, b: number, r: number): void;
+  frm_neg(a: number, r: number): void;
+  frm_copy(a: number, r: number): void;
+  frm_inverse(a: number, r: number): void;
+  frm_sqrt(a: number, r: number): void;
+  frm_isSquare(a: number): number;
+  frm_isZero(a: number): number;
+  frm_toMontgomery(a: number, r: number): void;
+  frm_fromMontgomery(a: number, r: number): void;
 }
 
+let compiled: { module: WebAssembly.Module; free: number } | undefined;
+
 /**
- * Protocol v3's two costly curve operations on the WebAssembly field (`wasmBn254Field`), for the
- * server's derivation threads, as v2's ristretto255 runs on libsodium: the same outputs as the
- * protocol's noble code, bit for bit (`wasm-baby-jubjub.test.ts`), about N times faster.
+ * Protocol v3's arithmetic on WebAssembly (`buildBabyJubjubWasm`), for the server's derivation
+ * threads, as v2's ristretto255 runs on libsodium: the same numbers as `jsV3Arithmetic`, bit for bit
+ * (wasm-baby-jubjub.test.ts), several times faster (decision 063).
  *
- * - H₁ is TACEO's encode_to_curve step by step (hash_to_field by Poseidon2, Elligator 2 with the
- *   same root choice by sgn0, the rational map to Edwards, ×8); the point is kept projective, which
- *   saves the rational map's inversion. Its y coordinate is the same number.
- * - k·P is a fixed 4-bit window over the whole scalar, with the complete addition law of
- *   Hisil–Wong–Carter–Dawson (a·x² + y² = 1 + d·x²y², a square and d not, so no exceptions): 252
- *   doublings and 64 additions whatever the key, the identity added for a zero window. The server's
- *   key thus sets no branch and no count of operations (decision 063 on what it does not hide).
+ * - H₁ is TACEO's encode_to_curve step by step: hash_to_field by Poseidon2, Elligator 2 with the root
+ *   fixed by sgn0 as TACEO fixes it, the rational map to Edwards kept projective (which spares its
+ *   inversion: the point, hence its affine y, is the same), then three doublings.
+ * - k·P is a fixed 4-bit window over the whole scalar with the complete addition law: 252 doublings
+ *   and 64 additions whatever the key, the identity added for a zero digit, so the key sets no branch
+ *   and no count of operations (decision 063 says what it does not hide).
+ * - s·G adds one precomputed multiple of G per digit (`bjj_mul_fixed`), the same fixed sequence.
  */
-export function wasmBabyJubjub(field: WasmField = wasmBn254Field()): BabyJubjubArithmetic {
-  const f = field;
-  const constant = (value: bigint) => {
-    const ptr = f.alloc();
-    f.set(ptr, value);
+export function wasmV3Arithmetic(): V3Arithmetic {
+  if (!compiled) {
+    const { bytes, free } = buildBabyJubjubWasm();
+    compiled = { module: new WebAssembly.Module(bytes), free };
+  }
+  const memory = new WebAssembly.Memory({ initial: MEMORY_PAGES });
+  const w = new WebAssembly.Instance(compiled.module, { env: { memory } }).exports as unknown as Exports;
+  const words = new BigUint64Array(memory.buffer);
+  const bytes = new Uint8Array(memory.buffer);
+  let next = (compiled.free + 7) & ~7;
+  const alloc = (size: number) => {
+    const ptr = next;
+    next += size;
+    if (next > memory.buffer.byteLength) throw new RangeError('The WebAssembly arithmetic ran out of memory');
     return ptr;
   };
-  const one = constant(1n);
-  const a = constant(A);
-  const d = constant(D);
-  const j = constant(J);
-  const z = constant(Z);
-  const point = (): Extended => ({ x: f.alloc(), y: f.alloc(), z: f.alloc(), t: f.alloc() });
-  const [t0, t1, t2, t3, t4, t5, t6, t7] = Array.from({ length: 8 }, () => f.alloc()) as [number, number, number, number, number, number, number, number];
-
-  const setIdentity = (p: Extended) => {
-    f.set(p.x, 0n);
-    f.copy(one, p.y);
-    f.copy(one, p.z);
-    f.set(p.t, 0n);
+  const element = () => alloc(ELEMENT);
+  const scratch = element();
+  /** Stores x (0 ≤ x < r) at ptr, in Montgomery form. */
+  const set = (ptr: number, x: bigint) => {
+    const at = ptr / 8;
+    words[at] = BigInt.asUintN(64, x);
+    words[at + 1] = BigInt.asUintN(64, x >> 64n);
+    words[at + 2] = BigInt.asUintN(64, x >> 128n);
+    words[at + 3] = x >> 192n;
+    w.frm_toMontgomery(ptr, ptr);
   };
-  const copyPoint = (p: Extended, r: Extended) => {
-    f.copy(p.x, r.x);
-    f.copy(p.y, r.y);
-    f.copy(p.z, r.z);
-    f.copy(p.t, r.t);
+  const get = (ptr: number) => {
+    w.frm_fromMontgomery(ptr, scratch);
+    const at = scratch / 8;
+    return words[at]! | (words[at + 1]! << 64n) | (words[at + 2]! << 128n) | (words[at + 3]! << 192n);
   };
-
-  /** r = p + q ("add-2008-hwcd", complete for Baby Jubjub); r may be p or q. */
-  const add = (p: Extended, q: Extended, r: Extended) => {
-    f.mul(p.x, q.x, t0); // A
-    f.mul(p.y, q.y, t1); // B
-    f.mul(p.t, q.t, t2);
-    f.mul(t2, d, t2); // C = d·T1·T2
-    f.mul(p.z, q.z, t3); // D
-    f.add(p.x, p.y, t4);
-    f.add(q.x, q.y, t5);
-    f.mul(t4, t5, t4);
-    f.sub(t4, t0, t4);
-    f.sub(t4, t1, t4); // E
-    f.sub(t3, t2, t5); // F = D − C
-    f.add(t3, t2, t6); // G = D + C
-    f.mul(t0, a, t0);
-    f.sub(t1, t0, t7); // H = B − a·A
-    f.mul(t4, t5, r.x);
-    f.mul(t6, t7, r.y);
-    f.mul(t4, t7, r.t);
-    f.mul(t5, t6, r.z);
+  const constants = (values: readonly (bigint | string)[]) => {
+    const ptr = alloc(values.length * ELEMENT);
+    values.forEach((value, i) => set(ptr + i * ELEMENT, typeof value === 'bigint' ? value : BigInt(`0x${value}`)));
+    return ptr;
   };
+  const [one, zero, j, z] = [1n, 0n, J, Z].map((value) => constants([value])) as [number, number, number, number];
+  const poseidonC = constants(POSEIDON_T3_C);
+  const poseidonM = constants(POSEIDON_T3_M);
+  const poseidon2External = constants(POSEIDON2_T3_EXTERNAL);
+  const poseidon2Internal = constants(POSEIDON2_T3_INTERNAL);
+  const state = alloc(3 * ELEMENT);
 
-  /** r = 2p ("dbl-2008-hwcd"); r may be p. */
-  const double = (p: Extended, r: Extended) => {
-    f.square(p.x, t0); // A
-    f.square(p.y, t1); // B
-    f.square(p.z, t2);
-    f.add(t2, t2, t2); // C = 2Z²
-    f.mul(t0, a, t3); // D = a·A
-    f.add(p.x, p.y, t4);
-    f.square(t4, t4);
-    f.sub(t4, t0, t4);
-    f.sub(t4, t1, t4); // E = (X + Y)² − A − B
-    f.add(t3, t1, t5); // G = D + B
-    f.sub(t5, t2, t6); // F = G − C
-    f.sub(t3, t1, t7); // H = D − B
-    f.mul(t4, t6, r.x);
-    f.mul(t5, t7, r.y);
-    f.mul(t4, t7, r.t);
-    f.mul(t6, t5, r.z);
+  const point = () => alloc(POINT);
+  const coordinate = (p: number, k: number) => p + k * ELEMENT;
+  const setIdentity = (p: number) => [zero, one, one, zero].forEach((value, k) => w.frm_copy(value, coordinate(p, k)));
+  const tableFor = (p: number, table = alloc(16 * POINT)) => {
+    setIdentity(table);
+    for (let k = 0; k < 4; k++) w.frm_copy(coordinate(p, k), coordinate(table + POINT, k));
+    for (let i = 2; i < 16; i++) w.bjj_add(table + (i - 1) * POINT, p, table + i * POINT);
+    return table;
   };
-
-  const table = Array.from({ length: 16 }, point);
+  const digits = alloc(WINDOWS);
   const acc = point();
-  const digitsOf = (scalar: bigint) => {
+  /** The scalar's 64 hexadecimal digits into `digits`, most significant first. */
+  const setDigits = (scalar: bigint) => {
     const hex = scalar.toString(16).padStart(WINDOWS, '0');
     if (hex.length !== WINDOWS) throw new RangeError('A Baby Jubjub scalar is below 2²⁵⁶');
-    return Array.from(hex, (digit) => Number.parseInt(digit, 16));
+    for (let i = 0; i < WINDOWS; i++) bytes[digits + i] = Number.parseInt(hex[i]!, 16);
   };
-  /** acc = scalar·p, by the fixed window: table[i] = i·p, then four doublings and one addition per window. */
-  const multiply = (p: Extended, scalar: bigint) => {
-    setIdentity(table[0]!);
-    copyPoint(p, table[1]!);
-    for (let i = 2; i < 16; i++) add(table[i - 1]!, p, table[i]!);
-    const digits = digitsOf(scalar);
-    copyPoint(table[digits[0]!]!, acc);
-    for (let w = 1; w < WINDOWS; w++) {
-      double(acc, acc);
-      double(acc, acc);
-      double(acc, acc);
-      double(acc, acc);
-      add(acc, table[digits[w]!]!, acc);
-    }
-  };
-  const affineY = (p: Extended) => {
-    f.inverse(p.z, t0);
-    f.mul(p.y, t0, t0);
-    return f.get(t0);
+  const [t0, t1, t2, x1, gx1, x2, gx2, s, y] = Array.from({ length: 9 }, element) as number[] as [number, number, number, number, number, number, number, number, number];
+  const isOdd = (ptr: number) => {
+    w.frm_fromMontgomery(ptr, scratch);
+    return bytes[scratch]! & 1;
   };
 
-  // H₁, step by step as @taceo/oprf-core's encodeToCurve, into `query8` (projective).
-  const u = f.alloc();
-  const [x1, gx1, x2, gx2, s, y] = Array.from({ length: 6 }, () => f.alloc()) as [number, number, number, number, number, number];
-  const query8 = point();
-  const queryPoint = (query: bigint) => {
-    f.set(u, bn254.t3.permutation([HASH_TO_FIELD_DS, query, 0n])[1]!);
-    // Elligator 2 (RFC 9380 §6.7.1 with TACEO's sgn0 rule): tv1 = Z·u², 0 when tv1 = −1.
-    f.square(u, t1);
-    f.mul(t1, z, t1);
-    f.add(t1, one, x1);
-    if (f.isZero(x1)) {
-      f.set(t1, 0n);
-      f.copy(one, x1);
+  const poseidon2Word1 = (input: readonly [bigint, bigint, bigint]) => {
+    input.forEach((value, k) => set(state + k * ELEMENT, value));
+    w.poseidon2_t3(state, poseidon2External, poseidon2Internal);
+    return state + ELEMENT;
+  };
+
+  // H₁(query), as @taceo/oprf-core's encodeToCurve, into `queryPoint` (projective).
+  const queryPoint = point();
+  const queryTable = alloc(16 * POINT);
+  const hashToCurve = (query: bigint) => {
+    const u = poseidon2Word1([HASH_TO_FIELD_DS, query, 0n]);
+    w.frm_square(u, t1);
+    w.frm_mul(t1, z, t1); // tv1 = Z·u², and 0 when tv1 = −1
+    w.frm_add(t1, one, x1);
+    if (w.frm_isZero(x1)) {
+      w.frm_copy(zero, t1);
+      w.frm_copy(one, x1);
     }
-    f.inverse(x1, x1);
-    f.mul(x1, j, x1);
-    f.neg(x1, x1); // x1 = −J / (1 + tv1)
-    f.add(x1, j, gx1);
-    f.square(x1, t2);
-    f.mul(gx1, t2, gx1);
-    f.add(gx1, x1, gx1); // gx1 = x1³ + J·x1² + x1
-    f.add(x1, j, x2);
-    f.neg(x2, x2); // x2 = −x1 − J
-    f.mul(t1, gx1, gx2); // gx2 = tv1·gx1
-    const e2 = f.isSquare(gx1);
-    f.copy(e2 ? x1 : x2, s);
-    f.sqrt(e2 ? gx1 : gx2, y);
+    w.frm_inverse(x1, x1);
+    w.frm_mul(x1, j, x1);
+    w.frm_neg(x1, x1); // x1 = −J / (1 + tv1)
+    w.frm_add(x1, j, gx1);
+    w.frm_square(x1, t2);
+    w.frm_mul(gx1, t2, gx1);
+    w.frm_add(gx1, x1, gx1); // gx1 = x1³ + J·x1² + x1
+    w.frm_add(x1, j, x2);
+    w.frm_neg(x2, x2); // x2 = −x1 − J
+    w.frm_mul(t1, gx1, gx2); // gx2 = tv1·gx1
+    const e2 = w.frm_isSquare(gx1);
+    w.frm_copy(e2 ? x1 : x2, s);
+    w.frm_sqrt(e2 ? gx1 : gx2, y);
     // TACEO negates the root when sgn0(y) differs from e2, so any root gives the same point.
-    if (!f.isZero(y) && f.isOdd(y) !== e2) f.neg(y, y);
-    // The rational map to Edwards, projective: (s(s + 1) : (s − 1)·t : (s + 1)·t : s(s − 1)), t = y;
-    // TACEO's inv0 makes it the identity when (s + 1)·t = 0.
-    f.add(s, one, t2);
-    f.sub(s, one, t3);
-    f.mul(t2, y, query8.z);
-    if (f.isZero(query8.z)) setIdentity(query8);
+    if (!w.frm_isZero(y) && isOdd(y) !== e2) w.frm_neg(y, y);
+    // Montgomery (s, y) to Edwards (s/y, (s − 1)/(s + 1)) as (s(s + 1) : (s − 1)·y : (s + 1)·y : s(s − 1));
+    // TACEO's inv0 gives the identity when (s + 1)·y = 0.
+    w.frm_add(s, one, t1);
+    w.frm_sub(s, one, t2);
+    w.frm_mul(t1, y, coordinate(queryPoint, 2));
+    if (w.frm_isZero(coordinate(queryPoint, 2))) setIdentity(queryPoint);
     else {
-      f.mul(s, t2, query8.x);
-      f.mul(t3, y, query8.y);
-      f.mul(s, t3, query8.t);
+      w.frm_mul(s, t1, coordinate(queryPoint, 0));
+      w.frm_mul(t2, y, coordinate(queryPoint, 1));
+      w.frm_mul(s, t2, coordinate(queryPoint, 3));
     }
-    double(query8, query8);
-    double(query8, query8);
-    double(query8, query8);
+    for (let i = 0; i < 3; i++) w.bjj_double(queryPoint, queryPoint);
+  };
+  const affine = (p: number) => {
+    w.frm_inverse(coordinate(p, 2), t0);
+    w.frm_mul(coordinate(p, 0), t0, t1);
+    w.frm_mul(coordinate(p, 1), t0, t2);
+    return { x: get(t1), y: get(t2) };
   };
 
-  // G's table is rebuilt per call (16 points, about 4 % of the multiplication): one code path for both.
-  const base = point();
-  const generator = G.toAffine();
-  f.set(base.x, generator.x);
-  f.set(base.y, generator.y);
-  f.copy(one, base.z);
-  f.mul(base.x, base.y, base.t);
+  // G's tables for bjj_mul_fixed: the i-th (digit i, most significant first) holds j·16^(63 − i)·G.
+  const multiple = point();
+  const { x: gx, y: gy } = G.toAffine();
+  set(coordinate(multiple, 0), gx);
+  set(coordinate(multiple, 1), gy);
+  w.frm_copy(one, coordinate(multiple, 2));
+  w.frm_mul(coordinate(multiple, 0), coordinate(multiple, 1), coordinate(multiple, 3));
+  const baseTables = alloc(WINDOWS * 16 * POINT);
+  for (let i = WINDOWS - 1; i >= 0; i--) {
+    tableFor(multiple, baseTables + i * 16 * POINT);
+    for (let k = 0; k < 4; k++) w.bjj_double(multiple, multiple);
+  }
 
   return {
     keyTimesQueryPointY(query, key) {
-      queryPoint(query);
-      multiply(query8, key);
-      return affineY(acc);
+      hashToCurve(query);
+      setDigits(key);
+      w.bjj_mul_window(tableFor(queryPoint, queryTable), digits, acc);
+      return affine(acc).y;
     },
     baseTimes(scalar): AffinePoint {
-      multiply(base, scalar);
-      f.inverse(acc.z, t0);
-      f.mul(acc.x, t0, t1);
-      f.mul(acc.y, t0, t2);
-      return { x: f.get(t1), y: f.get(t2) };
+      setDigits(scalar);
+      w.bjj_mul_fixed(baseTables, digits, acc);
+      return affine(acc);
     },
+    poseidon(left, right) {
+      [0n, left, right].forEach((value, k) => set(state + k * ELEMENT, value));
+      w.poseidon_t3(state, poseidonC, poseidonM);
+      return get(state);
+    },
+    poseidon2Word1: (input) => get(poseidon2Word1(input)),
   };
 }
 
-let threadInstance: BabyJubjubArithmetic | undefined;
-const instance = () => (threadInstance ??= wasmBabyJubjub());
+let threadInstance: V3Arithmetic | undefined;
+const instance = () => (threadInstance ??= wasmV3Arithmetic());
 
 /**
- * This thread's WebAssembly Baby Jubjub, instantiated on first use (each derivation thread has its own
- * memory; the calls are synchronous, so one instance's scratch space is never shared mid-call).
+ * This thread's WebAssembly arithmetic, made on first use: each thread has its own memory, and every
+ * call is synchronous, so one instance's scratch space is never shared mid-call.
  */
-export const threadBabyJubjub: BabyJubjubArithmetic = {
+export const threadV3Arithmetic: V3Arithmetic = {
   keyTimesQueryPointY: (query, key) => instance().keyTimesQueryPointY(query, key),
   baseTimes: (scalar) => instance().baseTimes(scalar),
+  poseidon: (left, right) => instance().poseidon(left, right),
+  poseidon2Word1: (state) => instance().poseidon2Word1(state),
 };
