@@ -57,7 +57,7 @@ export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawVa
   const bio = normaliseInput(raw.bioInfo);
   const id = normaliseInput(raw.idInfo);
   const [[v2Bio, v2Id], [v3Bio, v3Id]] = await Promise.all([outputsOf(v2, bio, id), outputsOf(v3, bio, id)]);
-  const proving = deriveProvingIdentity(v2Bio!);
+  const proving = deriveProvingIdentity(v2Bio!, threadV3Arithmetic);
   const registration = deriveRegistration(outputNumber(v3Bio!), outputNumber(v3Id!), sodiumEd25519PublicKey, threadV3Arithmetic);
   // Only an erasure asks for them (decision 036): they find the person's sign-in records, then are dropped.
   const secret = (scalar: bigint) => (raw.withSecretScalar ? { secretScalar: scalar.toString() } : {});
@@ -82,5 +82,5 @@ export async function commitmentFromRawBio(v2: OprfOutputs, v3: OprfOutputs, bio
   await libsodiumReady;
   const bio = normaliseInput(bioInfo);
   const [v2Bio, v3Bio] = await Promise.all([v2.evaluate('bio', bio), v3.evaluate('bio', bio)]);
-  return { v3: provingIdentityV3(outputNumber(v3Bio), threadV3Arithmetic).commitment, v2: deriveCommitment(v2Bio).toString() };
+  return { v3: provingIdentityV3(outputNumber(v3Bio), threadV3Arithmetic).commitment, v2: deriveCommitment(v2Bio, threadV3Arithmetic).toString() };
 }
