@@ -78,7 +78,9 @@ const result = {
   rounds,
   batch,
   msPerDerivation: ms,
-  ranges: Object.fromEntries(names.map((name) => [name, [Math.min(...samples[name]!), Math.max(...samples[name]!)].map((v) => Number(v.toFixed(3)))])),
+  ranges: Object.fromEntries(
+    names.map((name) => [name, [Math.min(...samples[name]!), Math.max(...samples[name]!)].map((v) => Number(v.toFixed(3)))]),
+  ),
   /** Rate of a v3 raw registration's derivation over v2's: the goal is ≥ 0.5. */
   rateRatioBefore: Number((ms.v2! / before).toFixed(3)),
   rateRatioAfter: Number((ms.v2! / ms.registration!).toFixed(3)),

@@ -39,7 +39,10 @@ export function semaphoreCommitment(privateKey: Uint8Array, arithmetic?: Commitm
 }
 
 /** What `generateProof` reads of an `Identity`: its secret scalar and commitment, without the slow public key. */
-export function semaphoreProvingKey(privateKey: Uint8Array, arithmetic?: CommitmentArithmetic): { secretScalar: bigint; commitment: bigint } {
+export function semaphoreProvingKey(
+  privateKey: Uint8Array,
+  arithmetic?: CommitmentArithmetic,
+): { secretScalar: bigint; commitment: bigint } {
   const secretScalar = deriveSecretScalar(privateKey);
   return { secretScalar, commitment: commitmentOfSecretScalar(secretScalar, arithmetic) };
 }

@@ -26,7 +26,10 @@ export function deriveCommitment(oprfBio: Uint8Array, arithmetic?: CommitmentAri
  * The secret scalar and commitment of `deriveIdentity(oprfBio)`, the two things `generateProof`
  * reads of an identity, without computing the public key the slow way: for the prover.
  */
-export function deriveProvingIdentity(oprfBio: Uint8Array, arithmetic?: CommitmentArithmetic): { secretScalar: bigint; commitment: bigint } {
+export function deriveProvingIdentity(
+  oprfBio: Uint8Array,
+  arithmetic?: CommitmentArithmetic,
+): { secretScalar: bigint; commitment: bigint } {
   return semaphoreProvingKey(hkdfSecret(oprfBio, SEMAPHORE_LABEL), arithmetic);
 }
 

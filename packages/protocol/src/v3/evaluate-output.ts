@@ -11,12 +11,7 @@ import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
  * what the DID's HKDF reads). The key holder's shortcut, the same value a blinded round gives; the raw
  * path and the tools use it. `arithmetic` is the JavaScript libraries' unless the caller brings a faster one.
  */
-export function evaluateOutput(
-  key: bigint,
-  domain: OprfDomain,
-  normalised: string,
-  arithmetic: V3Arithmetic = jsV3Arithmetic,
-): Uint8Array {
+export function evaluateOutput(key: bigint, domain: OprfDomain, normalised: string, arithmetic: V3Arithmetic = jsV3Arithmetic): Uint8Array {
   const query = oprfQuery(domain, normalised, hashText(normalised), arithmetic);
   return numberToBytesBE(finalizeOutputOfY(query, arithmetic.keyTimesQueryPointY(query, key), arithmetic), 32);
 }

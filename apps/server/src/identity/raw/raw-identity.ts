@@ -82,5 +82,8 @@ export async function commitmentFromRawBio(v2: OprfOutputs, v3: OprfOutputs, bio
   await libsodiumReady;
   const bio = normaliseInput(bioInfo);
   const [v2Bio, v3Bio] = await Promise.all([v2.evaluate('bio', bio), v3.evaluate('bio', bio)]);
-  return { v3: provingIdentityV3(outputNumber(v3Bio), threadV3Arithmetic).commitment, v2: deriveCommitment(v2Bio, threadV3Arithmetic).toString() };
+  return {
+    v3: provingIdentityV3(outputNumber(v3Bio), threadV3Arithmetic).commitment,
+    v2: deriveCommitment(v2Bio, threadV3Arithmetic).toString(),
+  };
 }

@@ -34,7 +34,7 @@ const littleEndian = (x: bigint) => Array.from({ length: ELEMENT }, (_, i) => Nu
  *
  * Every output equals the JavaScript libraries' (wasm-baby-jubjub.test.ts).
  */
-export function buildBabyJubjubWasm(): { bytes: Uint8Array; free: number } {
+export function buildBabyJubjubWasm(): { bytes: Uint8Array<ArrayBuffer>; free: number } {
   const module = new ModuleBuilder();
   module.setMemory(MEMORY_PAGES);
   buildF1m(module, SNARK_SCALAR_FIELD, 'frm');
@@ -45,9 +45,14 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array; free: number } {
   const out = module.alloc(3 * ELEMENT);
 
   /** A field element's address: local + k elements. */
-  const at = (c: CodeBuilder, local: string, k = 0): Code => (k === 0 ? c.getLocal(local) : c.i32_add(c.getLocal(local), c.i32_const(k * ELEMENT)));
+  const at = (c: CodeBuilder, local: string, k = 0): Code =>
+    k === 0 ? c.getLocal(local) : c.i32_add(c.getLocal(local), c.i32_const(k * ELEMENT));
   const tmp = (c: CodeBuilder, i: number): Code => c.i32_const(t[i]!);
-  const pow5 = (c: CodeBuilder, x: Code): Code[] => [c.call('frm_square', x, tmp(c, 8)), c.call('frm_square', tmp(c, 8), tmp(c, 8)), c.call('frm_mul', x, tmp(c, 8), x)];
+  const pow5 = (c: CodeBuilder, x: Code): Code[] => [
+    c.call('frm_square', x, tmp(c, 8)),
+    c.call('frm_square', tmp(c, 8), tmp(c, 8)),
+    c.call('frm_mul', x, tmp(c, 8), x),
+  ];
 
   // r = 2p; T is computed only when `withT` (a doubling followed by another never reads it).
   for (const [name, withT] of [
@@ -127,7 +132,9 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array; free: number } {
       c.block(
         c.loop(
           c.br_if(1, c.i32_eq(c.getLocal('i'), c.i32_const(WINDOWS))),
-          ...['bjj_double_xyz', 'bjj_double_xyz', 'bjj_double_xyz', 'bjj_double'].map((name) => c.call(name, c.getLocal('r'), c.getLocal('r'))),
+          ...['bjj_double_xyz', 'bjj_double_xyz', 'bjj_double_xyz', 'bjj_double'].map((name) =>
+            c.call(name, c.getLocal('r'), c.getLocal('r')),
+          ),
           entry(c.i32_add(c.getLocal('digits'), c.getLocal('i'))),
           c.call('bjj_add', c.getLocal('r'), c.getLocal('q'), c.getLocal('r')),
           c.setLocal('i', c.i32_add(c.getLocal('i'), c.i32_const(1))),
@@ -219,7 +226,13 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array; free: number } {
     const sum = tmp(c, 0);
     const sumAll = [c.call('frm_add', s(0), s(1), sum), c.call('frm_add', sum, s(2), sum)];
     const external = [...sumAll, ...[0, 1, 2].map((k) => c.call('frm_add', s(k), sum, s(k)))];
-    const internal = [...sumAll, c.call('frm_add', s(0), sum, s(0)), c.call('frm_add', s(1), sum, s(1)), c.call('frm_add', s(2), s(2), s(2)), c.call('frm_add', s(2), sum, s(2))];
+    const internal = [
+      ...sumAll,
+      c.call('frm_add', s(0), sum, s(0)),
+      c.call('frm_add', s(1), sum, s(1)),
+      c.call('frm_add', s(2), s(2), s(2)),
+      c.call('frm_add', s(2), sum, s(2)),
+    ];
     const fullRounds = (count: number) =>
       c.block(
         c.loop(
@@ -253,6 +266,7 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array; free: number } {
   }
 
   // buildF1m exports the field's functions itself.
-  for (const name of ['bjj_double', 'bjj_add', 'bjj_mul_window', 'bjj_mul_fixed', 'poseidon_t3', 'poseidon2_t3']) module.exportFunction(name);
+  for (const name of ['bjj_double', 'bjj_add', 'bjj_mul_window', 'bjj_mul_fixed', 'poseidon_t3', 'poseidon2_t3'])
+    module.exportFunction(name);
   return { bytes: module.build(), free: module.free };
 }

@@ -1,9 +1,8 @@
-import { normaliseInput } from '@zeroid/protocol';
+import { SNARK_SCALAR_FIELD, deriveCommitment, normaliseInput } from '@zeroid/protocol';
 import { Fn, deriveRegistration, evaluateOutput, jsV3Arithmetic, oprfQuery } from '@zeroid/protocol/v3';
 import known from '@zeroid/protocol/vectors/protocol-v3.json' with { type: 'json' };
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SNARK_SCALAR_FIELD } from '@zeroid/protocol';
 import { wasmV3Arithmetic } from './wasm-baby-jubjub.ts';
 
 const wasm = wasmV3Arithmetic();
@@ -15,7 +14,7 @@ const scalar = fc.oneof(
   fc.bigInt({ min: 1n, max: 1n << 20n }),
 );
 
-describe('Baby Jubjub on WebAssembly (decision 063)', () => {
+describe('protocol v3 arithmetic on WebAssembly (decision 063)', () => {
   it('gives the protocol v3 known answers: outputs, commitment, ID tag and did:key', () => {
     const key = BigInt(known.key);
     for (const vector of known.vectors) {
@@ -37,7 +36,7 @@ describe('Baby Jubjub on WebAssembly (decision 063)', () => {
       fc.property(fc.bigInt({ min: 0n, max: SNARK_SCALAR_FIELD - 1n }), scalar, (query, key) => {
         expect(wasm.keyTimesQueryPointY(query, key)).toBe(jsV3Arithmetic.keyTimesQueryPointY(query, key));
       }),
-      { numRuns: 150 },
+      { numRuns: 80 },
     );
   });
 
@@ -48,7 +47,27 @@ describe('Baby Jubjub on WebAssembly (decision 063)', () => {
         const query = oprfQuery('id', text);
         expect(wasm.keyTimesQueryPointY(query, s)).toBe(jsV3Arithmetic.keyTimesQueryPointY(query, s));
       }),
-      { numRuns: 150 },
+      { numRuns: 80 },
+    );
+  });
+
+  it("equals poseidon-lite's Poseidon and @taceo/poseidon2's permutation on random field elements", () => {
+    const element = fc.oneof(fc.bigInt({ min: 0n, max: SNARK_SCALAR_FIELD - 1n }), fc.constantFrom(0n, 1n, SNARK_SCALAR_FIELD - 1n));
+    fc.assert(
+      fc.property(element, element, element, (a, b, c) => {
+        expect(wasm.poseidon(a, b)).toBe(jsV3Arithmetic.poseidon(a, b));
+        expect(wasm.poseidon2Word1([a, b, c])).toBe(jsV3Arithmetic.poseidon2Word1([a, b, c]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("gives v2's Semaphore commitment as the protocol's noble code does", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 64, maxLength: 64 }), (output) => {
+        expect(deriveCommitment(output, wasm)).toBe(deriveCommitment(output));
+      }),
+      { numRuns: 50 },
     );
   });
 });

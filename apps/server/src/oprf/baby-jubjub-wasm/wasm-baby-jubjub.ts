@@ -105,7 +105,17 @@ export function wasmV3Arithmetic(): V3Arithmetic {
     if (hex.length !== WINDOWS) throw new RangeError('A Baby Jubjub scalar is below 2²⁵⁶');
     for (let i = 0; i < WINDOWS; i++) bytes[digits + i] = Number.parseInt(hex[i]!, 16);
   };
-  const [t0, t1, t2, x1, gx1, x2, gx2, s, y] = Array.from({ length: 9 }, element) as number[] as [number, number, number, number, number, number, number, number, number];
+  const [t0, t1, t2, x1, gx1, x2, gx2, s, y] = [
+    element(),
+    element(),
+    element(),
+    element(),
+    element(),
+    element(),
+    element(),
+    element(),
+    element(),
+  ];
   const isOdd = (ptr: number) => {
     w.frm_fromMontgomery(ptr, scratch);
     return bytes[scratch]! & 1;

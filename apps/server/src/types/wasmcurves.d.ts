@@ -1,4 +1,4 @@
-// wasmbuilder and wasmcurves (iden3, GPL-3.0) ship no types: what build-baby-jubjub-wasm.ts uses of them.
+// wasmbuilder and wasmcurves (iden3, GPL-3.0) ship no types: what oprf/baby-jubjub-wasm/ uses of them.
 declare module 'wasmbuilder' {
   /** WebAssembly instructions, as bytes. */
   export type Code = number[];
@@ -33,7 +33,7 @@ declare module 'wasmbuilder' {
     alloc(bytesOrSize: number[] | number): number;
     addFunction(name: string): FunctionBuilder;
     exportFunction(name: string): void;
-    build(): Uint8Array;
+    build(): Uint8Array<ArrayBuffer>;
   }
 }
 
