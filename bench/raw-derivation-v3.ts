@@ -14,7 +14,8 @@ import { median } from './stats.ts';
  * Issue 27's raw-path goal, at the derivation (decision 063): a raw registration under v3 at no less
  * than half the rate of v2. Everything else a raw registration does (HTTP, the database, the tree) is
  * the same for both, so the derivation's ratio is the lower bound of the request's. On one thread, in
- * one process, the measurements take turns (`rounds` rounds of `batch` derivations each):
+ * one process, in CPU time (the rate a CPU-bound server reaches), the cases take turns derivation by
+ * derivation (`rounds` rounds of `batch` derivations each; a round's mean per case, then medians):
  *
  * - `v2`: what a raw registration derived before v3 (two ristretto255 outputs on libsodium, the
  *   Semaphore identity, the did:key, the ID tag);
@@ -52,21 +53,26 @@ const cases: Record<string, (i: number) => unknown> = {
   registration: (i) => deriveFromRaw(v2, v3, person(i)),
 };
 
-/** Milliseconds a derivation, over one batch. */
-async function time(run: (i: number) => unknown): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < batch; i++) await run(i);
-  return (performance.now() - start) / batch;
+/** CPU milliseconds (this process, user + system) of one derivation: the machine's other load does not count. */
+async function cpuTime(run: (i: number) => unknown, i: number): Promise<number> {
+  const start = process.cpuUsage();
+  await run(i);
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1000;
 }
 
-for (const run of Object.values(cases)) await time(run); // warm-up: JIT, WebAssembly instance, tables
-const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
 const names = Object.keys(cases);
+for (const name of names) for (let i = 0; i < batch; i++) await cases[name]!(i); // warm-up: JIT, WebAssembly module, tables
+const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
 for (let round = 0; round < rounds; round++) {
-  // Rotate the order, so a slow spell of this shared machine does not always hit the same case.
-  for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
-    samples[name]!.push(await time(cases[name]!));
+  const sums: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  // Interleaved derivation by derivation, in a rotating order, so a slow spell of this shared machine
+  // weighs on every case alike.
+  for (let i = 0; i < batch; i++) {
+    const shift = (round + i) % names.length;
+    for (const name of [...names.slice(shift), ...names.slice(0, shift)]) sums[name]! += await cpuTime(cases[name]!, round * batch + i);
   }
+  for (const name of names) samples[name]!.push(sums[name]! / batch);
 }
 
 const ms = Object.fromEntries(names.map((name) => [name, Number(median(samples[name]!).toFixed(3))]));
