@@ -14,6 +14,47 @@ const POSEIDON2_PARTIAL = 56;
 /** 2 MiB: the field's constants and scratch, our tables (G's: 128 KiB) and constants. */
 export const MEMORY_PAGES = 32;
 
+const FIELD = SNARK_SCALAR_FIELD;
+const modPow = (base: bigint, exponent: bigint): bigint => {
+  let result = 1n;
+  for (let b = base % FIELD, e = exponent; e > 0n; e >>= 1n, b = (b * b) % FIELD) if (e & 1n) result = (result * b) % FIELD;
+  return result;
+};
+/** Baby Jubjub (EIP-2494): a·x² + y² = 1 + d·x²y². */
+const A = 168700n;
+const D = 168696n;
+/**
+ * The same curve in the a = −1 form, −x′² + y² = 1 + d′·x′²y² with x′ = √(−a)·x and d′ = −d/a: y is
+ * unchanged, and the doubling and addition formulas lose their product by a (Hisil–Wong–Carter–Dawson
+ * §3). −a is a square (a and −1 are, FIELD ≡ 1 mod 4) and d′ is not (d is not), so the formulas stay
+ * complete. `SQRT_MINUS_A` is either root; `wasm-baby-jubjub.ts` maps G and H₁ in and s·G's x out.
+ */
+const D_PRIME = (((FIELD - D) % FIELD) * modPow(A, FIELD - 2n)) % FIELD;
+const TWICE_D_PRIME = (2n * D_PRIME) % FIELD;
+export const SQRT_MINUS_A = sqrtOf(FIELD - A);
+export const SQRT_MINUS_A_INVERSE = modPow(SQRT_MINUS_A, FIELD - 2n);
+
+/** A square root modulo FIELD by Tonelli–Shanks (2-adicity 28), for the constant above only. */
+function sqrtOf(n: bigint): bigint {
+  let q = FIELD - 1n;
+  let s = 0n;
+  while ((q & 1n) === 0n) {
+    q >>= 1n;
+    s++;
+  }
+  let z = 2n;
+  while (modPow(z, (FIELD - 1n) / 2n) !== FIELD - 1n) z++;
+  let [m, c, t, root] = [s, modPow(z, q), modPow(n, q), modPow(n, (q + 1n) / 2n)];
+  while (t !== 1n) {
+    let i = 0n;
+    for (let t2 = t; t2 !== 1n; t2 = (t2 * t2) % FIELD) i++;
+    const b = modPow(c, 1n << (m - i - 1n));
+    [m, c, t, root] = [i, (b * b) % FIELD, (t * b * b) % FIELD, (root * b) % FIELD];
+  }
+  if ((root * root) % FIELD !== n) throw new Error('−a has no square root modulo FIELD');
+  return root;
+}
+
 const montgomery = (x: bigint) => (x << 256n) % SNARK_SCALAR_FIELD;
 const littleEndian = (x: bigint) => Array.from({ length: ELEMENT }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
 
@@ -23,8 +64,8 @@ const littleEndian = (x: bigint) => Array.from({ length: ELEMENT }, (_, i) => Nu
  * module snarkjs runs) with wasmbuilder, and on it the loops that JavaScript would otherwise drive one
  * call per field operation:
  *
- * - `bjj_double` / `bjj_add`: Baby Jubjub in extended coordinates, "dbl-2008-hwcd" and "add-2008-hwcd"
- *   (Hisil, Wong, Carter, Dawson), complete since a is a square and d is not;
+ * - `bjj_double` / `bjj_add`: Baby Jubjub in extended coordinates on its a = −1 form, "dbl-2008-hwcd"
+ *   and "add-2008-hwcd-3" (Hisil, Wong, Carter, Dawson), complete since −1 is a square and d′ is not;
  * - `bjj_mul_window(table, digits, r)`: r = Σ digitᵢ·16ⁱ·P from table[j] = j·P, four doublings and one
  *   table addition per 4-bit digit, 64 digits whatever their values;
  * - `bjj_mul_fixed(tables, digits, r)`: the same for a point known in advance (G), from one table per
@@ -39,8 +80,7 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array<ArrayBuffer>; free: n
   module.setMemory(MEMORY_PAGES);
   buildF1m(module, SNARK_SCALAR_FIELD, 'frm');
   const constant = (x: bigint) => module.alloc(littleEndian(montgomery(x)));
-  const a = constant(168700n);
-  const d = constant(168696n);
+  const k = constant(TWICE_D_PRIME);
   const t = Array.from({ length: 9 }, () => module.alloc(ELEMENT));
   const out = module.alloc(3 * ELEMENT);
 
@@ -54,7 +94,8 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array<ArrayBuffer>; free: n
     c.call('frm_mul', x, tmp(c, 8), x),
   ];
 
-  // r = 2p; T is computed only when `withT` (a doubling followed by another never reads it).
+  // r = 2p on the a = −1 form ("dbl-2008-hwcd": D = a·A = −A); T is computed only when `withT` (a
+  // doubling followed by another never reads it). r may be p.
   for (const [name, withT] of [
     ['bjj_double', true],
     ['bjj_double_xyz', false],
@@ -71,14 +112,14 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array<ArrayBuffer>; free: n
       c.call('frm_square', Y, v(1)), // B = Y²
       c.call('frm_square', Z, v(2)),
       c.call('frm_add', v(2), v(2), v(2)), // C = 2Z²
-      c.call('frm_mul', v(0), c.i32_const(a), v(3)), // D = a·A
       c.call('frm_add', X, Y, v(4)),
       c.call('frm_square', v(4), v(4)),
       c.call('frm_sub', v(4), v(0), v(4)),
       c.call('frm_sub', v(4), v(1), v(4)), // E = (X + Y)² − A − B
-      c.call('frm_add', v(3), v(1), v(5)), // G = D + B
+      c.call('frm_sub', v(1), v(0), v(5)), // G = B − A
       c.call('frm_sub', v(5), v(2), v(6)), // F = G − C
-      c.call('frm_sub', v(3), v(1), v(7)), // H = D − B
+      c.call('frm_add', v(0), v(1), v(7)),
+      c.call('frm_neg', v(7), v(7)), // H = −A − B
       c.call('frm_mul', v(4), v(6), r(0)),
       c.call('frm_mul', v(5), v(7), r(1)),
       c.call('frm_mul', v(6), v(5), r(2)),
@@ -86,6 +127,7 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array<ArrayBuffer>; free: n
     );
   }
   {
+    // r = p + q on the a = −1 form ("add-2008-hwcd-3", k = 2d′); r may be p or q.
     const f = module.addFunction('bjj_add');
     f.addParam('p', 'i32');
     f.addParam('q', 'i32');
@@ -96,20 +138,20 @@ export function buildBabyJubjubWasm(): { bytes: Uint8Array<ArrayBuffer>; free: n
     const r = (k: number) => at(c, 'r', k);
     const v = (i: number) => tmp(c, i);
     f.addCode(
-      c.call('frm_mul', p(0), q(0), v(0)), // A = X1·X2
-      c.call('frm_mul', p(1), q(1), v(1)), // B = Y1·Y2
+      c.call('frm_sub', p(1), p(0), v(0)),
+      c.call('frm_sub', q(1), q(0), v(1)),
+      c.call('frm_mul', v(0), v(1), v(0)), // A = (Y1 − X1)(Y2 − X2)
+      c.call('frm_add', p(1), p(0), v(1)),
+      c.call('frm_add', q(1), q(0), v(2)),
+      c.call('frm_mul', v(1), v(2), v(1)), // B = (Y1 + X1)(Y2 + X2)
       c.call('frm_mul', p(3), q(3), v(2)),
-      c.call('frm_mul', v(2), c.i32_const(d), v(2)), // C = d·T1·T2
-      c.call('frm_mul', p(2), q(2), v(3)), // D = Z1·Z2
-      c.call('frm_add', p(0), p(1), v(4)),
-      c.call('frm_add', q(0), q(1), v(5)),
-      c.call('frm_mul', v(4), v(5), v(4)),
-      c.call('frm_sub', v(4), v(0), v(4)),
-      c.call('frm_sub', v(4), v(1), v(4)), // E = (X1 + Y1)(X2 + Y2) − A − B
+      c.call('frm_mul', v(2), c.i32_const(k), v(2)), // C = k·T1·T2
+      c.call('frm_mul', p(2), q(2), v(3)),
+      c.call('frm_add', v(3), v(3), v(3)), // D = 2·Z1·Z2
+      c.call('frm_sub', v(1), v(0), v(4)), // E = B − A
       c.call('frm_sub', v(3), v(2), v(5)), // F = D − C
       c.call('frm_add', v(3), v(2), v(6)), // G = D + C
-      c.call('frm_mul', v(0), c.i32_const(a), v(0)),
-      c.call('frm_sub', v(1), v(0), v(7)), // H = B − a·A
+      c.call('frm_add', v(1), v(0), v(7)), // H = B + A
       c.call('frm_mul', v(4), v(5), r(0)),
       c.call('frm_mul', v(6), v(7), r(1)),
       c.call('frm_mul', v(5), v(6), r(2)),

@@ -1,6 +1,14 @@
 import type { AffinePoint, V3Arithmetic } from '@zeroid/protocol/v3';
 import { G, asciiField } from '@zeroid/protocol/v3';
-import { ELEMENT, MEMORY_PAGES, POINT, WINDOWS, buildBabyJubjubWasm } from './build-baby-jubjub-wasm.ts';
+import {
+  ELEMENT,
+  MEMORY_PAGES,
+  POINT,
+  SQRT_MINUS_A,
+  SQRT_MINUS_A_INVERSE,
+  WINDOWS,
+  buildBabyJubjubWasm,
+} from './build-baby-jubjub-wasm.ts';
 import { POSEIDON2_T3_EXTERNAL, POSEIDON2_T3_INTERNAL, POSEIDON_T3_C, POSEIDON_T3_M } from './poseidon-t3-constants.ts';
 
 /** Elligator 2 on Baby Jubjub's Montgomery form (B = 1, J = A = 168698) with Z = 5, and TACEO's hash_to_field separator. */
@@ -81,7 +89,9 @@ export function wasmV3Arithmetic(): V3Arithmetic {
     values.forEach((value, i) => set(ptr + i * ELEMENT, typeof value === 'bigint' ? value : BigInt(`0x${value}`)));
     return ptr;
   };
-  const [one, zero, j, z] = [1n, 0n, J, Z].map((value) => constants([value])) as [number, number, number, number];
+  const [one, zero, j, z, toAMinusOne, fromAMinusOne] = [1n, 0n, J, Z, SQRT_MINUS_A, SQRT_MINUS_A_INVERSE].map((value) =>
+    constants([value]),
+  ) as [number, number, number, number, number, number];
   const poseidonC = constants(POSEIDON_T3_C);
   const poseidonM = constants(POSEIDON_T3_M);
   const poseidon2External = constants(POSEIDON2_T3_EXTERNAL);
@@ -164,20 +174,31 @@ export function wasmV3Arithmetic(): V3Arithmetic {
       w.frm_mul(s, t1, coordinate(queryPoint, 0));
       w.frm_mul(t2, y, coordinate(queryPoint, 1));
       w.frm_mul(s, t2, coordinate(queryPoint, 3));
+      // Onto the a = −1 form the module computes on: x′ = √(−a)·x, so X and T scale, Y and Z do not.
+      w.frm_mul(coordinate(queryPoint, 0), toAMinusOne, coordinate(queryPoint, 0));
+      w.frm_mul(coordinate(queryPoint, 3), toAMinusOne, coordinate(queryPoint, 3));
     }
     for (let i = 0; i < 3; i++) w.bjj_double(queryPoint, queryPoint);
   };
+  /** The affine point of p on Baby Jubjub itself: x = X/(Z·√(−a)), y = Y/Z. */
   const affine = (p: number) => {
     w.frm_inverse(coordinate(p, 2), t0);
     w.frm_mul(coordinate(p, 0), t0, t1);
+    w.frm_mul(t1, fromAMinusOne, t1);
     w.frm_mul(coordinate(p, 1), t0, t2);
     return { x: get(t1), y: get(t2) };
+  };
+  const affineY = (p: number) => {
+    w.frm_inverse(coordinate(p, 2), t0);
+    w.frm_mul(coordinate(p, 1), t0, t2);
+    return get(t2);
   };
 
   // G's tables for bjj_mul_fixed: the i-th (digit i, most significant first) holds j·16^(63 − i)·G.
   const multiple = point();
   const { x: gx, y: gy } = G.toAffine();
   set(coordinate(multiple, 0), gx);
+  w.frm_mul(coordinate(multiple, 0), toAMinusOne, coordinate(multiple, 0));
   set(coordinate(multiple, 1), gy);
   w.frm_copy(one, coordinate(multiple, 2));
   w.frm_mul(coordinate(multiple, 0), coordinate(multiple, 1), coordinate(multiple, 3));
@@ -192,7 +213,7 @@ export function wasmV3Arithmetic(): V3Arithmetic {
       hashToCurve(query);
       setDigits(key);
       w.bjj_mul_window(tableFor(queryPoint, queryTable), digits, acc);
-      return affine(acc).y;
+      return affineY(acc);
     },
     baseTimes(scalar): AffinePoint {
       setDigits(scalar);
