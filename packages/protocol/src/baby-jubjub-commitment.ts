@@ -2,6 +2,10 @@ import { edwards } from '@noble/curves/abstract/edwards.js';
 import { deriveSecretScalar } from '@zk-kit/eddsa-poseidon';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { SNARK_SCALAR_FIELD } from './field.ts';
+import type { V3Arithmetic } from './v3/v3-arithmetic.ts';
+
+/** What a commitment needs of an arithmetic (decision 063): s·Base8 and Poseidon. */
+export type CommitmentArithmetic = Pick<V3Arithmetic, 'baseTimes' | 'poseidon'>;
 
 /**
  * Baby Jubjub (EIP-2494) as a twisted Edwards curve over the BN254 scalar field, on @noble/curves'
@@ -30,18 +34,28 @@ BabyJubjub.BASE.precompute(8);
  * raw path needs only the commitment; the known-answer vectors and a property test against
  * `Identity` keep the two equal.
  */
-export function semaphoreCommitment(privateKey: Uint8Array): bigint {
-  return semaphoreProvingKey(privateKey).commitment;
+export function semaphoreCommitment(privateKey: Uint8Array, arithmetic?: CommitmentArithmetic): bigint {
+  return semaphoreProvingKey(privateKey, arithmetic).commitment;
 }
 
 /** What `generateProof` reads of an `Identity`: its secret scalar and commitment, without the slow public key. */
-export function semaphoreProvingKey(privateKey: Uint8Array): { secretScalar: bigint; commitment: bigint } {
+export function semaphoreProvingKey(
+  privateKey: Uint8Array,
+  arithmetic?: CommitmentArithmetic,
+): { secretScalar: bigint; commitment: bigint } {
   const secretScalar = deriveSecretScalar(privateKey);
-  return { secretScalar, commitment: commitmentOfSecretScalar(secretScalar) };
+  return { secretScalar, commitment: commitmentOfSecretScalar(secretScalar, arithmetic) };
 }
 
-/** The commitment of a secret scalar, `poseidon2(secretScalar · Base8)`. */
-export function commitmentOfSecretScalar(secretScalar: bigint): bigint {
+/**
+ * The commitment of a secret scalar, `poseidon2(secretScalar · Base8)`; with `arithmetic` (the server's
+ * WebAssembly, decision 063) the same number from it.
+ */
+export function commitmentOfSecretScalar(secretScalar: bigint, arithmetic?: CommitmentArithmetic): bigint {
+  if (arithmetic) {
+    const { x, y } = arithmetic.baseTimes(secretScalar);
+    return arithmetic.poseidon(x, y);
+  }
   const { x, y } = BabyJubjub.BASE.multiplyUnsafe(secretScalar).toAffine();
   return poseidon2([x, y]);
 }

@@ -9,10 +9,8 @@ import { combineEvaluations } from './combine-evaluations.ts';
 import { verifyDleq } from './dleq-proof.ts';
 import { evaluateBlinded } from './evaluate-blinded.ts';
 import { decodeEvaluation, encodeEvaluation } from './evaluation-codec.ts';
-import { finalizeOutput } from './finalize-output.ts';
-import { oprfQuery } from './oprf-query.ts';
+import { evaluateOutput } from './evaluate-output.ts';
 import { SUITE_ID } from './oprf-v3-suite.ts';
-import { queryPoint } from './query-point.ts';
 import { publicShare, recoverKey, splitKey } from './threshold-key.ts';
 import { unblindEvaluation } from './unblind-evaluation.ts';
 
@@ -56,10 +54,7 @@ export const babyJubjubSuite: OprfSuite = {
     const { evaluated, proof } = evaluateBlinded(privateScalar(privateKey), blinded);
     return encodeEvaluation(evaluated, proof);
   },
-  async evaluate(privateKey, domain, normalised) {
-    const query = oprfQuery(domain, normalised);
-    return outputBytes(finalizeOutput(query, queryPoint(query).multiply(privateScalar(privateKey))));
-  },
+  evaluate: async (privateKey, domain, normalised) => evaluateOutput(privateScalar(privateKey), domain, normalised),
 
   async blind(publicKey, domain, normalised) {
     const groupKey = groupPoint(publicKey, 'The OPRF public key');

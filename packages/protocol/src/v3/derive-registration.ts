@@ -1,10 +1,9 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { numberToBytesBE } from '@noble/curves/utils.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
-import { G } from './baby-jubjub-group.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
 
 /** Everything a v3 registration derives from the two OPRF outputs. */
@@ -29,18 +28,20 @@ export interface RegistrationV3 {
  * outputs. The DID's Ed25519 seed is HKDF-SHA256(y_bio, "zeroid/did-key/v3"), not proven in the circuit
  * (an Ed25519 key costs millions of constraints there, decision 016); the registration proof binds the
  * DID as a public input instead. `publicKeyOf` is noble's by default; the server passes libsodium's, as
- * for v2's `deriveDidKey`.
+ * for v2's `deriveDidKey`,
+ * and its WebAssembly Baby Jubjub as `arithmetic` (decision 063).
  */
 export function deriveRegistration(
   outputBio: bigint,
   outputId: bigint,
   publicKeyOf: Ed25519PublicKeyOf = ed25519.getPublicKey,
+  arithmetic: V3Arithmetic = jsV3Arithmetic,
 ): RegistrationV3 {
   const secretKey = hkdfSecret(numberToBytesBE(outputBio, 32), DID_KEY_LABEL);
   const publicKey = publicKeyOf(secretKey);
   return {
-    ...provingIdentityV3(outputBio),
-    ...idTagV3(outputId),
+    ...provingIdentityV3(outputBio, arithmetic),
+    ...idTagV3(outputId, arithmetic),
     didKey: { did: didKeyFromPublicKey(publicKey), publicKey, secretKey },
   };
 }
@@ -49,18 +50,21 @@ export function deriveRegistration(
  * The Semaphore secret scalar and commitment of `deriveRegistration` alone, from y_bio: what a raw
  * verification and a membership proof need, without the DID's HKDF and Ed25519 key.
  */
-export function provingIdentityV3(outputBio: bigint): { secretScalar: bigint; commitment: string } {
-  const seed = poseidon2([SEMAPHORE_LABEL, outputBio]);
+export function provingIdentityV3(
+  outputBio: bigint,
+  arithmetic: V3Arithmetic = jsV3Arithmetic,
+): { secretScalar: bigint; commitment: string } {
+  const seed = arithmetic.poseidon(SEMAPHORE_LABEL, outputBio);
   const secretScalar = seed & ((1n << BigInt(SECRET_BITS)) - 1n);
-  const { x, y } = G.multiply(secretScalar).toAffine();
-  return { secretScalar, commitment: poseidon2([x, y]).toString() };
+  const { x, y } = arithmetic.baseTimes(secretScalar);
+  return { secretScalar, commitment: arithmetic.poseidon(x, y).toString() };
 }
 
 /**
  * The ID tag of `deriveRegistration` alone, from y_id: Poseidon(ID_TAG_LABEL, y_id), as 64 hex digits
  * and as the field element. A v3 erasure shows y_id, and the server recomputes the tag with this.
  */
-export function idTagV3(outputId: bigint): { idTag: string; idTagField: bigint } {
-  const idTagField = poseidon2([ID_TAG_LABEL, outputId]);
+export function idTagV3(outputId: bigint, arithmetic: V3Arithmetic = jsV3Arithmetic): { idTag: string; idTagField: bigint } {
+  const idTagField = arithmetic.poseidon(ID_TAG_LABEL, outputId);
   return { idTag: bytesToHex(numberToBytesBE(idTagField, 32)), idTagField };
 }

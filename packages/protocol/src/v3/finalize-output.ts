@@ -1,6 +1,6 @@
-import { bn254 } from '@taceo/poseidon2';
 import type { Point } from './baby-jubjub-group.ts';
 import { FINALIZE_DS } from './oprf-v3-suite.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 
 /**
  * H₂ of 2HashDH: the OPRF output y = Poseidon2_t3([FINALIZE_DS, query, N.y])[1], for N = k·H₁(query).
@@ -10,6 +10,10 @@ import { FINALIZE_DS } from './oprf-v3-suite.ts';
  * output one bit of the group's 251, nothing it needs.
  */
 export function finalizeOutput(query: bigint, unblinded: Point): bigint {
-  const state = bn254.t3.permutation([FINALIZE_DS, query, unblinded.toAffine().y]);
-  return state[1]!;
+  return finalizeOutputOfY(query, unblinded.toAffine().y);
+}
+
+/** `finalizeOutput` from N's y coordinate alone, for arithmetic that never builds a noble point. */
+export function finalizeOutputOfY(query: bigint, unblindedY: bigint, arithmetic: V3Arithmetic = jsV3Arithmetic): bigint {
+  return arithmetic.poseidon2Word1([FINALIZE_DS, query, unblindedY]);
 }

@@ -31,7 +31,9 @@ export { proveDleq, verifyDleq, type DleqProof } from './dleq-proof.ts';
 export { combineEvaluations, type NodeAnswer } from './combine-evaluations.ts';
 export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare } from './threshold-key.ts';
 export { unblindEvaluation } from './unblind-evaluation.ts';
-export { finalizeOutput } from './finalize-output.ts';
+export { finalizeOutput, finalizeOutputOfY } from './finalize-output.ts';
+export { evaluateOutput } from './evaluate-output.ts';
+export { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 export { deriveRegistration, provingIdentityV3, idTagV3, type RegistrationV3 } from './derive-registration.ts';
 export {
   didHash,

@@ -1,7 +1,7 @@
-import { poseidon2 } from 'poseidon-lite/poseidon2';
 import type { OprfDomain } from '../oprf-suite.ts';
 import { hashText } from './hash-text.ts';
 import { QUERY_TAG } from './oprf-v3-suite.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
 
 /**
  * The OPRF query of a normalised text in a domain: x = Poseidon([QUERY_TAG[domain], t]), t =
@@ -10,6 +10,11 @@ import { QUERY_TAG } from './oprf-v3-suite.ts';
  * a biometric-domain query and the ID slot an ID-domain one (decision 062). Pass `hashed` when t is
  * already known, as `blindQuery` does.
  */
-export function oprfQuery(domain: OprfDomain, normalised: string, hashed: bigint = hashText(normalised)): bigint {
-  return poseidon2([QUERY_TAG[domain], hashed]);
+export function oprfQuery(
+  domain: OprfDomain,
+  normalised: string,
+  hashed: bigint = hashText(normalised),
+  arithmetic: V3Arithmetic = jsV3Arithmetic,
+): bigint {
+  return arithmetic.poseidon(QUERY_TAG[domain], hashed);
 }

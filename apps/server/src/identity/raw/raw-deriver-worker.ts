@@ -6,9 +6,8 @@ import { singleKeyOutputs } from './single-key-outputs.ts';
  * Derivations a worker runs on made-up inputs before it takes its first task. Cold, a raw
  * registration's derivation is several times slower (WebAssembly compiled, BigInt code interpreted)
  * until it has run a while; without this, the first second of load after /healthz said ready ran far
- * slower (docs/benchmarks.md, "Raw derivation"). Protocol v3's half (about 10 ms, BigInt Baby Jubjub)
- * reaches its speed within a few derivations and now dominates each one: 30 of them take about half
- * a second, where 200 took several.
+ * slower (docs/benchmarks.md, "Raw derivation"). Protocol v3's half, on WebAssembly (decision 063),
+ * builds its module on the first one and reaches its speed within a few: 30 are enough.
  */
 const WARM_UP_DERIVATIONS = 30;
 

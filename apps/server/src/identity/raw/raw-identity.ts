@@ -1,5 +1,6 @@
 import { deriveCommitment, deriveDidKey, deriveIdTag, deriveProvingIdentity, normaliseInput, type OprfDomain } from '@zeroid/protocol';
 import { deriveRegistration, provingIdentityV3 } from '@zeroid/protocol/v3';
+import { threadV3Arithmetic } from '../../oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
 import { libsodiumReady, sodiumEd25519PublicKey } from '../../oprf/libsodium.ts';
 
 /** Whatever computes the finalized OPRF output of an input: the server's key, or the threshold nodes. */
@@ -56,8 +57,8 @@ export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawVa
   const bio = normaliseInput(raw.bioInfo);
   const id = normaliseInput(raw.idInfo);
   const [[v2Bio, v2Id], [v3Bio, v3Id]] = await Promise.all([outputsOf(v2, bio, id), outputsOf(v3, bio, id)]);
-  const proving = deriveProvingIdentity(v2Bio!);
-  const registration = deriveRegistration(outputNumber(v3Bio!), outputNumber(v3Id!), sodiumEd25519PublicKey);
+  const proving = deriveProvingIdentity(v2Bio!, threadV3Arithmetic);
+  const registration = deriveRegistration(outputNumber(v3Bio!), outputNumber(v3Id!), sodiumEd25519PublicKey, threadV3Arithmetic);
   // Only an erasure asks for them (decision 036): they find the person's sign-in records, then are dropped.
   const secret = (scalar: bigint) => (raw.withSecretScalar ? { secretScalar: scalar.toString() } : {});
   return {
@@ -81,5 +82,8 @@ export async function commitmentFromRawBio(v2: OprfOutputs, v3: OprfOutputs, bio
   await libsodiumReady;
   const bio = normaliseInput(bioInfo);
   const [v2Bio, v3Bio] = await Promise.all([v2.evaluate('bio', bio), v3.evaluate('bio', bio)]);
-  return { v3: provingIdentityV3(outputNumber(v3Bio)).commitment, v2: deriveCommitment(v2Bio).toString() };
+  return {
+    v3: provingIdentityV3(outputNumber(v3Bio), threadV3Arithmetic).commitment,
+    v2: deriveCommitment(v2Bio, threadV3Arithmetic).toString(),
+  };
 }
