@@ -67,8 +67,8 @@ function registrationRound(run: number) {
 export async function runRegistrationProof({ runs }: { runs: number }): Promise<BenchEntry[]> {
   assertChromium();
   const scratch = () => mkdtempSync(path.join(tmpdir(), 'zeroid-v3-proof-'));
-  const bareProver = await bundleForPage(path.join(import.meta.dirname, 'browser/bare-prover.ts'), scratch());
-  const v3Prover = await bundleForPage(path.join(import.meta.dirname, 'browser/registration-v3-prover.ts'), scratch());
+  const bareProver = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', 'bare-prover.ts'), scratch());
+  const v3Prover = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', 'registration-v3-prover.ts'), scratch());
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples = { semaphore: [] as number[], registration: [] as number[] };
   let clientMs: number | undefined;
