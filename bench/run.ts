@@ -30,6 +30,8 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise;
  * - `first-verify`: only browser.first_verify_slow_phone and its whole-journey row (issue 29, decision
  *   043), a first visitor on a throttled phone beside the same unthrottled, replaced likewise;
+ * - `browser`: only the verification journey's rows (browser.verify_journey, the second verification's
+ *   bytes, the welcome page's JavaScript), replaced likewise;
  * - `registration`: only browser.registration_proof (protocol v3's registration proof against a bare
  *   depth-20 Semaphore proof, issue 27), replaced likewise (BENCH_RUNS turns, default 9).
  * Each rewrites docs/benchmarks.md from the newest results of both.
@@ -146,6 +148,10 @@ if (suite === 'scale') {
   const fresh = await runFirstVerify({ runs: Number(process.env.BENCH_RUNS ?? 3) });
   console.error(JSON.stringify(fresh, null, 2));
   replaceInLatest((name) => name.startsWith('browser.first_verify_slow_phone'), fresh);
+} else if (suite === 'browser') {
+  const fresh = await runBrowser({ runs: Number(process.env.BENCH_RUNS ?? 5), members: 1_000 });
+  const names = new Set(fresh.map((e) => e.name));
+  replaceInLatest((name) => names.has(name), fresh);
 } else if (suite === 'registration') {
   const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9) });
   replaceInLatest((name) => name === 'browser.registration_proof', fresh);
@@ -169,7 +175,7 @@ if (suite === 'scale') {
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
   console.error(
-    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration.`,
+    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, browser.`,
   );
   process.exit(2);
 }
