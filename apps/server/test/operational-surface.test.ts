@@ -30,14 +30,19 @@ afterAll(async () => {
 });
 
 /** One request written byte for byte, as a client that does not normalise its URL would send it. */
-function rawRequest(
+function rawRequest(server: ServerProcess, requestLine: string) {
+  return rawExchange(server, (host) => `${requestLine}\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+}
+
+/** Bytes written to the server's socket as they are, and its reply parsed. */
+function rawExchange(
   server: ServerProcess,
-  requestLine: string,
+  bytes: (host: string) => string,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { hostname, port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     let text = '';
-    const socket = connect(Number(port), hostname, () => socket.write(`${requestLine}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+    const socket = connect(Number(port), hostname, () => socket.write(bytes(hostname)));
     socket.on('data', (chunk) => (text += String(chunk)));
     socket.on('error', reject);
     socket.on('close', () => {
@@ -49,6 +54,17 @@ function rawRequest(
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
   });
+}
+
+/** The headers every reply carries (DESIGN §6), whoever wrote it. */
+function expectSecurityHeaders(reply: { headers: Record<string, string> }) {
+  expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(reply.headers['cache-control']).toBe('no-store');
+  expect(reply.headers['x-content-type-options']).toBe('nosniff');
+  expect(reply.headers['referrer-policy']).toBe('no-referrer');
+  for (const directive of ["default-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"]) {
+    expect(reply.headers['content-security-policy']).toContain(directive);
+  }
 }
 
 describe('/metrics', () => {
@@ -89,17 +105,30 @@ describe('a URL that does not decode, over a raw socket', () => {
     async (requestLine) => {
       const reply = await rawRequest(plain, requestLine);
       expect(reply.status).toBe(400);
-      expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(reply.headers['cache-control']).toBe('no-store');
-      expect(reply.headers['x-content-type-options']).toBe('nosniff');
-      expect(reply.headers['referrer-policy']).toBe('no-referrer');
-      for (const directive of ["default-src 'self'", "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'"]) {
-        expect(reply.headers['content-security-policy']).toContain(directive);
-      }
+      expectSecurityHeaders(reply);
       expect(JSON.parse(reply.body)).toEqual({ error: { code: 'BAD_URL', message: 'The address is not a valid URL.' } });
       expect(reply.body).not.toContain('%');
     },
   );
+});
+
+describe("what Node's HTTP parser refuses, over a raw socket", () => {
+  it.each([
+    ['a broken chunked body', (host: string) => `POST /verify HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, 400],
+    [
+      'Content-Length beside chunked',
+      (host: string) => `POST /verify HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      400,
+    ],
+    ['an unknown method', (host: string) => `FOO /verify HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 400],
+    ['headers past the limit', (host: string) => `GET / HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ] as const)('%s: its status, our JSON error and the security headers (decision 064)', async (_name, bytes, status) => {
+    const reply = await rawExchange(plain, bytes);
+    expect(reply.status).toBe(status);
+    expectSecurityHeaders(reply);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: status === 431 ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST' } });
+    expect(reply.body).not.toContain('zz');
+  });
 });
 
 describe('debug logs', () => {

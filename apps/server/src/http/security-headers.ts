@@ -34,6 +34,20 @@ export function securityHeadersOutsideRouting({ https }: { https: boolean }) {
   };
 }
 
+/**
+ * The same headers as name–value pairs, for a reply written straight to the socket: one Node's HTTP
+ * parser refused before Fastify saw a request (`clientErrorHandler`).
+ */
+export function securityHeaderPairs({ https }: { https: boolean }): Array<[string, string]> {
+  const pairs = new Map<string, string>();
+  const collector = {
+    setHeader: (name: string, value: string | number | readonly string[]) => pairs.set(name, String(value)),
+    removeHeader: (name: string) => pairs.delete(name),
+  };
+  helmet(helmetOptions(https))({} as never, collector as never, () => undefined);
+  return [...pairs, ['Cache-Control', 'no-store']];
+}
+
 /** The origins of the OPRF nodes' URLs, each once: CSP sources are origins (a path would narrow them). */
 export function nodeOrigins(urls: readonly string[]): string[] {
   return [...new Set(urls.map((url) => new URL(url).origin))];

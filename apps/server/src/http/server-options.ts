@@ -1,6 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 import { AccessLogAtDebug, withRedactedRequests } from './access-log.ts';
 import { BODY_LIMIT } from './body-limits.ts';
+import { clientErrorReply } from './client-errors.ts';
 import { frameworkErrors } from './framework-errors.ts';
 
 /**
@@ -30,6 +31,7 @@ export function hardenedServerOptions({
     keepAliveTimeout: 5_000,
     return503OnClosing: true,
     frameworkErrors: frameworkErrors({ https }),
+    clientErrorHandler: clientErrorReply({ https }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   };
 }
