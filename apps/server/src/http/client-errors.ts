@@ -34,9 +34,13 @@ export function clientErrorReply({ https }: { https: boolean }) {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const { status, reason, code, message } = REFUSALS[error.code ?? ''] ?? BAD_REQUEST;
     const body = JSON.stringify({ error: { code, message } });
+    // Then the socket is destroyed, as Fastify's default does: a client cut off by the header or
+    // request timeout may never close its side, and must not keep the connection (slow-clients.test.ts).
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `Connection: close\r\n${headers}\r\n${body}`,
+      () => socket.destroy(),
     );
+    setTimeout(() => socket.destroy(), 1_000).unref();
   };
 }
