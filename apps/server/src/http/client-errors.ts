@@ -27,7 +27,7 @@ const BAD_REQUEST = { status: 400, reason: 'Bad Request', code: 'BAD_REQUEST', m
  * request, then closes the connection. Found by the reviewer of decision 064.
  */
 export function clientErrorReply({ https }: { https: boolean }) {
-  const headers = securityHeaderPairs({ https })
+  const headers = [...securityHeaderPairs({ https }), ['Cache-Control', 'no-store']]
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return (error: Error & { code?: string }, socket: Socket) => {

@@ -9,11 +9,14 @@ import helmet from 'helmet';
  * their origins.
  */
 export function securityHeaders(app: FastifyInstance, { https, oprfNodes = [] }: { https: boolean; oprfNodes?: readonly string[] }) {
-  // Helmet's middleware built once, here. @fastify/helmet built it again for every request (its
-  // onRequest hook calls helmet(options), which parses every directive anew): about a quarter of a
-  // millisecond of each zero-knowledge verification's CPU in decision 064's profile.
-  const apply = helmet(helmetOptions(https, nodeOrigins(oprfNodes)));
-  app.addHook('onRequest', (request, reply, done) => apply(request.raw, reply.raw, () => done()));
+  // The headers computed once, here. @fastify/helmet ran helmet(options) again for every request,
+  // parsing every directive anew: about a quarter of a millisecond of each zero-knowledge
+  // verification's CPU in decision 064's profile.
+  const pairs = securityHeaderPairs({ https, connectOrigins: nodeOrigins(oprfNodes) });
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of pairs) reply.raw.setHeader(name, value);
+    done();
+  });
 
   // API replies are personal answers to one request: never cache them. Static files set their own.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -27,25 +30,31 @@ export function securityHeaders(app: FastifyInstance, { https, oprfNodes = [] }:
  * does not decode (Fastify's frameworkErrors). `securityHeaders` covers every other reply.
  */
 export function securityHeadersOutsideRouting({ https }: { https: boolean }) {
-  const apply = helmet(helmetOptions(https));
-  return (request: FastifyRequest, reply: FastifyReply) => {
-    apply(request.raw, reply.raw, () => undefined);
+  const pairs = securityHeaderPairs({ https });
+  return (_request: FastifyRequest, reply: FastifyReply) => {
+    for (const [name, value] of pairs) reply.raw.setHeader(name, value);
     reply.header('cache-control', 'no-store');
   };
 }
 
 /**
- * The same headers as name–value pairs, for a reply written straight to the socket: one Node's HTTP
- * parser refused before Fastify saw a request (`clientErrorHandler`).
+ * The headers as name–value pairs, as helmet sets them: the one place helmet runs, for the hook, a
+ * reply outside routing and one written straight to the socket (`clientErrorReply`).
  */
-export function securityHeaderPairs({ https }: { https: boolean }): Array<[string, string]> {
+export function securityHeaderPairs({
+  https,
+  connectOrigins = [],
+}: {
+  https: boolean;
+  connectOrigins?: readonly string[];
+}): Array<[string, string]> {
   const pairs = new Map<string, string>();
   const collector = {
     setHeader: (name: string, value: string | number | readonly string[]) => pairs.set(name, String(value)),
     removeHeader: (name: string) => pairs.delete(name),
   };
-  helmet(helmetOptions(https))({} as never, collector as never, () => undefined);
-  return [...pairs, ['Cache-Control', 'no-store']];
+  helmet(helmetOptions(https, connectOrigins))({} as never, collector as never, () => undefined);
+  return [...pairs];
 }
 
 /** The origins of the OPRF nodes' URLs, each once: CSP sources are origins (a path would narrow them). */
