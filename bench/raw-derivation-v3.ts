@@ -2,7 +2,14 @@ import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { deriveDidKey, deriveIdTag, deriveProvingIdentity, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
+import {
+  deriveDidKey,
+  deriveIdTag,
+  deriveProvingIdentity,
+  generateOprfKeyPair,
+  normaliseInput,
+  precomputeFixedBases,
+} from '@zeroid/protocol';
 import { decodeScalar, deriveRegistration, evaluateOutput, jsV3Arithmetic, v3KeyFromV2, type V3Arithmetic } from '@zeroid/protocol/v3';
 import { threadV3Arithmetic } from '../apps/server/src/oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
 import { libsodiumReady, sodiumEd25519PublicKey } from '../apps/server/src/oprf/libsodium.ts';
@@ -29,6 +36,7 @@ const rounds = Number(process.argv[2] ?? 7);
 const batch = Number(process.argv[3] ?? 30);
 
 await libsodiumReady;
+precomputeFixedBases(); // as the server does (decision 066)
 const { privateKey } = await generateOprfKeyPair();
 const { v2, v3 } = singleKeyOutputs(privateKey);
 const v3Key = decodeScalar(v3KeyFromV2(privateKey))!;

@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { constants } from 'node:zlib';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { prebuiltBn128 } from './vite-plugins/prebuilt-bn128.ts';
 
 // Every API path the app calls (see src/shared/paths.ts); '/sessions' carries cross-device verification.
 const api = ['/register', '/verify', '/generateQRCode', '/oprf', '/challenge', '/members', '/healthz', '/artifacts', '/did', '/sessions'];
@@ -14,12 +15,14 @@ export default defineConfig({
   // quality 10: 1.4 % more bytes than 11, for a third of the build's time.
   plugins: [
     react(),
+    prebuiltBn128(),
     compression({
       algorithms: [defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: 10 } }), 'gzip'],
       threshold: 1024,
     }),
   ],
-  worker: { format: 'es' },
+  // The prover worker is built apart: its snarkjs takes the curve's WebAssembly prebuilt (decision 066).
+  worker: { format: 'es', plugins: () => [prebuiltBn128()] },
   // The prover worker's dependencies, pre-bundled at dev start: found later, they make Vite reload
   // the page in the middle of the first registration.
   optimizeDeps: {

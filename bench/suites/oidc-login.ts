@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -206,6 +206,7 @@ export async function runOidcLogin({
     // requests, the profiler), written there and left out of the samples: tracing slows what it traces.
     const profileDir = process.env.BENCH_PROFILE;
     if (profileDir) {
+      mkdirSync(profileDir, { recursive: true });
       const traced = async (name: string, journey: () => Promise<number>) => {
         await browser.startTracing(undefined, { categories: TRACE_CATEGORIES });
         const took = await journey();

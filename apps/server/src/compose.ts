@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { OprfEvaluator } from '@zeroid/protocol';
+import { OprfEvaluator, precomputeFixedBases } from '@zeroid/protocol';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
@@ -76,6 +76,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const threshold = config.oprfNodes.length > 0;
   const oprfKey = threshold ? undefined : await loadOprfKey(config.dataDir, config.oprfPrivateKey);
   await libsodiumReady;
+  precomputeFixedBases(); // a long-lived process: r·G, k·G and s·Base8 from window tables (decision 066)
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
   const oprfV3 = oprfKey && oprfV3Key(oprfKey);
   const keySecret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);

@@ -9,8 +9,8 @@ export type CommitmentArithmetic = Pick<V3Arithmetic, 'baseTimes' | 'poseidon'>;
 
 /**
  * Baby Jubjub (EIP-2494) as a twisted Edwards curve over the BN254 scalar field, on @noble/curves'
- * generic Edwards implementation: extended coordinates and a precomputed window table for the base
- * point, instead of @zk-kit/baby-jubjub's affine additions with two field inversions each. The
+ * generic Edwards implementation: extended coordinates (and, in a long-lived process, a window table
+ * for the base point: `precomputeFixedBases`), instead of @zk-kit/baby-jubjub's affine additions with two field inversions each. The
  * generator is Base8, the generator of the prime-order subgroup that Semaphore keys live in.
  * Internal to the package: `semaphore-public-key.ts` uses it to refuse degenerate keys.
  */
@@ -26,7 +26,6 @@ export const BabyJubjub = edwards({
   Gx: 5299619240641551281634865583518297030282874472190772894086521144482721001553n,
   Gy: 16950150798460657717958625567821834550301663161624707787222815936182638968203n,
 });
-BabyJubjub.BASE.precompute(8);
 
 /**
  * The Semaphore v4 identity commitment of a private key, `poseidon2(secretScalar · Base8)`, exactly

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
-import { OPRF_ADMISSION_HEADER } from '@zeroid/protocol';
+import { OPRF_ADMISSION_HEADER, precomputeFixedBases } from '@zeroid/protocol';
 import { hardenedServerOptions } from '../http/server-options.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { registerGuessLimits } from '../http/guess-limits.ts';
@@ -24,6 +24,7 @@ export async function buildNodeApp(
   options: { logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<FastifyInstance> {
   const { config, share } = deps;
+  precomputeFixedBases(); // a long-lived process: its DLEQ proofs' r·G from a window table (decision 066)
   const app = Fastify(
     hardenedServerOptions({ logger: options.logger ?? { level: config.logLevel }, trustProxy: config.trustProxy, https: false }),
   );

@@ -14,9 +14,8 @@ export type Point = InstanceType<typeof babyjubjub.Point>;
 /** Scalars modulo the subgroup order ℓ; 32 bytes little-endian on the wire. */
 export const Fn = Point.Fn;
 
-/** The generator G (Base8). Its window table makes r·G and k·G a few times faster than k·B. */
+/** The generator G (Base8). A long-lived process gives it a window table (`precomputeFixedBases`). */
 export const G = Point.BASE;
-G.precompute(8);
 
 /** An affine point as the circuit sees it: two BN254 field elements. */
 export interface AffinePoint {

@@ -9,6 +9,7 @@ import {
 import { checkPublicShares, decodePoint, SUITE_ID, type Point } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
 import { ApiError } from '../../shared/http.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE } from './oprf-node-limits.ts';
 
 /** One OPRF node of the threshold mode, with the Kᵢ it published (and its v3 Kᵢ, when it holds a v3 share). */
 export interface KnownNode extends OprfPublicShare {
@@ -28,16 +29,6 @@ export interface NodeKeys extends ThresholdKeys {
   publicShares: KnownNode[];
   v3?: NodeKeysV3 | undefined;
 }
-
-/** How long a node may take to answer before the round goes on without it. */
-export const NODE_TIMEOUT_MS = 10_000;
-
-export const NODES_UNAVAILABLE_MESSAGE =
-  'Too few of the OPRF nodes answered correctly to derive your identity. Nothing was sent; please try again shortly.';
-
-/** Too few nodes whose keys fit together (issue 24): said apart from "too few answered", so the person knows it is not their input. */
-export const NODES_INCONSISTENT_MESSAGE =
-  'The OPRF nodes do not agree on their keys right now (one holds a share from before a refresh or of another split), so your identity cannot be derived safely. Nothing was sent; please try again later.';
 
 /**
  * Reads each node's published Kᵢ and keeps the nodes whose keys interpolate (in the exponent) to the

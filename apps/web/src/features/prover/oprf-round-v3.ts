@@ -14,7 +14,7 @@ import {
 import { base64urlnopad } from '@scure/base';
 import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { forgetOprfSetup, oprfSetup } from './oprf-round.ts';
+import { forgetOprfSetup, oprfSetup } from './oprf-setup.ts';
 import { thresholdRound, type NodeEvaluation } from './threshold-oprf-round.ts';
 
 /** A v3 OPRF round done: what registration proves (query, blind, Z, K), its output y, and its transcript for POST /register. */

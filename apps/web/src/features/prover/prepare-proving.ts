@@ -2,7 +2,7 @@ import type { MembersReply } from '@zeroid/protocol';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts, registrationArtifacts } from './artifact-cache.ts';
-import { oprfSetup } from './oprf-round.ts';
+import { oprfSetup } from './oprf-setup.ts';
 import { warmUpCurve } from './warm-up-curve.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 
@@ -17,7 +17,7 @@ let curve: Promise<void> | undefined;
  * Each part starts once per worker, whoever asks; failures are left to the proof, which reports them.
  */
 export function prepareProving(priority: RequestPriority): void {
-  curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
+  // The requests first: the curve's build keeps this thread busy, and the server can answer meanwhile.
   oprfSetup().then(
     () => timelineMark('oprf-key-loaded'),
     () => undefined,
@@ -30,6 +30,7 @@ export function prepareProving(priority: RequestPriority): void {
       ),
     () => undefined,
   );
+  curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
 }
 
 /**
@@ -39,7 +40,6 @@ export function prepareProving(priority: RequestPriority): void {
  * page: most visits verify, and they would all pay for it.
  */
 export function prepareRegistration(): void {
-  curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
   oprfSetup().then(
     () => timelineMark('oprf-key-loaded'),
     () => undefined,
@@ -48,4 +48,5 @@ export function prepareRegistration(): void {
     () => timelineMark('artifacts-loaded'),
     () => undefined,
   );
+  curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
 }

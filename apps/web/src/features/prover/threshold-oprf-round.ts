@@ -1,15 +1,9 @@
-import {
-  blindThresholdOprfInput,
-  OPRF_ADMISSION_HEADER,
-  ThresholdUnavailableError,
-  type OprfAdmissionReply,
-  type OprfDomain,
-} from '@zeroid/protocol';
+import { OPRF_ADMISSION_HEADER, ThresholdUnavailableError, type OprfAdmissionReply } from '@zeroid/protocol';
 import type { SUITE_ID } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
 import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE, type NodeKeys } from './oprf-nodes.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE } from './oprf-node-limits.ts';
 
 /** One node's answer: its index and the bytes of its evaluation (with its DLEQ proof). */
 export type NodeEvaluation = { index: number; evaluation: Uint8Array };
@@ -72,16 +66,6 @@ export async function thresholdRound<T>(nodes: readonly Node[], threshold: numbe
     clearTimeout(timer);
     controller.abort();
   }
-}
-
-/** The v2 (ristretto255) threshold round of one input: its OPRF output. */
-export async function thresholdOprfRound(keys: NodeKeys, domain: OprfDomain, normalised: string): Promise<Uint8Array> {
-  const round = await blindThresholdOprfInput(keys, domain, normalised);
-  const result = await thresholdRound(keys.publicShares, keys.threshold, {
-    element: base64urlnopad.encode(round.request),
-    finalize: (answers) => round.finalize(answers),
-  });
-  return result.output;
 }
 
 function nameLeftOut(nodes: readonly Node[], { rejected, inconsistent }: { rejected: number[]; inconsistent: number[] }) {
