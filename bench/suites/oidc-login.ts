@@ -94,11 +94,23 @@ export async function runOidcLogin({
     const journeyContext = async () => {
       const context = await browser.newContext();
       const marks = new Map<string, (at: number) => void>();
-      await context.exposeFunction('__journeyMark', (name: string, at: number) => marks.get(name)?.(at));
+      // Every instant reported, the sign-in screen's own marks included: a journey's phases (below).
+      const seen = new Map<string, number>();
+      await context.exposeFunction('__journeyMark', (name: string, at: number) => {
+        seen.set(name, at);
+        marks.get(name)?.(at);
+      });
       await context.addInitScript(
         ({ origin, zeroId }: { origin: string; zeroId: string }) => {
           const mark = (globalThis as unknown as { __journeyMark: (name: string, at: number) => void }).__journeyMark;
           if (location.origin === zeroId) {
+            // The screen's User Timing marks (shared/timeline-mark.ts), on the same clock.
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries()) {
+                if (entry.name.startsWith('zeroid:sign-in-'))
+                  mark(entry.name.slice('zeroid:'.length), performance.timeOrigin + entry.startTime);
+              }
+            }).observe({ type: 'mark', buffered: true });
             // An image's load event does not reach the window: caught on the document, in its capture phase.
             document.addEventListener(
               'load',
@@ -127,11 +139,34 @@ export async function runOidcLogin({
         { origin: siteOrigin, zeroId: zeroIdOrigin },
       );
       const next = (name: string) => new Promise<number>((resolve) => marks.set(name, resolve));
-      return { context, next };
+      return { context, next, seen };
     };
 
     const bio = `bench oidc iris ${Date.now()}`;
-    const signIn = async (page: Page, next: (name: string) => Promise<number>) => {
+    /**
+     * Where one journey's time went, on the browser's clock: to the screen ready (its details in),
+     * to the button pressed (Playwright types at once; a person would type here while the prover
+     * loads), the screen's OPRF round and proof, and back to the site.
+     */
+    type Phases = { screen: number; typed: number; proved: number; back: number };
+    const returningPhases: Phases[] = [];
+    const phasesOf = (seen: Map<string, number>): Phases | undefined => {
+      const [click, details, submitted, proved, signedIn] = [
+        'click',
+        'sign-in-details',
+        'sign-in-submitted',
+        'sign-in-proved',
+        'signed-in',
+      ].map((name) => seen.get(name));
+      if ([click, details, submitted, proved, signedIn].some((at) => at === undefined)) return undefined;
+      return { screen: details! - click!, typed: submitted! - details!, proved: proved! - submitted!, back: signedIn! - proved! };
+    };
+    const signIn = async (
+      page: Page,
+      { next, seen }: { next: (name: string) => Promise<number>; seen: Map<string, number> },
+      phases?: Phases[],
+    ) => {
+      seen.clear();
       await page.bringToFront();
       await page.goto(siteUrl);
       const clicked = next('click');
@@ -142,6 +177,8 @@ export async function runOidcLogin({
       await page.locator('#signed-in').waitFor({ timeout: 60_000 });
       const journey = (await signedIn) - (await clicked);
       if (!(journey > 0 && journey < 60_000)) throw new Error(`implausible journey time ${journey} ms`);
+      const split = phasesOf(seen);
+      if (phases && split) phases.push(split);
       return journey;
     };
 
@@ -188,7 +225,7 @@ export async function runOidcLogin({
     await page.getByLabel('Biometric Data:', { exact: true }).fill(bio);
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await page.getByText(/did:key:z6Mk/).waitFor({ timeout: 60_000 });
-    await signIn(page, returning.next); // untimed: fills the HTTP cache and the Cache API
+    await signIn(page, returning); // untimed: fills the HTTP cache and the Cache API
     const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const phonePage = await phoneContext.newPage();
     await phoneSignIn(page, phonePage, returning.next); // untimed: the phone's caches
@@ -213,10 +250,10 @@ export async function runOidcLogin({
         writeFileSync(path.join(profileDir, `${name}.json`), await browser.stopTracing());
         console.error(`  traced ${name}: ${took.toFixed(0)} ms (not a sample)`);
       };
-      await traced('returning', () => signIn(page, returning.next));
+      await traced('returning', () => signIn(page, returning));
       const fresh = await journeyContext();
       const coldPage = await fresh.context.newPage();
-      await traced('cold', () => signIn(coldPage, fresh.next));
+      await traced('cold', () => signIn(coldPage, fresh));
       await fresh.context.close();
       await page.bringToFront();
       await traced('phone', () => phoneSignIn(page, phonePage, returning.next));
@@ -225,10 +262,10 @@ export async function runOidcLogin({
     const load: number[] = [];
     for (let run = 0; run < runs; run++) {
       load.push(loadavg()[0]!);
-      journeys.push(await signIn(page, returning.next));
+      journeys.push(await signIn(page, returning, returningPhases));
       const fresh = await journeyContext();
       const coldPage = await fresh.context.newPage();
-      cold.push(await signIn(coldPage, fresh.next));
+      cold.push(await signIn(coldPage, fresh));
       await fresh.context.close();
       await page.bringToFront();
       onPhone.push(await phoneSignIn(page, phonePage, returning.next));
@@ -239,6 +276,11 @@ export async function runOidcLogin({
     console.error(
       `  load average ${load.map((x) => x.toFixed(1)).join(', ')}; oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; on a phone ${ms(onPhone)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
         `journey/bare turn by turn ${journeys.map((j, i) => (j / bare[i]!).toFixed(2)).join(', ')}`,
+    );
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+    const phase = (key: keyof Phases) => `${key} ${median(returningPhases.map((p) => p[key])).toFixed(0)}`;
+    console.error(
+      `  returning journey's phases, medians of ${returningPhases.length} (ms): ${(['screen', 'typed', 'proved', 'back'] as const).map(phase).join(', ')}`,
     );
     const loadNote = `; shared 2-core machine, 1-min load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} during the turns`;
     const baseline = `bare \`generateProof\` at depth ${depth} in another tab, artifacts in memory`;
