@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { startServerOfCheckout } from '../apps/server/test/server-process.ts';
 
 /**
  * Issue 27's raw-path goal over HTTP: raw registration under protocol v3 (this checkout) at least 0.5×
@@ -18,42 +18,22 @@ const [v2Checkout, runsArg] = process.argv.slice(2);
 if (!v2Checkout) throw new Error('Usage: npx tsx bench/raw-register-against-v2.ts <checkout of fec250e> [runs]');
 
 const servers = [
-  { name: 'v3', cwd: path.join(import.meta.dirname, '..'), port: 18401 },
-  { name: 'v2 (fec250e)', cwd: path.resolve(v2Checkout), port: 18402 },
+  { name: 'v3', root: path.join(import.meta.dirname, '..') },
+  { name: 'v2 (fec250e)', root: path.resolve(v2Checkout) },
 ];
-const procs = servers.map((s) =>
-  spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: s.cwd,
-    env: {
-      ...process.env,
-      PORT: String(s.port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rawcmp-')),
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: '/nonexistent',
-    },
-    stdio: 'inherit',
-  }),
+const started = await Promise.all(
+  servers.map(({ root }) =>
+    startServerOfCheckout(root, { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rawcmp-')) }, { readyTimeoutMs: 180_000 }),
+  ),
 );
-for (const s of servers) {
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${s.port}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 const tag = Date.now().toString(36);
 const results: Record<string, number[]> = {};
 const runs = Number(runsArg ?? 5);
 for (let run = 0; run < runs; run++) {
-  for (const s of run % 2 ? [...servers].reverse() : servers) {
+  for (const [n, s] of run % 2 ? [...servers.entries()].reverse() : [...servers.entries()]) {
     let i = 0;
     const r = await autocannon({
-      url: `http://127.0.0.1:${s.port}/register`,
+      url: `${started[n]!.url}/register`,
       connections: 16,
       duration: 10,
       method: 'POST',
@@ -84,4 +64,4 @@ console.log(
   'per-run ratios',
   v3.map((x, k) => (x / v2[k]!).toFixed(2)).join(' '),
 );
-procs.forEach((p) => p.kill());
+await Promise.all(started.map((server) => server.stop()));

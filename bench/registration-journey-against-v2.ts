@@ -1,10 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { loadOprfKey } from './server.ts';
-import { freePort, startServerProcess } from '../apps/server/test/server-process.ts';
+import { startServerOfCheckout, startServerProcess } from '../apps/server/test/server-process.ts';
 import { killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from '../apps/server/test/threshold-processes.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium.ts';
 import { median } from './stats.ts';
@@ -53,28 +53,9 @@ try {
   }
 
   // Protocol v2, single key, from the old checkout's sources under tsx, as this checkout's servers run in benches.
-  const v2Port = await freePort();
-  const v2Url = `http://127.0.0.1:${v2Port}`;
-  const v2 = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-    cwd: v2Root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(v2Port),
-      DATA_DIR: path.join(dir, 'v2'),
-      WEB_DIST: path.join(v2Root, 'apps/web/dist'),
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  stops.push(async () => v2.kill());
-  for (let ready = false; !ready; await new Promise((resolve) => setTimeout(resolve, 200))) {
-    ready = await fetch(`${v2Url}/healthz`).then(
-      (reply) => reply.ok,
-      () => false,
-    );
-  }
+  const v2 = await startServerOfCheckout(v2Root, { DATA_DIR: path.join(dir, 'v2'), WEB_DIST: path.join(v2Root, 'apps/web/dist') });
+  stops.push(() => v2.stop());
+  const v2Url = v2.url;
 
   assertChromium();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

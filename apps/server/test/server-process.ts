@@ -22,6 +22,8 @@ interface Program {
   entry: string;
   compiledStart: string;
   defaults: Record<string, string>;
+  /** Where it runs from; this checkout by default. */
+  cwd?: string;
 }
 
 const SERVER: Program = {
@@ -51,6 +53,15 @@ export interface StartOptions {
  */
 export function startServerProcess(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
   return startProgram(SERVER, env, options);
+}
+
+/**
+ * Starts the server of another checkout at `root` (a bench's baseline: main before a change), from
+ * its own sources and modules under tsx, and waits until it is ready, as `startServerProcess` does.
+ */
+export function startServerOfCheckout(root: string, env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
+  const program = { ...SERVER, name: `server of ${root}`, entry: path.join(root, 'apps/server/src/server.ts'), cwd: root };
+  return startProgram(program, env, { ...options, compiled: false });
 }
 
 /**
@@ -130,7 +141,7 @@ function spawnProgram(
   // SIGKILL would kill only the CLI and leave the program running.
   const args = compiled ? [...noTypeStripping, program.compiledStart] : ['--import', 'tsx', program.entry];
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
-    cwd: repoRoot,
+    cwd: program.cwd ?? repoRoot,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...program.defaults, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(uid === undefined ? {} : { uid, gid: uid }),
