@@ -241,7 +241,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
         .selectFrom('identities')
         .select((eb) => eb.fn.max('leaf_index').as('max'))
         .executeTakeFirst();
-      return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
+      return countAfter(row?.max);
     },
 
     async changeMarks() {
@@ -258,12 +258,15 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
         ])
         .executeTakeFirstOrThrow();
       return {
-        leafCount: row.last_leaf === null || row.last_leaf === undefined ? 0 : Number(row.last_leaf) + 1,
+        leafCount: countAfter(row.last_leaf),
         lastErasure: row.last_erasure === null || row.last_erasure === undefined ? 0 : Number(row.last_erasure),
       };
     },
   };
 }
+
+/** How many gapless indexes from 0 end at `last` (a MAX, NULL on an empty table; a string from PostgreSQL's BIGINT). */
+const countAfter = (last: string | number | bigint | null | undefined) => (last === null || last === undefined ? 0 : Number(last) + 1);
 
 /** The tombstone's key: a DID can be asked about, but the table cannot be listed to learn erased DIDs. */
 const didHash = (did: string) => createHash('sha256').update(did).digest('hex');
