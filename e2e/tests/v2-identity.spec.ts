@@ -67,3 +67,18 @@ test('a v2 identity made before the change still verifies, in Chromium', async (
   const group = (await (await page.request.get('/members')).json()) as { size: number };
   expect(group.size).toBe(1);
 });
+
+test("the v2 round's code failing to load reads as a message to act on, keeps the input, and the next try verifies", async ({ page }) => {
+  // Decision 066: protocol v2's round loads on demand; a dropped connection or a redeploy can fail it.
+  const chunk = /\/assets\/oprf-round-[^/]*\.js$/;
+  await page.context().route(chunk, (route) => route.abort());
+  await verifyThroughUi(page, person.bio);
+  await expect(page.getByRole('alert')).toHaveText(
+    'Part of ZeroID could not be loaded (the connection dropped, or ZeroID was just updated). Please try again; if it keeps failing, reload the page.',
+  );
+  await expect(page.getByPlaceholder('Touch to verify!', { exact: true })).toHaveValue(person.bio);
+
+  await page.context().unroute(chunk);
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await expect(page).toHaveURL(/\/user-authorised$/);
+});

@@ -3,6 +3,7 @@ import { decodePoint, type Point } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
+import { loadOnDemand } from './load-on-demand.ts';
 import type { NodeKeys } from './oprf-nodes.ts';
 
 /**
@@ -24,7 +25,7 @@ export function oprfSetup(): Promise<OprfSetup> {
   setup ??= requestJson<OprfKeyReply>(apiUrls.oprfPublicKey()).then(async (reply): Promise<OprfSetup> => {
     const v3 = reply.v3 ? decodePoint(base64urlnopad.decode(reply.v3.publicKey)) : undefined;
     if (!reply.nodes || reply.threshold === undefined) return { kind: 'single', publicKey: base64urlnopad.decode(reply.publicKey), v3 };
-    const { fetchNodeKeys } = await import('./oprf-nodes.ts');
+    const { fetchNodeKeys } = await loadOnDemand(() => import('./oprf-nodes.ts'));
     return { kind: 'threshold', keys: await fetchNodeKeys(reply.nodes, reply.threshold, reply.publicKey, reply.v3?.publicKey), v3 };
   });
   setup.catch(() => forgetOprfSetup());
