@@ -82,3 +82,17 @@ test("the v2 round's code failing to load reads as a message to act on, keeps th
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();
   await expect(page).toHaveURL(/\/user-authorised$/);
 });
+
+test('a v2 identity made before the change erases in Chromium, and then no longer verifies', async ({ page }) => {
+  // Last in this file: it deletes the seeded person. The erasure's v2 round loads on demand (decision 066).
+  await page.goto('/erase');
+  await page.getByLabel('Enter ID:', { exact: true }).fill(person.id);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(person.bio);
+  await page.getByRole('button', { name: 'Delete my identity' }).click();
+  await page.getByRole('button', { name: 'Yes, delete it for good' }).click();
+  await expect(page.getByText('Your identity has been deleted.')).toBeVisible({ timeout: 60_000 });
+  expect((await page.request.get(`/did/${seeded.did}`)).status()).toBe(410);
+
+  await verifyThroughUi(page, person.bio);
+  await expect(page).toHaveURL(/\/invalid-did$/);
+});

@@ -10,9 +10,9 @@ export type CommitmentArithmetic = Pick<V3Arithmetic, 'baseTimes' | 'poseidon'>;
 /**
  * Baby Jubjub (EIP-2494) as a twisted Edwards curve over the BN254 scalar field, on @noble/curves'
  * generic Edwards implementation: extended coordinates (and, in a long-lived process, a window table
- * for the base point: `precomputeFixedBases`), instead of @zk-kit/baby-jubjub's affine additions with two field inversions each. The
- * generator is Base8, the generator of the prime-order subgroup that Semaphore keys live in.
- * Internal to the package: `semaphore-public-key.ts` uses it to refuse degenerate keys.
+ * for the base point: `precomputeFixedBases`), instead of @zk-kit/baby-jubjub's affine additions with
+ * two field inversions each. The generator is Base8, the generator of the prime-order subgroup that
+ * Semaphore keys live in. Internal to the package: `semaphore-public-key.ts` uses it to refuse degenerate keys.
  */
 /** The order of Baby Jubjub's prime-order subgroup, where Semaphore's secret scalars live. */
 const SUBGROUP_ORDER = 2736030358979909402780800718157159386076813972158567259200215660948447373041n;

@@ -16,7 +16,7 @@ import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';
 import { locateIdentity, type ProvingIdentity } from './locate-identity.ts';
 import { normaliseField } from './normalise-field.ts';
-import { oprfRound } from './oprf-round.ts';
+import { loadOnDemand } from './load-on-demand.ts';
 import { oprfRoundV3 } from './oprf-round-v3.ts';
 
 /** The group of one identity alone: its root is the commitment itself (decision 048). */
@@ -58,6 +58,7 @@ export async function eraseFlow(input: { idInfo: string; bioInfo: string }, prog
       signInProofs,
     } satisfies ZkEraseV3Body;
   } else {
+    const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));
     const [oprfId, { challenge }] = await Promise.all([oprfRound('id', idInfo), challengeRequest]);
     const identity = deriveIdentity(located.output);
     const didKey = deriveDidKey(located.output);
