@@ -9,7 +9,7 @@ import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { decodeQrDataUrl } from '../../e2e/tests/qr.ts';
 import { loadBareProver } from '../browser/bare-prover-in-page.ts';
 import { randomIdentities, SeedTree, seedIdentities } from '../seed-identities.ts';
-import { entry, type BenchEntry } from '../stats.ts';
+import { entry, median, type BenchEntry } from '../stats.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
@@ -277,7 +277,6 @@ export async function runOidcLogin({
       `  load average ${load.map((x) => x.toFixed(1)).join(', ')}; oidc login journeys ${ms(journeys)} ms; cold ${ms(cold)} ms; on a phone ${ms(onPhone)} ms; bare generateProof ${ms(bare)} ms (depth ${depth}); ` +
         `journey/bare turn by turn ${journeys.map((j, i) => (j / bare[i]!).toFixed(2)).join(', ')}`,
     );
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
     const phase = (key: keyof Phases) => `${key} ${median(returningPhases.map((p) => p[key])).toFixed(0)}`;
     console.error(
       `  returning journey's phases, medians of ${returningPhases.length} (ms): ${(['screen', 'typed', 'proved', 'back'] as const).map(phase).join(', ')}`,
