@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Identity } from '@semaphore-protocol/identity';
+import { VERIFICATION_RESULT } from '@zeroid/protocol';
 import { Artifacts } from '../server.ts';
 import { startServerProcess } from '../../apps/server/test/server-process.ts';
 import { viaHttp, ZkTestClient } from '../../apps/server/test/zk-client.ts';
@@ -19,6 +20,8 @@ export interface HttpOptions {
 }
 
 const CONNECTIONS = 16;
+/** POST /verify's reply to a valid proof for a fresh challenge. */
+export const VERIFIED = { [VERIFICATION_RESULT]: 'Success' };
 /** A server process may take minutes to be ready on a machine shared with other work: a benchmark waits. */
 const READY_TIMEOUT_MS = 300_000;
 
@@ -53,8 +56,9 @@ export async function load(url: string, path: string, body: (i: number) => unkno
  * A fixed set of requests, 16 in flight at a time, timed here: each zero-knowledge verification
  * needs its own proof for its own challenge, so there is no endless stream to give autocannon, and
  * autocannon ends a fixed-amount run only on its next one-second tick, which caps the rate it reports.
+ * Every reply must be `expected`: a load of refusals would time the wrong work.
  */
-async function fixedLoad(url: string, path: string, bodies: unknown[]): Promise<Load> {
+export async function fixedLoad(url: string, path: string, bodies: unknown[], expected: unknown): Promise<Load> {
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -67,8 +71,9 @@ async function fixedLoad(url: string, path: string, bodies: unknown[]): Promise<
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-      await response.arrayBuffer();
+      const reply = await response.text();
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+      if (reply !== JSON.stringify(expected)) throw new Error(`${path}: ${reply}, not ${JSON.stringify(expected)}`);
       times.push(performance.now() - sent);
     }
   };
@@ -198,6 +203,7 @@ export async function runHttpZk(
       zkServer.url,
       '/verify',
       (await freshProofs()).map((proof) => ({ proof })),
+      VERIFIED,
     );
     const zk = await repeat(options.runs, async () => {
       const proofs = await freshProofs();
@@ -206,6 +212,7 @@ export async function runHttpZk(
         zkServer.url,
         '/verify',
         proofs.map((proof) => ({ proof })),
+        VERIFIED,
       );
       serverCpuMsPerVerification.push((processTreeCpuMs(serverPid) - cpuBefore) / proofs.length);
       console.error(`  server CPU ${serverCpuMsPerVerification.at(-1)!.toFixed(2)} ms a verification`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BASE_FIELD_MODULUS, fr, g1, g2, loadBn254, mcl, millerLoopVec, SCALAR_FIELD_MODULUS, type G1, type G2 } from './bn254.ts';
+import { BASE_FIELD_MODULUS, fr, g1, g2, loadBn254, mcl, millerLoopVec, SCALAR_FIELD_MODULUS, type G1, type G2, type GT } from './bn254.ts';
 import { isInG2 } from './g2-membership.ts';
 
 /** A Groth16 verification key as snarkjs writes it (Semaphore's `semaphore-<depth>.json`, `registration-v3.vkey.json`). */
@@ -23,6 +23,8 @@ export interface Groth16Claim {
 interface PreparedKey {
   ic: G1[];
   negAlpha: G1;
+  /** The Miller loop of (−α, β), for a batch whose r sum to exactly 1: a lone proof (r = 1). */
+  negAlphaBeta: GT;
   beta: G2;
   gamma: G2;
   delta: G2;
@@ -102,16 +104,24 @@ export class BatchVerifier {
       byKey.set(proof.claim.key, group);
     });
 
-    // Per key: e(−Σr·α, β) · e(−Σ r·L, γ) · e(−Σ r·C, δ).
+    // Per key: e(−Σr·α, β) · e(−Σ r·L, γ) · e(−Σ r·C, δ). When Σr is exactly 1 (a lone proof), the
+    // first factor's Miller loop is the key's, computed once: the product, and so the verdict, is
+    // the same, for one pair fewer in the loop (about 1.2 ms of a lone proof's 9; decision 067).
+    const fixed: GT[] = [];
     for (const [name, group] of byKey) {
       const key = this.key(name);
       const l = mcl.mulVec(key.ic, [group.sumR, ...group.sums].map(fr));
-      ps.push(group.sumR === 1n ? key.negAlpha : mcl.mul(key.negAlpha, fr(group.sumR)), mcl.neg(l));
-      qs.push(key.beta, key.gamma);
+      if (group.sumR === 1n) fixed.push(key.negAlphaBeta);
+      else {
+        ps.push(mcl.mul(key.negAlpha, fr(group.sumR)));
+        qs.push(key.beta);
+      }
+      ps.push(mcl.neg(l));
+      qs.push(key.gamma);
       ps.push(mcl.neg(group.cs.length === 1 && group.rs[0] === 1n ? group.cs[0]! : mcl.mulVec(group.cs, group.rs.map(fr))));
       qs.push(key.delta);
     }
-    return mcl.finalExp(millerLoopVec(ps, qs)).isOne();
+    return mcl.finalExp(fixed.reduce((product, f) => mcl.mul(product, f), millerLoopVec(ps, qs))).isOne();
   }
 
   /**
@@ -140,10 +150,13 @@ export class BatchVerifier {
       const vk = this.keyFor(name);
       const point = (p: string[]) => affineG1(p) ?? fail('verification key: bad G1 point');
       const twist = (p: string[][]) => affineG2(p) ?? fail('verification key: bad G2 point');
+      const negAlpha = mcl.neg(point(vk.vk_alpha_1));
+      const beta = twist(vk.vk_beta_2);
       key = {
         ic: vk.IC.map(point),
-        negAlpha: mcl.neg(point(vk.vk_alpha_1)),
-        beta: twist(vk.vk_beta_2),
+        negAlpha,
+        negAlphaBeta: millerLoopVec([negAlpha], [beta]),
+        beta,
         gamma: twist(vk.vk_gamma_2),
         delta: twist(vk.vk_delta_2),
       };

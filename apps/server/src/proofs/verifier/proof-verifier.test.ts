@@ -83,6 +83,19 @@ describe('batched Groth16 verification', () => {
     expect(batch.verify(claims(proofs))).toEqual(proofs.map(() => true));
   });
 
+  it("gives a lone proof, checked with its key's precomputed (−α, β) loop, verifyProof's verdict on each change", async () => {
+    for (const [i, proof] of proofs.entries()) {
+      for (let which = 0; which < 7; which++) {
+        const changed = mutate(proof, which, proofs[(i + 1) % proofs.length]!);
+        expect(batch.verify(claims([changed]))).toEqual([await expectedVerdict(changed)]);
+      }
+    }
+    // The same claim alone and beside others: one verdict, whichever way its batch was checked.
+    const bad = mutate(proofs[0]!, 3, proofs[1]!);
+    expect(batch.verify(claims([bad]))).toEqual([false]);
+    expect(batch.verify(claims([bad, ...proofs]))).toEqual([false, ...proofs.map(() => true)]);
+  });
+
   it('rejects exactly the one bad proof in a batch and accepts the others', () => {
     for (let bad = 0; bad < proofs.length; bad++) {
       const list = proofs.map((p, i) => (i === bad ? mutate(p, bad, proofs[(i + 1) % proofs.length]!) : p));
