@@ -8,10 +8,13 @@ interface Stat {
   ticks: number;
 }
 
-/** utime + stime of one process, every thread included, and its parent; undefined once it is gone. */
-function stat(pid: number): Stat | undefined {
+/**
+ * utime + stime and the parent of one /proc stat file (a process's, every thread included, or one
+ * thread's under /proc/<pid>/task); undefined once it is gone.
+ */
+function stat(file: string): Stat | undefined {
   try {
-    const line = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const line = readFileSync(file, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: the fields after it start at the last ')'.
     const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
     return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
@@ -19,6 +22,8 @@ function stat(pid: number): Stat | undefined {
     return undefined;
   }
 }
+
+const ticksToMs = (ticks: number) => (ticks / TICKS_PER_SECOND) * 1000;
 
 /**
  * CPU milliseconds that `root` and every process below it have spent so far, all their threads
@@ -29,7 +34,7 @@ export function processTreeCpuMs(root: number): number {
   const stats = new Map<number, Stat>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    const found = stat(Number(name));
+    const found = stat(`/proc/${name}/stat`);
     if (found) stats.set(Number(name), found);
   }
   const inTree = (pid: number): boolean => {
@@ -38,7 +43,17 @@ export function processTreeCpuMs(root: number): number {
   };
   let ticks = 0;
   for (const [pid, { ticks: own }] of stats) if (inTree(pid)) ticks += own;
-  return (ticks / TICKS_PER_SECOND) * 1000;
+  return ticksToMs(ticks);
+}
+
+/** CPU milliseconds each thread of process `pid` has spent so far, by thread id. */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
+    const found = stat(`/proc/${pid}/task/${tid}/stat`);
+    if (found) threads.set(tid, ticksToMs(found.ticks));
+  }
+  return threads;
 }
 
 /** CPU milliseconds this process has spent, its worker threads included. */

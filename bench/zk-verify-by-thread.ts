@@ -6,33 +6,16 @@
  * the others). A longer load than the suite's 64 shows the steady state rather than ramp and drain.
  *   npx tsx bench/zk-verify-by-thread.ts [verifications a load = 256] [loads = 2]
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServerProcess } from '../apps/server/test/server-process.ts';
 import { viaHttp, ZkTestClient } from '../apps/server/test/zk-client.ts';
+import { threadCpuMs } from './process-cpu.ts';
 import { Artifacts } from './server.ts';
 import { fixedLoad, VERIFIED } from './suites/http.ts';
 
 const [perLoad = 256, loads = 2] = process.argv.slice(2).map(Number);
-/** Clock ticks a second of /proc's utime and stime (USER_HZ). */
-const TICKS_PER_SECOND = 100;
-
-/** CPU milliseconds of each thread of `pid` so far, by thread id. */
-function cpuByThread(pid: number): Map<number, number> {
-  const threads = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
-    try {
-      const line = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
-      threads.set(tid, ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return threads;
-}
-
 const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-bench-threads-'));
 const server = await startServerProcess({ DATA_DIR: dataDir }, { readyTimeoutMs: 300_000, compiled: true });
 try {
@@ -50,9 +33,9 @@ try {
   await fixedLoad(server.url, '/verify', await proofs(), VERIFIED);
   for (let load = 0; load < loads; load++) {
     const bodies = await proofs();
-    const before = cpuByThread(pid);
+    const before = threadCpuMs(pid);
     const { rps, p50 } = await fixedLoad(server.url, '/verify', bodies, VERIFIED);
-    const spent = [...cpuByThread(pid)].map(([tid, ms]) => ({ tid, perVerification: (ms - (before.get(tid) ?? 0)) / perLoad }));
+    const spent = [...threadCpuMs(pid)].map(([tid, ms]) => ({ tid, perVerification: (ms - (before.get(tid) ?? 0)) / perLoad }));
     const main = spent.find((t) => t.tid === pid)?.perVerification ?? 0;
     const others = spent.filter((t) => t.tid !== pid && t.perVerification > 0).sort((a, b) => b.perVerification - a.perVerification);
     const total = main + others.reduce((sum, t) => sum + t.perVerification, 0);

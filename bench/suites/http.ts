@@ -60,6 +60,7 @@ export async function load(url: string, path: string, body: (i: number) => unkno
  */
 export async function fixedLoad(url: string, path: string, bodies: unknown[], expected: unknown): Promise<Load> {
   const times: number[] = [];
+  const expectedReply = JSON.stringify(expected);
   let next = 0;
   const started = performance.now();
   const lane = async () => {
@@ -73,7 +74,7 @@ export async function fixedLoad(url: string, path: string, bodies: unknown[], ex
       });
       const reply = await response.text();
       if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-      if (reply !== JSON.stringify(expected)) throw new Error(`${path}: ${reply}, not ${JSON.stringify(expected)}`);
+      if (reply !== expectedReply) throw new Error(`${path}: ${reply}, not ${expectedReply}`);
       times.push(performance.now() - sent);
     }
   };
