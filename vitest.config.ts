@@ -9,10 +9,11 @@ import { defineConfig } from 'vitest/config';
 // sharing the cores, a good node could miss its time-out.
 const IN_PROCESS = ['packages/**/*.test.ts', 'apps/**/*.test.ts', 'apps/**/*.test.tsx', 'bench/**/*.test.ts', 'circuits/**/*.test.ts'];
 const PROCESSES = ['apps/server/test/**/*.test.ts'];
+const NOT_TESTS = ['**/node_modules/**', 'e2e/**', '**/dist/**'];
 
 export default defineConfig({
   test: {
-    exclude: ['**/node_modules/**', 'e2e/**', '**/dist/**'],
+    exclude: NOT_TESTS,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -22,7 +23,7 @@ export default defineConfig({
         test: {
           name: 'in-process',
           include: IN_PROCESS,
-          exclude: [...PROCESSES, '**/node_modules/**', 'e2e/**', '**/dist/**'],
+          exclude: [...NOT_TESTS, ...PROCESSES],
           maxWorkers: 2,
         },
       },
