@@ -33,8 +33,9 @@ test('a phone completes the session, shows a code, and the desktop moves on once
   page,
   browser,
 }) => {
-  const { link, secret } = await showQr(page);
+  // The phone registers first: a registration's proof takes seconds, and the session lives 20 s.
   const { phone, page: mobile, bio } = await phoneWithIdentity(browser);
+  const { link, secret } = await showQr(page);
 
   // Only the desktop can read the outcome: the phone, and anyone else holding the link, cannot.
   const session = new URL(link).searchParams.get('session')!;
@@ -120,8 +121,8 @@ test("a stranger who saw the QR code completes the session with a raw /verify: t
   page,
   browser,
 }) => {
-  const { link } = await showQr(page);
   const { phone, page: attacker, bio } = await phoneWithIdentity(browser);
+  const { link } = await showQr(page);
   const session = new URL(link).searchParams.get('session')!;
   const attack = await attacker.request.post('/verify', { data: { bio_info: bio, session } });
   expect(await attack.json()).toMatchObject({ 'Verification Result': 'Success', 'Confirmation Code': expect.stringMatching(/^[0-9]{6}$/) });

@@ -7,6 +7,12 @@ afterEach(async () => {
   t = undefined;
 });
 
+/** Waits past the next minute boundary when one is near: the global budget's windows are the clock's minutes. */
+const clearOfMinuteBoundary = async () => {
+  const msIntoMinute = Date.now() % 60_000;
+  if (msIntoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - msIntoMinute));
+};
+
 const verify = (app: TestApp, headers: Record<string, string> = {}) =>
   app.app.inject({ method: 'POST', url: '/verify', payload: { bio_info: 'limit probe' }, headers, remoteAddress: '203.0.113.7' });
 
@@ -27,6 +33,7 @@ describe('limits on the routes that can test a guess', () => {
 
   it('limits every client together with the global budget', async () => {
     t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_GLOBAL_PER_MINUTE: '4' } });
+    await clearOfMinuteBoundary();
     const replies = await Promise.all(
       Array.from({ length: 6 }, (_, i) => t!.app.inject({ method: 'GET', url: '/members', remoteAddress: `203.0.113.${i + 1}` })),
     );
@@ -150,8 +157,7 @@ describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
     const dataDir = t.dataDir;
     const members = (app: TestApp, i: number) => app.app.inject({ method: 'GET', url: '/members', remoteAddress: `203.0.113.${i}` });
     // A minute boundary between the two halves would start a new window and refill the budget.
-    const msIntoMinute = Date.now() % 60_000;
-    if (msIntoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - msIntoMinute));
+    await clearOfMinuteBoundary();
     for (let i = 0; i < 2; i++) expect((await members(t, i)).statusCode).toBe(200);
     await t.close();
     t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_GLOBAL_PER_MINUTE: '3' }, dataDir });
