@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientKey, NO_ADDRESS } from './client-key.ts';
+import { exactAddress } from './exact-address.ts';
 
 describe('clientKey', () => {
   it('keys IPv4 by address, and IPv4-mapped IPv6 as the IPv4 address it carries', () => {
@@ -23,6 +24,21 @@ describe('clientKey', () => {
     expect(clientKey('2001:db8:1:2::1', 128)).toBe('2001:db8:1:2:0:0:0:1/128');
     expect(clientKey('2001:db8:1:2::1', 128)).not.toBe(clientKey('2001:db8:1:2::2', 128));
     expect(clientKey('2001:db8:ffff::1', 24)).toBe('2001:d00:0:0:0:0:0:0/24');
+  });
+
+  it('drops the port a proxy may write into X-Forwarded-For, so its clients are not all NO_ADDRESS (decision 071)', () => {
+    expect(clientKey('203.0.113.7:4711')).toBe('203.0.113.7');
+    expect(clientKey('203.0.113.8:4711')).toBe('203.0.113.8');
+    expect(clientKey('[2001:db8:1:2::1]:443')).toBe('2001:db8:1:2:0:0:0:0/64');
+    expect(clientKey('[2001:db8:1:2::1]')).toBe('2001:db8:1:2:0:0:0:0/64');
+    expect(clientKey('[::ffff:203.0.113.7]:80')).toBe('203.0.113.7');
+    expect(exactAddress('203.0.113.7:4711')).toBe('203.0.113.7');
+    expect(exactAddress('[2001:db8::1]:443')).toBe('2001:db8:0:0:0:0:0:1');
+    // Only a port: anything else after the address is still no address.
+    for (const word of ['203.0.113.7:http', '203.0.113.7:1:2', '[2001:db8::1]x', '[garbage]:80', '203.0.113.7:123456']) {
+      expect(clientKey(word), word).toBe(NO_ADDRESS);
+      expect(exactAddress(word), word).toBeUndefined();
+    }
   });
 
   it('keys every non-IP address alike, so no word poses as another key (decision 053)', () => {

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { parseAddress } from './parse-address.ts';
 
 /** The one client key of every request whose address is not an IP address (no address key looks like it). */
 export const NO_ADDRESS = 'no IP address';
@@ -8,6 +9,7 @@ export const NO_ADDRESS = 'no IP address';
  * honours X-Forwarded-For only through the configured trusted proxy). One function keys every
  * per-client limit (the burst limit, the guess budget, the failure throttle), so they all agree.
  *
+ * The address may carry a port, as some proxies write X-Forwarded-For; it is dropped (`parseAddress`).
  * - IPv4: the address itself.
  * - IPv4-mapped IPv6 (`::ffff:192.0.2.1`): the IPv4 address it carries, so a dual-stack socket does
  *   not give a client a second identity.
@@ -19,9 +21,8 @@ export const NO_ADDRESS = 'no IP address';
  *   an OPRF node's "server …" keys for its SERVER_CLIENTS (decision 053).
  */
 export function clientKey(address: string, ipv6Prefix = 64): string {
-  const bare = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0) names our interface, not the client
-  if (!ipaddr.isValid(bare)) return NO_ADDRESS;
-  const parsed = ipaddr.parse(bare);
+  const parsed = parseAddress(address);
+  if (parsed === undefined) return NO_ADDRESS;
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const ipv6 = parsed as ipaddr.IPv6;
   if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().toString();

@@ -1,15 +1,15 @@
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
+import { parseAddress } from './parse-address.ts';
 
 /**
  * One address exactly, in one spelling: IPv4 as is, IPv4-mapped IPv6 as the IPv4 it carries, IPv6
- * in its full normalised form (no prefix, no zone). For lists that name hosts, such as an OPRF
+ * in its full normalised form (no prefix, no zone, no port). For lists that name hosts, such as an OPRF
  * node's `SERVER_CLIENTS`, where `clientKey`'s /64 grouping would extend a server's allowance to
  * every neighbour in its network (issue 24, item 6). Not an IP address: undefined.
  */
 export function exactAddress(address: string): string | undefined {
-  const bare = address.replace(/%.*$/, '');
-  if (!ipaddr.isValid(bare)) return undefined;
-  const parsed = ipaddr.parse(bare);
+  const parsed = parseAddress(address);
+  if (parsed === undefined) return undefined;
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const ipv6 = parsed as ipaddr.IPv6;
   return ipv6.isIPv4MappedAddress() ? ipv6.toIPv4Address().toString() : ipv6.toNormalizedString();

@@ -45,6 +45,11 @@ describe('limits on the routes that can test a guess', () => {
     for (let i = 0; i < 2; i++) expect((await verify(t, { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(200);
     expect((await verify(t, { 'x-forwarded-for': '198.51.100.1' })).statusCode).toBe(429);
     expect((await verify(t, { 'x-forwarded-for': '198.51.100.2' })).statusCode).toBe(200);
+    // A proxy that writes the client's port: each client keeps its own allowance (decision 071).
+    for (let i = 0; i < 2; i++) expect((await verify(t, { 'x-forwarded-for': `198.51.100.3:${4000 + i}` })).statusCode).toBe(200);
+    expect((await verify(t, { 'x-forwarded-for': '198.51.100.3:4002' })).statusCode).toBe(429);
+    expect((await verify(t, { 'x-forwarded-for': '[2001:db8::1]:4003' })).statusCode).toBe(200);
+    expect((await verify(t, { 'x-forwarded-for': '198.51.100.4:4004' })).statusCode).toBe(200);
   });
 
   it('groups IPv6 clients by /64 for the burst limit, and IPv4-mapped addresses count as IPv4', async () => {
