@@ -192,6 +192,11 @@ describe('event stream caps', () => {
     expect(sessionFull.status).toBe(429);
     expect(sessionFull.headers.get('retry-after')).toBe('10');
     expect(((await sessionFull.json()) as { error: { code: string } }).error.code).toBe('TOO_MANY_STREAMS');
+    // A wrong secret is refused as such, full session or not: it never takes the screen's place.
+    const wrongSecret = await fetch(`${url}/sessions/${a.session}/events?secret=${b.secret}`, {
+      headers: { 'x-forwarded-for': '203.0.113.10' },
+    });
+    expect(wrongSecret.status).toBe(403);
 
     const third = await openStream(b.session, b.secret, client);
     expect(third.status).toBe(200);

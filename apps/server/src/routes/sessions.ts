@@ -150,13 +150,15 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     '/sessions/:id/events',
     { schema: { params: SessionParams, querystring: SessionEventsQuery, hide: true } },
     async (request, reply) => {
-      // The caps first: a refused stream costs no database read, and its 429 comes after a pause, so
-      // a client retrying at once cannot keep the server busy with refusals.
-      const place = streamCaps.open(clientKey(request.ip, limits.ipv6Prefix), request.params.id);
-      if ('refused' in place) {
+      // The client's and the total cap first: a refused stream costs no database read, and its 429
+      // comes after a pause, so a client retrying at once cannot keep the server busy with refusals.
+      // The session's cap only after the secret: a wrong one never holds the screen's place.
+      const refuse = async (refused: keyof typeof tooManyStreams) => {
         await slowRefusal();
-        throw new Problem(429, 'TOO_MANY_STREAMS', tooManyStreams[place.refused], { 'retry-after': String(STREAM_RETRY_SECONDS) });
-      }
+        return new Problem(429, 'TOO_MANY_STREAMS', tooManyStreams[refused], { 'retry-after': String(STREAM_RETRY_SECONDS) });
+      };
+      const place = streamCaps.open(clientKey(request.ip, limits.ipv6Prefix));
+      if ('refused' in place) throw await refuse(place.refused);
       const { release } = place;
       let session;
       try {
@@ -166,6 +168,11 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
         throw error;
       }
       if (!session) return release();
+      const full = place.joinSession(session.id);
+      if (full) {
+        release();
+        throw await refuse(full.refused);
+      }
 
       const out = hijackWithHeaders(reply);
       out.writeHead(200, {

@@ -9,10 +9,21 @@ export interface StreamCapSettings {
 
 export type StreamRefusal = 'client' | 'session' | 'total';
 
+/** A place under the client and total caps, which can then join its session. */
+export interface StreamPlace {
+  /** Takes a place under the session's cap too, or says it is full (and the place still needs its release). */
+  joinSession(session: string): { refused: 'session' } | undefined;
+  /** Gives back every place taken; only the first call counts. */
+  release(): void;
+}
+
 /**
  * Counts the open event streams, so a client cannot hold thousands of them (each one a socket and
- * a subscription). `open` either takes a place under all three caps and returns its release, or says
- * which cap is full; nothing is counted for a refused stream.
+ * a subscription). In two steps: `open` takes a place under the client's and the total cap before
+ * the session is read, so one client's reads stay bounded; `joinSession` takes the session's place
+ * only once the stream's secret has been checked, so a request with a wrong secret never holds one
+ * of the few places of a session whose id it knows (a QR code shows it). Nothing is counted for a
+ * refused stream.
  */
 export function createSessionStreamCaps(caps: StreamCapSettings) {
   const byClient = new Map<string, number>();
@@ -26,21 +37,27 @@ export function createSessionStreamCaps(caps: StreamCapSettings) {
   };
 
   return {
-    open(client: string, session: string): { release: () => void } | { refused: StreamRefusal } {
+    open(client: string): StreamPlace | { refused: StreamRefusal } {
       if (total >= caps.total) return { refused: 'total' };
       if ((byClient.get(client) ?? 0) >= caps.perClient) return { refused: 'client' };
-      if ((bySession.get(session) ?? 0) >= caps.perSession) return { refused: 'session' };
       total++;
       add(byClient, client, 1);
-      add(bySession, session, 1);
+      let joined: string | undefined;
       let released = false;
       return {
+        joinSession(session: string) {
+          if (released || joined !== undefined) throw new Error('a stream place joins one session, before its release');
+          if ((bySession.get(session) ?? 0) >= caps.perSession) return { refused: 'session' };
+          joined = session;
+          add(bySession, session, 1);
+          return undefined;
+        },
         release: () => {
           if (released) return;
           released = true;
           total--;
           add(byClient, client, -1);
-          add(bySession, session, -1);
+          if (joined !== undefined) add(bySession, joined, -1);
         },
       };
     },
