@@ -44,10 +44,17 @@ export async function registerGuessLimits(app: FastifyInstance, settings: GuessL
   });
 }
 
+/**
+ * Clients each route's burst limit remembers at once. `@fastify/rate-limit` keeps 5,000 by default,
+ * least recently used first out, so 5,000 other addresses in a minute (an IPv6 /51 holds 8,192
+ * networks of /64) gave a refused client a fresh allowance. 50,000 entries cost a few MB per route.
+ */
+export const BURST_CLIENTS = 50_000;
+
 /** Route options that put one route under the per-client burst limit; spread them into the route's options. */
 export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandOptions, 'config'> {
   if (settings.perMinute === 0) return {};
-  return { config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000 } } };
+  return { config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000, cache: BURST_CLIENTS } } };
 }
 
 const admitted: Admission = { releaseVerification: async () => undefined, releaseGuesses: async () => undefined };

@@ -1,6 +1,7 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from '../http/client-key.ts';
 import { exactAddress } from '../http/exact-address.ts';
+import { BURST_CLIENTS } from '../http/guess-limits.ts';
 import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
 import { GuessBudget } from '../limits/guess-budget.ts';
 import { GuessRefused } from '../limits/guess-refused.ts';
@@ -54,7 +55,7 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
       if (!on) return {};
       const max = (_request: FastifyRequest, key: string) =>
         key.startsWith(SERVER) ? config.serverClientPerMinute : config.rateLimitPerMinute;
-      return { config: { rateLimit: { max, timeWindow: WINDOW_MS } } };
+      return { config: { rateLimit: { max, timeWindow: WINDOW_MS, cache: BURST_CLIENTS } } };
     },
 
     /**
