@@ -220,3 +220,28 @@ describe('event stream caps', () => {
     for (const stream of [first[1]!, third, elsewhere, again!]) stream.close();
   });
 });
+
+describe('the per-client limit on the phone calls', () => {
+  it('refuses GET /sessions/:id/open and the failure report past RATE_LIMIT_PER_MINUTE, each client on its own', async () => {
+    const limited = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    try {
+      const { session } = (await limited.app.inject({ method: 'POST', url: '/sessions', remoteAddress: '203.0.113.30' })).json<{
+        session: string;
+      }>();
+      for (const [method, url] of [
+        ['GET', `/sessions/${session}/open`],
+        ['POST', `/sessions/${'0'.repeat(32)}/failure`],
+      ] as const) {
+        const from = async (remoteAddress: string) => (await limited.app.inject({ method, url, remoteAddress })).statusCode;
+        expect([await from('203.0.113.31'), await from('203.0.113.31'), await from('203.0.113.31')], url).toEqual([
+          method === 'GET' ? 200 : 404,
+          method === 'GET' ? 200 : 404,
+          429,
+        ]);
+        expect(await from('203.0.113.32'), url).toBe(method === 'GET' ? 200 : 404);
+      }
+    } finally {
+      await limited.destroy();
+    }
+  });
+});

@@ -90,24 +90,28 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
 
   // The phone's view: whether the session still waits, never its outcome; for a sign-in (decision
   // 029), the site that asks, which the phone names before the person proves anything.
-  api.get('/sessions/:id/open', { schema: { params: SessionParams, response: { 200: SessionOpenReply } } }, async (request, reply) => {
-    const session = await storage.sessions.find(request.params.id);
-    if (!session) return replyProblem(reply, notFound);
-    const signIn =
-      session.signIn === undefined
-        ? undefined
-        : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
-    // A sign-in whose request has expired or was answered on the screen is no longer open either.
-    const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
-    // The screen says "phone connected" before the verdict (decision 043), from whichever process follows it.
-    if (open && !session.phoneOpened) await storage.sessions.markOpened(session.id);
-    return {
-      session: session.id,
-      open,
-      expiresAt: session.expiresAt.toISOString(),
-      ...(signIn ? { signIn: { site: signIn.site } } : {}),
-    };
-  });
+  api.get(
+    '/sessions/:id/open',
+    { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
+    async (request, reply) => {
+      const session = await storage.sessions.find(request.params.id);
+      if (!session) return replyProblem(reply, notFound);
+      const signIn =
+        session.signIn === undefined
+          ? undefined
+          : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
+      // A sign-in whose request has expired or was answered on the screen is no longer open either.
+      const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
+      // The screen says "phone connected" before the verdict (decision 043), from whichever process follows it.
+      if (open && !session.phoneOpened) await storage.sessions.markOpened(session.id);
+      return {
+        session: session.id,
+        open,
+        expiresAt: session.expiresAt.toISOString(),
+        ...(signIn ? { signIn: { site: signIn.site } } : {}),
+      };
+    },
+  );
 
   api.post(
     '/sessions/:id/failure',
