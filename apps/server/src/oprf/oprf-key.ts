@@ -13,7 +13,7 @@ export async function loadOprfKey(dataDir: string, fromEnv: string | undefined):
   if (fromEnv) return decodeKey(fromEnv, 'OPRF_PRIVATE_KEY');
 
   const file = path.join(dataDir, KEY_FILE);
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   try {
     const stored = JSON.parse(await fs.readFile(file, 'utf8')) as { privateKey?: string };
     return decodeKey(stored.privateKey ?? '', file);

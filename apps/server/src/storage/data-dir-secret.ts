@@ -9,7 +9,7 @@ import path from 'node:path';
  */
 export async function loadDataDirSecret(dataDir: string, fileName: string): Promise<Uint8Array> {
   const file = path.join(dataDir, fileName);
-  await fs.mkdir(dataDir, { recursive: true });
+  await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
   try {
     const stored = JSON.parse(await fs.readFile(file, 'utf8')) as { secret?: string };
     const secret = new Uint8Array(Buffer.from(stored.secret ?? '', 'base64url'));
