@@ -47,6 +47,11 @@ export async function floodFromOneAddress(server: string, database: DatabaseAt, 
   expect(Number(statuses.find((r) => r.status === 429)!.headers.get('retry-after'))).toBeGreaterThan(0);
   expect((await providerRecords(database)) - before).toBe(60);
 
+  // The flooded address still has the resume's own allowance: a person behind it who has just proved
+  // is not left with a 429 where they come back (the provider answers an unknown sign-in itself).
+  const resume = await fetch(`${server}/oidc/auth/no-such-sign-in`, { redirect: 'manual', headers: { 'x-forwarded-for': `${network}.7` } });
+  expect(resume.status).toBe(400);
+
   // Another address is served meanwhile, and reaches the sign-in screen.
   const other = await authorize(server, { from: `${network}.8` });
   expect(other.status).toBe(303);

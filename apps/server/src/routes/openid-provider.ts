@@ -67,23 +67,30 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
     reply.raw.setHeader('cache-control', 'no-store');
     await callback(request.raw, reply.raw);
   };
-  const perClient = perClientLimited(limits).onRequest as onRequestHookHandler | undefined;
   const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
-  const guarded = { ...mounted, onRequest: [...(perClient ? [perClient] : []), refuseLargeRequests, handOver] };
-  // A POSTed authorization or logout request is read as its GET (decision 047), then checked alike.
-  const posted = {
-    ...mounted,
-    onRequest: [...(perClient ? [perClient] : []), formAsQuery(MAX_REQUEST_CHARS), refuseLargeRequests, handOver],
+  /**
+   * Each kind of call counts against an allowance of its own: a burst of authorization requests from
+   * a person's address must not leave them a raw 429 where they come back after their proof.
+   */
+  const limited = () => {
+    const perClient = perClientLimited(limits).onRequest as onRequestHookHandler | undefined;
+    return perClient ? [perClient] : [];
   };
+  const guarded = () => ({ ...mounted, onRequest: [...limited(), refuseLargeRequests, handOver] });
+  // A POSTed authorization or logout request is read as its GET (decision 047), then checked alike.
+  const posted = () => ({
+    ...mounted,
+    onRequest: [...limited(), formAsQuery(MAX_REQUEST_CHARS), refuseLargeRequests, handOver],
+  });
 
   app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...posted });
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...guarded });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...posted() });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...guarded() });
   app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
   app.route({ method: 'GET', url: JWKS_PATH, ...mounted });
   app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });
   // RP-Initiated Logout 1.0 (decision 036): the request, its confirmation and the page after it.
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/session/end`, ...posted });
-  app.route({ method: 'POST', url: `${OIDC_PREFIX}/session/end/confirm`, ...guarded });
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/session/end/success`, ...guarded });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/session/end`, ...posted() });
+  app.route({ method: 'POST', url: `${OIDC_PREFIX}/session/end/confirm`, ...guarded() });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/session/end/success`, ...guarded() });
 }
