@@ -51,6 +51,10 @@ export async function floodFromOneAddress(server: string, database: DatabaseAt, 
   // is not left with a 429 where they come back (the provider answers an unknown sign-in itself).
   const resume = await fetch(`${server}/oidc/auth/no-such-sign-in`, { redirect: 'manual', headers: { 'x-forwarded-for': `${network}.7` } });
   expect(resume.status).toBe(400);
+  // `/oidc/auth/` is an authorization request to the provider too, and is refused with the flood.
+  const slashed = authorizationUrl(server).replace('/oidc/auth?', '/oidc/auth/?');
+  const again = await fetch(slashed, { redirect: 'manual', headers: { 'x-forwarded-for': `${network}.7` } });
+  expect(again.status).toBe(429);
 
   // Another address is served meanwhile, and reaches the sign-in screen.
   const other = await authorize(server, { from: `${network}.8` });

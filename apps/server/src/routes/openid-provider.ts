@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { AppDeps } from '../app-deps.ts';
 import { formAsQuery } from '../http/form-as-query.ts';
@@ -73,19 +73,27 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
    * a person's address must not leave them a raw 429 where they come back after their proof.
    */
   const limited = () => {
-    const perClient = perClientLimited(limits).onRequest as onRequestHookHandler | undefined;
+    const perClient = perClientLimited(limits).onRequest as ((request: FastifyRequest) => Promise<void>) | undefined;
     return perClient ? [perClient] : [];
   };
-  const guarded = () => ({ ...mounted, onRequest: [...limited(), refuseLargeRequests, handOver] });
+  const guarded = (limit = limited()) => ({ ...mounted, onRequest: [...limit, refuseLargeRequests, handOver] });
   // A POSTed authorization or logout request is read as its GET (decision 047), then checked alike.
-  const posted = () => ({
+  const posted = (limit = limited()) => ({
     ...mounted,
-    onRequest: [...limited(), formAsQuery(MAX_REQUEST_CHARS), refuseLargeRequests, handOver],
+    onRequest: [...limit, formAsQuery(MAX_REQUEST_CHARS), refuseLargeRequests, handOver],
   });
+  const authorization = limited();
+  const resume = limited();
+  // `/oidc/auth/` with no uid is an authorization request to the provider, and counts as one: its own
+  // allowance would double a client's (helper-31).
+  const resumeOrAuthorization = async (request: FastifyRequest) => {
+    const [limit] = (request.params as { uid?: string }).uid ? resume : authorization;
+    await limit?.(request);
+  };
 
   app.route({ method: 'GET', url: DISCOVERY_PATH, ...mounted });
-  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...posted() });
-  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...guarded() });
+  app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/auth`, ...posted(authorization) });
+  app.route({ method: 'GET', url: `${OIDC_PREFIX}/auth/:uid`, ...guarded([resumeOrAuthorization]) });
   app.route({ method: 'POST', url: `${OIDC_PREFIX}/token`, ...mounted });
   app.route({ method: 'GET', url: JWKS_PATH, ...mounted });
   app.route({ method: ['GET', 'POST'], url: `${OIDC_PREFIX}/me`, ...mounted });

@@ -12,9 +12,9 @@ export type StreamRefusal = 'client' | 'session' | 'total';
 /** A place under the client and total caps, which can then join its session. */
 export interface StreamPlace {
   /** Takes a place under the session's cap too, or says it is full (and the place still needs its release). */
-  joinSession(session: string): { refused: 'session' } | undefined;
+  joinSession: (session: string) => { refused: 'session' } | undefined;
   /** Gives back every place taken; only the first call counts. */
-  release(): void;
+  release: () => void;
 }
 
 /**
@@ -45,7 +45,7 @@ export function createSessionStreamCaps(caps: StreamCapSettings) {
       let joined: string | undefined;
       let released = false;
       return {
-        joinSession(session: string) {
+        joinSession: (session: string) => {
           if (released || joined !== undefined) throw new Error('a stream place joins one session, before its release');
           if ((bySession.get(session) ?? 0) >= caps.perSession) return { refused: 'session' };
           joined = session;
