@@ -15,6 +15,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { semaphoreHolder, v3ErasureBody, v3Identity } from './v3-identity.ts';
+import { median } from './support/median.ts';
 
 /**
  * Erasure (decision 022), against real server processes: two on one real PostgreSQL (erase on A,
@@ -126,7 +127,6 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
       erasureMs.push(await timed(() => eraseRaw(a, { id_info: alice.id_info, bio_info: `wrong ${i}` })));
       verificationMs.push(await timed(() => postJson(a, '/verify', { bio_info: `wrong ${i}` })));
     }
-    const median = (values: number[]) => [...values].sort((x, y) => x - y)[values.length >> 1]!;
     const ratio = median(erasureMs) / median(verificationMs);
     console.log(
       `erasure timing: failed erasure ${median(erasureMs).toFixed(1)} ms, failed verification ${median(verificationMs).toFixed(1)} ms (median of 8)`,

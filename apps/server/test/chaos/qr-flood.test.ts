@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { healthyP95 } from '../healthy-client.ts';
 import { startServerProcess } from '../server-process.ts';
 import { FULL, report } from './chaos-settings.ts';
+import { median } from '../support/median.ts';
 
 /**
  * A QR flood: 32 connections ask for one session's QR image as fast as the server answers. The
@@ -61,7 +62,6 @@ describe('QR flood', () => {
         underFlood.push(flooded);
         ratios.push(flooded / (await healthyP95(twin.url, { requests: 100 })));
       }
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       const { requests, statusCodes } = await flooding;
 
       // The flooding address stays refused for the rest of the minute.

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { healthyP95, residentMb } from '../healthy-client.ts';
 import { startServerProcess } from '../server-process.ts';
 import { FULL, report } from './chaos-settings.ts';
+import { median } from '../support/median.ts';
 
 /**
  * Live-update streams cannot exhaust the server (issue 13, item 1). One address opens 5,000 event
@@ -130,7 +131,6 @@ describe('session event streams under attack', () => {
         while (held.some((s) => !s.events.includes('failure')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         // Exactly the opening state and the settlement: a stream dropped during the hold hears nothing.
         const heard = held.filter((s) => s.events.join() === 'pending,failure').length;
-        const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
         const medianP95 = median(underAttack);
         const medianRatio = median(ratios);
 

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../server-process.ts';
 import { report, SLOW_CLIENTS } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
+import { median } from '../support/median.ts';
 
 /**
  * Slowloris: hundreds of clients that open a connection and dribble out their headers or body a
@@ -29,8 +30,6 @@ async function healthyP95(url: string, requests: number): Promise<number> {
   times.sort((a, b) => a - b);
   return times[Math.ceil(times.length * 0.95) - 1]!;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function slowClient(port: number, kind: 'headers' | 'body'): Socket {
   const socket = connect(port, '127.0.0.1');
