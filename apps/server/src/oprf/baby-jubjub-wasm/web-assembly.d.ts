@@ -1,4 +1,4 @@
-// Node has had the WebAssembly JavaScript API forever, but @types/node 20 (decision 017's oldest Node)
+// Node has had the WebAssembly JavaScript API forever, but @types/node 20 (decision 078: code is written for Node 20)
 // declares none of it as values: what wasm-baby-jubjub.ts uses.
 declare namespace WebAssembly {
   class Module {

@@ -5,7 +5,7 @@ const require = createRequire(import.meta.url);
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
 /**
- * better-sqlite3, in the major that is sound on this Node (decision 017):
+ * better-sqlite3, in the major that is sound on this Node (decision 078):
  * - Node 22 and later: better-sqlite3 13 (installed as `better-sqlite3-napi`). It is built on
  *   Node-API and ships its binaries in the npm package. Version 12 built against Node 24's headers
  *   aborts the process ("Assertion failed: (env) != nullptr") when V8 collects one of its
