@@ -7,7 +7,7 @@ import { freePort, startProcess, stopProcess } from '../tests/processes.ts';
 import { decodeQrDataUrl } from '../tests/qr.ts';
 
 /**
- * `npm run screenshots`, issue 29: the API reference (/docs), the example site of
+ * `npm run screenshots`: the API reference (/docs), the example site of
  * examples/relying-party (ready, signed in, and not registered with ZeroID) and ZeroID's sign-in
  * screen (as it opens, after a typo, and, on a desktop, with its QR code and the phone that opened
  * it), at both sizes.

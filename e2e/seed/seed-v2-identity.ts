@@ -2,7 +2,7 @@ import { deriveAll, generateOprfKeyPair, normaliseInput, oprfInput, voprfEvaluat
 import { openStorage } from '../../apps/server/src/storage/open-storage.ts';
 
 /**
- * Test-only seeding (issue 27, "a v2 identity made before the change still verifies"): makes a v2
+ * Test-only seeding (decision 056: "a v2 identity made before the change still verifies"): makes a v2
  * OPRF key and registers one person the way the web app did before protocol v3, with the v2
  * derivations (commitment, ID tag, DID from the ristretto255 OPRF outputs of their biometric and ID),
  * written through the server's own storage into DATA_DIR before any server starts there. Prints the

@@ -12,7 +12,7 @@ test('every screen, empty, is free of accessibility violations', async ({ page }
     ['/user-verification', 'VERIFICATION'],
     ['/generate-qr', 'QR Code Generator'],
     ['/invalid-did', 'Not verified'],
-    // Opened directly, nothing was verified: the screen says so (issue 29).
+    // Opened directly, nothing was verified: the screen says so, not a verdict.
     ['/user-authorised', 'Not verified yet'],
     ['/no-such-page', 'Page not found'],
   ] as const) {

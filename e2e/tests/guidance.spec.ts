@@ -4,7 +4,7 @@ import { expectNoViolationsAtEverySize } from './axe.ts';
 import { holdPosts, registerThroughUi } from './journeys.ts';
 
 /**
- * Issue 29: what a person is told, at once and exactly. Empty and over-long fields are refused on the
+ * What a person is told, at once and exactly. Empty and over-long fields are refused on the
  * page before anything is sent (the server still checks), each under its own field and gone as soon as
  * that field changes; after registering, the DID can be copied and the next step is offered; a phone
  * that opens the QR code shows on the desktop; a lockout counts down with its button off. Every new

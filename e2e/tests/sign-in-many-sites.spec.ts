@@ -10,7 +10,7 @@ import { registerThroughUi } from './journeys.ts';
 import { freePort, startProcess, stopProcess } from './processes.ts';
 
 /**
- * Sign in with ZeroID at many sites from one Chromium (issue 25, decision 036): two server processes
+ * Sign in with ZeroID at many sites from one Chromium (decision 036): two server processes
  * on one PostgreSQL behind one address that sends each request to the next process in turn (a load
  * balancer), and two example sites on openid-client. One browser signs in at A, at B, at A again,
  * then a second person at A, each time straight from the site to ZeroID's sign-in screen and back,

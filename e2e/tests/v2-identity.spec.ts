@@ -9,7 +9,7 @@ import { verifyThroughUi } from './journeys.ts';
 import { startProcess, stopProcess } from './processes.ts';
 
 /**
- * Issue 27's migration promise in Chromium: a person registered under protocol v2, before v3 existed,
+ * Decision 056's migration promise in Chromium: a person registered under protocol v2, before v3 existed,
  * verifies with no action. `e2e/seed/seed-v2-identity.ts` registers them through the server's storage
  * the way the old web app derived them (v2 OPRF outputs, v2 commitment, ID tag and DID) before the
  * server first starts on that data directory with that key; the page then derives the v3 commitment

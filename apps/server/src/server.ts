@@ -110,7 +110,7 @@ main().catch((error: unknown) => {
 });
 
 /**
- * Before issue 29, `npm start` kept its data in apps/server/data (npm runs the script there) while
+ * Before decision 045, `npm start` kept its data in apps/server/data (npm runs the script there) while
  * `npm run oidc` opened ./data at the root. Started by an earlier version, the server would find no
  * key in the new place and make a new one, unrelated to every identity registered: refuse instead.
  */

@@ -33,7 +33,7 @@ export function authorizationUrl(
 const providerRecords = async (at: DatabaseAt) => (await everyRow(at)).filter((row) => row.table === 'oidc_models').length;
 
 /**
- * Issue 25, item 1, against a server that takes the default per-client limit (60 a minute) and the
+ * The authorization flood of decision 037, against a server that takes the default per-client limit (60 a minute) and the
  * client's address from X-Forwarded-For (TRUST_PROXY): 200 authorization requests at once from one
  * address store exactly 60 interactions and are otherwise refused with a Retry-After; another address
  * is served; a parameter over 1,024 characters or a request over 4,096 is refused and stores nothing;

@@ -14,7 +14,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 
 /**
- * Issue 13, item 3, against a real server process: a registration whose Semaphore key is degenerate
+ * The threat model's degenerate Semaphore key, against a real server process: a registration whose Semaphore key is degenerate
  * is a 400 and adds no leaf, and a proof made with the secret 0 fails even when its leaf, poseidon2(0, 1),
  * is already in the tree (a database written before the rule). Since decision 056 the v2 body that
  * carried a Semaphore key is refused whole (PROTOCOL_V2_REGISTRATION_CLOSED), before its key is read;

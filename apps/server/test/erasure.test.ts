@@ -246,7 +246,7 @@ describe('erasure on two server processes sharing one PostgreSQL', () => {
   }, 60_000);
 });
 
-describe('erased bytes (issue 24, item 7; decision 034)', () => {
+describe('erased bytes (decision 034)', () => {
   it('PostgreSQL: the server VACUUMs the erased row versions away; after VACUUM FULL no heap or index file holds a value, the WAL still does', async () => {
     const erased = await Promise.all(['alice', 'dave', 'frank'].map(derived));
     const kept = await derived('carol');

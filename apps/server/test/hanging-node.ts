@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 /**
  * A node that publishes a real node's key reply and never answers an evaluation: it reads each
  * POST and leaves it hanging. It counts the sockets that carried an evaluation and are still open,
- * so a test can see whether its callers closed them (issue 24, item 5). Key replies close their
+ * so a test can see whether its callers closed them (decision 033). Key replies close their
  * connection, so they leave no socket behind.
  */
 export async function startHangingNode(port: number, keyReply: string) {

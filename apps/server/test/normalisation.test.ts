@@ -9,7 +9,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 
 /**
- * Issue 13, item 9, against a real server process: default-ignorable code points do not make a new
+ * Normalisation version 2 (decision 014), against a real server process: default-ignorable code points do not make a new
  * identity, on the raw path (the server normalises) and the zero-knowledge path (the client does,
  * with the same protocol code); lone surrogates and invalid UTF-8 are a 400, not U+FFFD.
  */

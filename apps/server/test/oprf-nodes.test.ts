@@ -71,7 +71,7 @@ beforeAll(async () => {
   const common = { ...NODE_ADMISSION_ENV, CORS_ORIGINS: APP_ORIGIN, GUESSES_BEFORE_DELAY: String(GUESSES) };
   nodes = await Promise.all([
     startOprfNodeProcess({ ...common, DATA_DIR: path.join(root, 'shares/node-1') }),
-    // Node 2 trusts this test as its proxy, so X-Forwarded-For names other clients (issue 24, item 6).
+    // Node 2 trusts this test as its proxy, so X-Forwarded-For names other clients (decision 033).
     startOprfNodeProcess({
       ...common,
       DATA_DIR: path.join(root, 'shares/node-2'),
@@ -85,7 +85,7 @@ beforeAll(async () => {
       DATA_DIR: path.join(root, 'node-3-counters'),
       OPRF_SHARE: readFileSync(path.join(root, 'shares/node-3/oprf-share.json')).toString('base64url'),
     }),
-    // Node 1's share again, on libsodium's WebAssembly instead of the native addon (issue 24, item 4).
+    // Node 1's share again, on libsodium's WebAssembly instead of the native addon (decision 033).
     startOprfNodeProcess({
       ...common,
       DATA_DIR: path.join(root, 'node-1-wasm-counters'),
@@ -206,7 +206,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
     for (let i = 0; i < GUESSES + 2; i++) expect((await evaluate(nodes[1]!, request)).status).toBe(200);
   });
 
-  it('refuse every non-canonical encoding with the same 400 on the native addon and the WebAssembly, before anything is spent (issue 24, item 4)', async () => {
+  it('refuse every non-canonical encoding with the same 400 on the native addon and the WebAssembly, before anything is spent (decision 033)', async () => {
     const [native, , , wasm] = nodes;
     const both = async (element: Uint8Array) =>
       Promise.all(
@@ -252,7 +252,7 @@ describe('three OPRF node processes (2-of-3) split from a real server key', () =
     expect(statuses).toEqual([...Array<number>(GUESSES).fill(200), 429]);
   });
 
-  it('names SERVER_CLIENTS by exact address: a listed IPv6 server gets its allowance, its /64 neighbour only the guess budget (issue 24, item 6)', async () => {
+  it('names SERVER_CLIENTS by exact address: a listed IPv6 server gets its allowance, its /64 neighbour only the guess budget (decision 033)', async () => {
     const { request } = await blindThresholdOprfInput(keysOf(publicShares), 'id', 'exact');
     const from = (address: string) => ({ ...admitted(request), 'x-forwarded-for': address });
     for (let i = 0; i < GUESSES + 2; i++) expect((await evaluate(nodes[1]!, request, from(SERVER_V6))).status).toBe(200);

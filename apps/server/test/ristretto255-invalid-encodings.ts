@@ -1,6 +1,6 @@
 /**
  * Byte strings that are not the canonical encoding of a usable ristretto255 element, for the node's
- * gate (issue 24, item 4), checked against every backend with the same list.
+ * gate (decision 033), checked against every backend with the same list.
  *
  * `rfc9496` is RFC 9496 Appendix A.2 ("Invalid Encodings"), the list libsodium's own test
  * (test/default/core_ristretto255.c) runs: non-canonical field encodings, negative field elements,

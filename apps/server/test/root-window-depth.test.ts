@@ -9,7 +9,7 @@ import { releaseSnarkjs } from './real-proofs.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
- * Issue 13, item 10, against real server processes with real proofs: a proof made against a root
+ * Decision 015, against real server processes with real proofs: a proof made against a root
  * still in its window verifies after the group passes a power of two (2 → 3 members, depth 1 → 2);
  * a proof refused as stale is a Failure but no failed guess.
  */

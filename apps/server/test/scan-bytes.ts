@@ -9,7 +9,7 @@ export interface ErasedValues {
 }
 
 /**
- * Every form in which a file could hold one of an identity's values (issue 24, item 7): the DID;
+ * Every form in which a file could hold one of an identity's values (decision 034): the DID;
  * the commitment in decimal, in hex (64 digits and without leading zeros) and as 32 bytes, big- and
  * little-endian (the tree checkpoints pack leaves as 32 bytes big-endian); the ID tag as its hex text
  * and as its 32 bytes.

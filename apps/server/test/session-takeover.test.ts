@@ -11,7 +11,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 
 /**
- * The session swap of issue 25, run as the review ran it (decision 035): the victim's screen shows
+ * The session swap of decision 035, run as the attack review ran it: the victim's screen shows
  * a QR code; the attacker, who saw it, completes the session with their own identity, from their
  * phone or with a raw /verify. Before, the victim's screen moved on by itself and the site signed the
  * victim's browser in as the attacker. Now the screen moves on only once its person types the code

@@ -8,7 +8,7 @@ import { blindOprfInput, normaliseInput, type OprfKeyReply } from '@zeroid/proto
 import { addPublicClient, Browser } from './sign-in-journey.ts';
 
 /**
- * Interactions cost the caller, not the service (issue 25, decision 037): the authorization
+ * Interactions cost the caller, not the service (decision 037): the authorization
  * request, which stores an interaction for anyone who knows a public client_id and redirect URI, is
  * limited per client and refuses large parameters; expired records are purged on schedule; and a
  * database that is full anyway (SQLITE_MAX_SIZE_MB here) answers a clear 503, never a 500, and serves

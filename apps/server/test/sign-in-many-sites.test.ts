@@ -18,8 +18,8 @@ import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
 import { v3ErasureBody } from './v3-identity.ts';
 
 /**
- * Sign in with ZeroID at many sites from one browser, with nothing linkable at rest (issue 25,
- * decision 036), driven by openid-client against real server processes: two on one PostgreSQL (a
+ * Sign in with ZeroID at many sites from one browser, with nothing linkable at rest (decision
+ * 036), driven by openid-client against real server processes: two on one PostgreSQL (a
  * request may reach either), and one on SQLite. After each sequence every row of every table is read.
  */
 const REDIRECT_A = 'http://localhost:3021/callback';
@@ -329,7 +329,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
   }
 
   if (dialect === 'postgres') {
-    // The same flood as sign-in-flood.test.ts, which runs it on SQLite (issue 25, item 1; decision 037).
+    // The same flood as sign-in-flood.test.ts, which runs it on SQLite (decision 037).
     it('stores at most the per-client limit of interactions for one address flooding one process, and serves every other address', async () => {
       await addPublicClient({ dataDir, databaseUrl: postgres!.url }, FLOODED_CLIENT.id, FLOODED_CLIENT.redirectUri);
       await floodFromOneAddress(b.url, database, '198.51.100');

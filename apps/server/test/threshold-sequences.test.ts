@@ -23,13 +23,13 @@ import { post } from './support/post.ts';
 import { until } from './support/until.ts';
 
 /**
- * Issue 24, items 1, 2 and 5, on real processes: three OPRF nodes (2-of-3), a threshold server on
+ * Decision 033 (keys that fit, nodes assessed one by one, real timeouts), on real processes: three OPRF nodes (2-of-3), a threshold server on
  * SQLite, and the browser's own threshold round (apps/web's `oprfRound`, run in Node against the real
  * server and nodes). The review's sequence exactly: the shares are refreshed while node 3 is down,
  * node 3 comes back on its share from before the refresh, then node 2 goes down. Then a node changes
  * its key while the server runs, and a node hangs under 50 concurrent registrations.
  *
- * Before issue 24 the server kept node 3's old key beside the new ones and combined node 1's new
+ * Before decision 033 the server kept node 3's old key beside the new ones and combined node 1's new
  * share with node 3's old one: a registered person got Failure, and a new registration was stored
  * under a wrong DID. Now: never a wrong verdict or identity, only 503 with a code.
  */
@@ -160,7 +160,7 @@ async function guessesUntilRefused(target: ServerProcess, mode: 'threshold' | 's
   throw new Error('never refused');
 }
 
-describe('one guess budget in every mode (issue 24, item 3; decision 032)', () => {
+describe('one guess budget in every mode (decision 032)', () => {
   let singleKey: ServerProcess;
   beforeAll(async () => {
     [limited, singleKey] = await Promise.all([
@@ -227,7 +227,7 @@ describe('one guess budget in every mode (issue 24, item 3; decision 032)', () =
   });
 });
 
-describe('threshold nodes under real sequences (issue 24)', () => {
+describe('threshold nodes under real sequences (decision 033)', () => {
   const zk = () =>
     new (class extends ZkTestClient {
       // The browser's round, not the test's: the prover worker's code against the real nodes.

@@ -8,8 +8,8 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
- * The limits around a zero-knowledge erasure (issue 25, attack a25b; decision 055). A body made offline (any identity, registered or not) is replayed (issue 25,
- * attack a25b finding 2; decision 055): its sign-in proofs are Groth16-checked only for a challenge
+ * The limits around a zero-knowledge erasure (decision 055). A body made offline (any identity, registered or not) is replayed (decision 055,
+ * finding 2): its sign-in proofs are Groth16-checked only for a challenge
  * that is issued, unused and unexpired, and a proof that fails its check keeps the reserved failure.
  * One real SQLite database, one registered sector, one real depth-1 proof (about a second).
  */

@@ -53,7 +53,7 @@ export interface ThresholdBlinding {
  * equals what `blindOprfInput` gives against the group key. That holds only when the t chosen Kᵢ
  * interpolate to the group key: `finalize` combines only such a set (`chooseCombinableAnswers`), so
  * a node on an old or foreign share whose own proofs verify is left out (`inconsistent`), never
- * combined into a wrong output (issue 24).
+ * combined into a wrong output (decision 033).
  *
  * `finalize` may be called again with more answers (for example after a node timed out); every answer
  * it is given is checked, and `rejected` lists the indices whose answers failed (wrong or malformed

@@ -17,7 +17,7 @@ const MAX_VERDICTS = 256;
  * shows Zᵢ = kᵢ·B for the kᵢ of its own Kᵢ, so Σ λᵢ·Zᵢ = (Σ λᵢ·kᵢ)·B, and that is k·B exactly when
  * Σ λᵢ·kᵢ = k, i.e. when this equation holds (G has prime order). Proofs alone do not give it: a node
  * on a share from before a refresh proves its answers against its own (old) Kᵢ, and combined with a
- * refreshed node's answer gives a wrong output with every proof valid (issue 24). t shares and the
+ * refreshed node's answer gives a wrong output with every proof valid (decision 033). t shares and the
  * group key are t + 1 points of a degree t−1 polynomial, so this is a real check, even for t = 2.
  */
 function sharesInterpolateToGroupKey(groupPublicKey: Uint8Array, shares: readonly OprfPublicShare[]): boolean {
@@ -41,7 +41,7 @@ function sharesInterpolateToGroupKey(groupPublicKey: Uint8Array, shares: readonl
 }
 
 /**
- * Which verified answers a threshold round may combine (issue 24, item 1): the first t of `verified`
+ * Which verified answers a threshold round may combine (decision 033): the first t of `verified`
  * (indices in the order their answers arrived, each already checked against its own Kᵢ) whose Kᵢ
  * interpolate to the group key, trying further t-subsets when the first does not; so a node on an
  * old share, on a share of another split, or on a key it switched to while running is left out

@@ -39,7 +39,7 @@ export interface OprfSuite {
   /**
    * The client's round against t-of-n nodes: one request for all, every answer checked against its
    * node's public share, and the first `threshold` good ones whose shares interpolate to the group
-   * key combined (issue 24). @throws ThresholdUnavailableError.
+   * key combined (decision 033). @throws ThresholdUnavailableError.
    */
   blindThreshold(keys: ThresholdKeys, domain: OprfDomain, normalised: string): Promise<ThresholdBlinding>;
 

@@ -147,7 +147,7 @@ describe('threshold OPRF (Shamir over the ristretto255 scalar field, Lagrange in
     ).rejects.toThrow(expect.objectContaining({ rejected: [1, 9, 3], verified: 1 }));
   });
 
-  it('never combines answers whose keys do not interpolate to the group key: node 3 on its share from before a refresh (issue 24)', async () => {
+  it('never combines answers whose keys do not interpolate to the group key: node 3 on its share from before a refresh (decision 033)', async () => {
     const { privateKey, publicKey } = await generateOprfKeyPair();
     const old = splitOprfKey(privateKey, 2, 3);
     const fresh = refreshOprfShares(old.slice(0, 2), 2, 3);

@@ -24,7 +24,7 @@ const BAD_REQUEST = { status: 400, reason: 'Bad Request', code: 'BAD_REQUEST', m
  * unknown method, no Host, headers past the limit). Fastify's default wrote a bare JSON reply with
  * no security headers; this one carries the same headers as every other reply (CSP, nosniff,
  * no-store…) and our `{error: {code, message}}`, with fixed messages that quote nothing from the
- * request, then closes the connection. Found by the reviewer of decision 064.
+ * request, then closes the connection. Found by the attack review of decision 064.
  */
 export function clientErrorReply({ https }: { https: boolean }) {
   const headers = [...securityHeaderPairs({ https }), ['Cache-Control', 'no-store']]

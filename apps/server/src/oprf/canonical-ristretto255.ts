@@ -7,7 +7,7 @@
  * bit-255 check: its `crypto_core_ristretto255_is_valid_point` accepts a valid encoding with bit 255
  * set, and decodes it as the element without it, where the WebAssembly build (a newer libsodium) and
  * noble refuse it. A node on the addon therefore evaluated, and proved, an element no other backend
- * would accept (issue 24). Checking these rules here, in front of both backends, makes the gate one
+ * would accept (decision 033). Checking these rules here, in front of both backends, makes the gate one
  * rule; the rest of Decode (x² a square, t not negative, y not 0) is the library's, and agrees on
  * every backend (`ristretto255-backends.test.ts` runs the RFC's list of invalid encodings on each).
  */

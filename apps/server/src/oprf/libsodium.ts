@@ -27,7 +27,7 @@ type Ristretto255 = Omit<NonNullable<typeof native>, 'libsodiumVersion'>;
  * A backend behind one encoding gate (`isCanonicalRistretto255Encoding`, RFC 9496's byte rules):
  * `isValidPoint` is false, and `scalarmult` and `add` throw, for an encoding the gate refuses, before
  * the library reads it. libsodium 1.0.18 (the addon's) accepts encodings with bit 255 set, which the
- * WebAssembly refuses; with the gate in front, both refuse the same bytes (issue 24).
+ * WebAssembly refuses; with the gate in front, both refuse the same bytes (decision 033).
  */
 function gated(backend: Ristretto255): Ristretto255 {
   const check = (element: Uint8Array) => {

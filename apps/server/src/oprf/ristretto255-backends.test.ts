@@ -65,7 +65,7 @@ describe('ristretto255 on native libsodium', () => {
 });
 
 /**
- * One gate on every backend (issue 24, item 4): RFC 9496's invalid encodings, encodings with bit 255
+ * One gate on every backend (decision 033): RFC 9496's invalid encodings, encodings with bit 255
  * set, values at or above p and the identity are refused by the addon and the WebAssembly alike, as
  * noble (RFC 9496's Decode) refuses them, before anything is evaluated.
  */

@@ -85,7 +85,7 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   const authorization = limited();
   const resume = limited();
   // `/oidc/auth/` with no uid is an authorization request to the provider, and counts as one: its own
-  // allowance would double a client's (helper-31).
+  // allowance would double a client's (decision 071).
   const resumeOrAuthorization = async (request: FastifyRequest) => {
     const [limit] = (request.params as { uid?: string }).uid ? resume : authorization;
     await limit?.(request);

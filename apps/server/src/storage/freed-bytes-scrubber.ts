@@ -27,7 +27,7 @@ export interface ScrubMark {
 
 /**
  * What the database can do, right after rows of `tables` were deleted or rewritten, so their bytes do
- * not outlive them (issue 24, item 7; decisions 034, 049 and 053): an erased identity, a purged or
+ * not outlive them (decisions 034, 049 and 053): an erased identity, a purged or
  * forgotten sign-in record, a retired key. The function schedules a scrub; `mark`, when given, is
  * moved on by each one that completes.
  *

@@ -17,7 +17,7 @@ import Piscina from 'piscina';
  * `idleLoop`: by default an idle piscina worker waits for its next task in `Atomics.wait`, which
  * blocks its event loop, so timers and sockets left running by a finished task (a call to a hanging
  * node, due to be aborted at OPRF_NODE_TIMEOUT_MS) only ran when the next task came: 50 of 50 sockets
- * to a hanging node were still open at 3× the timeout (issue 24, item 5). With `idleLoop` the worker
+ * to a hanging node were still open at 3× the timeout (decision 033). With `idleLoop` the worker
  * waits on its message port instead, and its event loop keeps turning.
  */
 export function threadPool(

@@ -9,7 +9,7 @@ import { FULL, report } from './chaos-settings.ts';
 import { median } from '../support/median.ts';
 
 /**
- * Live-update streams cannot exhaust the server (issue 13, item 1). One address opens 5,000 event
+ * Live-update streams cannot exhaust the server (decision 012). One address opens 5,000 event
  * streams on one session and holds what it gets; then many screens (told apart by a trusted
  * X-Forwarded-For) follow many sessions at once. The process stays up, its memory stays bounded, a
  * healthy client's /healthz p95 stays within 2× of its idle p95, and every held stream still hears its

@@ -16,7 +16,7 @@ import { FULL, report } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
 
 /**
- * Threshold mode under chaos (issue 24, item 8): a 2-of-3 key on three real node processes, a
+ * Threshold mode under chaos (decision 033): a 2-of-3 key on three real node processes, a
  * threshold server on SQLite, and mixed load the whole time: raw registrations and verifications,
  * registrations and proof verifications through the web app's own threshold round (the prover
  * worker's code, run in Node), and, in the full run, the register and verify journeys in real

@@ -16,7 +16,7 @@ export interface NodeAnswer {
  * published Kᵢ, failures (a wrong or undecodable point, a bad proof, an unknown or repeated index) are
  * left out and named in `rejected`, and the first `threshold` good ones whose Kᵢ interpolate to the
  * group key K are combined with their Lagrange coefficients at 0: Σ λᵢ·kᵢ·B = k·B. Valid proofs alone
- * do not give that: a node on a share from before a refresh proves against its own old Kᵢ (issue 24),
+ * do not give that: a node on a share from before a refresh proves against its own old Kᵢ (decision 033),
  * so it is left out and named in `inconsistent`. Both the browser (to unblind) and the registrar (to
  * know which Z a registration proof may name) run this.
  * @throws ThresholdUnavailableError when no `threshold` verified answers fit K.

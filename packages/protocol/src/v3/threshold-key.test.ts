@@ -72,7 +72,7 @@ describe('v3 threshold OPRF', () => {
     expect(() => combineEvaluations(round.blinded, groupKey, publicShares, 2, [otherKey, answer(3)])).toThrow(ThresholdUnavailableError);
   });
 
-  it('never combines a refreshed node with a node on its pre-refresh share (issue 24): left out and named', () => {
+  it('never combines a refreshed node with a node on its pre-refresh share (decision 033): left out and named', () => {
     const key = randomScalar();
     const groupKey = G.multiply(key);
     const before = splitKey(key, 2, 3);

@@ -9,14 +9,14 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
  * OPRF_NODES, for OPRF_THRESHOLD, for the group key, and its Kᵢ lies on one polynomial through the
  * group key with the other used nodes' (`partitionPublicShares`). Any t used nodes then combine to
  * k·B. A node that does not fit is left out and named, and the others go on serving: one bad node
- * cannot keep the service down (issue 24, item 2).
+ * cannot keep the service down (decision 033).
  *
  * - `groupPublicKey`: the group key already adopted (a running server). Without it (at start) the
  *   group key is the one `isRecorded` recognises (the database's fingerprint), else the one most
  *   nodes name.
  * - `previous`: the last assessment. A node that does not answer now keeps the key it published
  *   before, but only if that key still fits the others: after a refresh with a node down, its old
- *   key is not mixed with the new ones (issue 24, item 1). Such a remembered key never shows an
+ *   key is not mixed with the new ones (decision 033). Such a remembered key never shows an
  *   answering node wrong: when the answering nodes alone have no t that agree, those that do not fit
  *   are named `keys-disagree` (who disagrees, not who is wrong), never `inconsistent-key` (decision 053).
  *

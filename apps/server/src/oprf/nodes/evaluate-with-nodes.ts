@@ -78,7 +78,7 @@ export interface NodeCallOptions {
  * those in hand and stops at the first t that verify, so a slow or dead node costs little. A node whose
  * answer fails its DLEQ proof against its published Kᵢ is left out and reported, never trusted; so is
  * one whose answer verifies but whose Kᵢ does not interpolate to the group key with the others
- * (`chooseCombinableAnswers`: issue 24). Only the nodes of `set` whose keys fit are asked.
+ * (`chooseCombinableAnswers`, decision 033). Only the nodes of `set` whose keys fit are asked.
  *
  * One task goes to a node's `POST /oprf`, as the browser's round does; several (a registration's
  * biometric and ID) go in one `POST /oprf/batch`, answered with one DLEQ proof for the batch: half the

@@ -93,7 +93,7 @@ describe('the threshold round on libsodium', () => {
     for (const wrong of [single, swapped]) expect(() => round.finalize([wrong, answer(1)])).toThrow(ThresholdUnavailableError);
   });
 
-  it('never combines a refreshed node with one on its old share, though each proof verifies (issue 24)', async () => {
+  it('never combines a refreshed node with one on its old share, though each proof verifies (decision 033)', async () => {
     const privateKey = sodium.crypto_core_ristretto255_scalar_random();
     const key = new OprfEvaluator(privateKey);
     const old = splitOprfKey(privateKey, 2, 3);

@@ -15,7 +15,7 @@ const interpolate = (indices: readonly number[], value: (index: number) => Point
  * `sodiumThresholdRound`: the tasks blinded once (`blindQuery`, additive), their points sent together
  * to each node's /oprf/batch with `suite`, each node's answer (Z₁ ‖ … ‖ e ‖ s) checked with
  * `verifyDleqBatch` against that node's v3 Kᵢ, the first t verified answers whose Kᵢ interpolate to
- * the v3 group key (`chooseFittingSubset`, the rule of issue 24) combined per point, Z = Σ λᵢ·Zᵢ, then
+ * the v3 group key (`chooseFittingSubset`, the rule of decision 033) combined per point, Z = Σ λᵢ·Zᵢ, then
  * unblinded with the group key and finalized: y as 32 big-endian bytes, exactly what the single v3
  * key gives (`babyJubjubSuite.evaluate`).
  *

@@ -24,7 +24,7 @@ export function openSqliteFile(dataDir: string, { maxSizeBytes }: { maxSizeBytes
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = FULL');
     database.pragma('foreign_keys = ON');
-    // Erasure erases the bytes (issue 24, item 7): content SQLite deletes or frees is overwritten
+    // Erasure erases the bytes (decision 034): content SQLite deletes or frees is overwritten
     // with zeros, in the page images it writes, so a freed cell or page holds nothing of an erased
     // identity. The WAL's older frames are cut by the truncating checkpoint after each erasure
     // (IdentityRepository.scrubErased).

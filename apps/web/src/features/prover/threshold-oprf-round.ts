@@ -26,7 +26,7 @@ export interface NodeRound<T> {
  * send the same element, with the admission, to every node at once; as answers arrive, finalize with
  * those in hand, so the first t that verify decide and a slow or dead node costs nothing. Each
  * answer's DLEQ proof is checked against that node's Kᵢ, and only answers whose Kᵢ interpolate to the
- * group key together are combined (issue 24); a node whose answer fails either is left out and named
+ * group key together are combined (decision 033); a node whose answer fails either is left out and named
  * in the console, never trusted.
  *
  * @throws ApiError when no t answers may be combined (the caller keeps what was typed), saying
