@@ -63,7 +63,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-assignment': 'off',
     },
   },
-  // The house (shared/STYLE.md): imports flow one way, and nothing imports in a circle. no-cycle
+  // The house: imports flow one way (packages/protocol ← each app; down the layers of each app named in
+  // the zones below), and nothing imports in a circle. no-cycle
   // follows value imports (a type-only import has no run-time order), so the zones below also stop
   // the type imports that ran back up.
   {
