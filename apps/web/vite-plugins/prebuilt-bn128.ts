@@ -43,7 +43,8 @@ export function prebuiltBn128Expression(): string {
 /**
  * Rewrites ffjavascript's `buildBn128` so that, called without plugins (as snarkjs calls it), it
  * takes the curve's WebAssembly generated at build time instead of generating its 86 KB in
- * JavaScript in every fresh prover worker: 200–300 ms of a sign-in's critical path (decision 066).
+ * JavaScript in every fresh prover worker, on a sign-in's critical path (decision 066; the time is in
+ * docs/benchmarks.md, "Prover worker start-up").
  * The same generator at the same versions makes the same bytes; `prebuilt-bn128.test.ts` checks
  * that the rewritten module computes as the original does. The build fails if ffjavascript's text
  * changes, rather than quietly keeping the slow path.

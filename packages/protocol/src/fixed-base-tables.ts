@@ -6,7 +6,8 @@ import { G } from './v3/baby-jubjub-group.ts';
  * base, one point under two curve definitions. In a long-lived process (the server, an OPRF node)
  * they make r·G, k·G and s·Base8 a few times faster once built. A browser's prover worker multiplies
  * a handful of times and is gone: there the tables cost more than they save (a first blinded r·G
- * builds a 381-bit table, some 100 ms), so only the processes that serve call this (decision 066).
+ * builds a 381-bit table: docs/benchmarks.md, "Prover worker start-up"), so only the processes that
+ * serve call this (decision 066).
  * The tables are built on first use; calling this again changes nothing.
  */
 export function precomputeFixedBases(): void {

@@ -73,7 +73,7 @@ type Ajv = Exclude<NonNullable<EnvSchemaOpt['ajv']>, { customOptions: unknown }>
 /**
  * Ajv (strict) accepts only the keywords it knows: the notes, which validate nothing, are taught to
  * the first instance env-schema makes, which is then handed back each time with the validators it
- * compiled (a new one per call would cost 15 ms a configuration read).
+ * compiled (a new one per call compiles them all again: docs/benchmarks.md, "Settings read").
  */
 let ajv: Ajv | undefined;
 const withNotes = (fresh: Ajv): Ajv => (ajv = fresh.addVocabulary([...NOTES]));

@@ -59,8 +59,8 @@ const montgomery = (x: bigint) => (x << 256n) % SNARK_SCALAR_FIELD;
 const littleEndian = (x: bigint) => Array.from({ length: ELEMENT }, (_, i) => Number((x >> BigInt(8 * i)) & 0xffn));
 
 /**
- * The WebAssembly module behind `wasmV3Arithmetic`, built in memory when a thread first needs it (about
- * 0.2 s, once; nothing is fetched): wasmcurves' Montgomery field F_r (`frm_*`, the code of the bn128
+ * The WebAssembly module behind `wasmV3Arithmetic`, built in memory when a thread first needs it (once,
+ * nothing fetched; its time is in docs/benchmarks.md, "Raw derivation"): wasmcurves' Montgomery field F_r (`frm_*`, the code of the bn128
  * module snarkjs runs) with wasmbuilder, and on it the loops that JavaScript would otherwise drive one
  * call per field operation:
  *

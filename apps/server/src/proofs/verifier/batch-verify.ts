@@ -106,7 +106,7 @@ export class BatchVerifier {
 
     // Per key: e(−Σr·α, β) · e(−Σ r·L, γ) · e(−Σ r·C, δ). When Σr is exactly 1 (a lone proof), the
     // first factor's Miller loop is the key's, computed once: the product, and so the verdict, is
-    // the same, for one pair fewer in the loop (about 1.2 ms of a lone proof's 9; decision 067).
+    // the same, for one pair fewer in the loop (docs/benchmarks.md, "Lone proof"; decision 067).
     const fixed: GT[] = [];
     for (const [name, group] of byKey) {
       const key = this.key(name);

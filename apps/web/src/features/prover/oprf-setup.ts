@@ -19,7 +19,7 @@ let setup: Promise<OprfSetup> | undefined;
 /**
  * The server's published OPRF keys, or its threshold nodes and their checked keys, fetched once per
  * worker. The nodes' checks load with threshold mode only: they need the v2 group's arithmetic, which
- * costs a fresh worker some 200 ms to load (decision 066).
+ * a fresh worker would otherwise load for nothing (docs/benchmarks.md, "Prover worker start-up").
  */
 export function oprfSetup(): Promise<OprfSetup> {
   setup ??= requestJson<OprfKeyReply>(apiUrls.oprfPublicKey()).then(async (reply): Promise<OprfSetup> => {
