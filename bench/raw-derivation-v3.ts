@@ -18,7 +18,7 @@ import { singleKeyOutputs } from '../apps/server/src/identity/raw/single-key-out
 import { median } from './stats.ts';
 
 /**
- * Issue 27's raw-path goal, at the derivation (decision 063): a raw registration under v3 at no less
+ * The raw-path goal, at the derivation (decisions 063 and 065): a raw registration under v3 at no less
  * than half the rate of v2. Everything else a raw registration does (HTTP, the database, the tree) is
  * the same for both, so the derivation's ratio is the lower bound of the request's. On one thread, in
  * one process, in CPU time (the rate a CPU-bound server reaches), the cases take turns derivation by

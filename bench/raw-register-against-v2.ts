@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { startServerOfCheckout } from '../apps/server/test/server-process.ts';
 
 /**
- * Issue 27's raw-path goal over HTTP: raw registration under protocol v3 (this checkout) at least 0.5×
+ * The raw-path goal over HTTP (decision 065): raw registration under protocol v3 (this checkout) at least 0.5×
  * the rate of protocol v2, single key, in the same run. No server here registers v2 any more, so the
  * v2 side is a checkout of fec250e, main's last commit before protocol v3 (with its own
  * `npm ci`); both run from their sources under tsx with the same settings, 16 connections, 10 s

@@ -10,7 +10,7 @@ import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../e2e/chromium.ts';
 import { median } from './stats.ts';
 
 /**
- * Issue 27's threshold goal: the browser registration journey in threshold mode (protocol v3: two
+ * The threshold goal of decision 065: the browser registration journey in threshold mode (protocol v3: two
  * OPRF rounds through 2 of 3 nodes and the registration proof) at most 2× the v2 journey, in the same
  * run. No server here registers v2 any more, so the v2 side is a checkout of fec250e, main's last
  * commit before protocol v3 (single key, its own `npm ci`), serving its own web app. One Chromium,

@@ -8,15 +8,14 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 export const resultsDir = path.join(here, 'results');
 const docs = path.join(here, '..', 'docs');
 
-/** The anchors measured on this kind of machine when the goals were set (issue #5). */
+/** The anchors measured on this kind of machine when the goals were set. */
 const ANCHORS: Record<string, string> = {
-  'server.verify_throughput': 'snarkjs loop ~59/s; goal ≥ 3× (≥ 180/s); issue 17: ≥ 20×',
-  'http.zk_verify_rps': 'issue 17: ≥ 0.8× server.verify_throughput of the same run (decision 024)',
-  'http.zk_verify_p99_ms': 'issue 17: goal < 100 ms at concurrency 16',
-  'http.zk_verify_server_cpu_ratio': 'issue 28: ratio ≤ 1.25 (server CPU a verification over the verifier’s a proof)',
+  'server.verify_throughput': 'snarkjs loop ~59/s; goal ≥ 3× (≥ 180/s), then ≥ 20× (decision 030)',
+  'http.zk_verify_rps': 'goal ≥ 0.8× server.verify_throughput of the same run (decision 024)',
+  'http.zk_verify_p99_ms': 'goal < 100 ms at concurrency 16 (decision 024)',
+  'http.zk_verify_server_cpu_ratio': 'goal: ratio ≤ 1.25 (server CPU a verification over the verifier’s a proof; decision 054)',
   'browser.verify_journey': 'bare generateProof at depth 10 ~590 ms; goal ≤ 1.2×',
-  'browser.registration_proof':
-    'protocol v3 registration proof (issue 27, decision 040 estimated 1.7×); goal ≤ 1.5× bare depth-20 generateProof',
+  'browser.registration_proof': 'protocol v3 registration proof (decision 040 estimated 1.7×); goal ≤ 1.5× bare depth-20 generateProof',
   'browser.second_verify_artifact_bytes': 'snarkjs with URLs 4.2 MB every proof; goal 0',
   'http.raw_register_rps': '~100/s (bound by new Identity()); goal ≥ 300/s',
   'http.raw_register_p99_ms': 'goal < 100 ms',
@@ -24,15 +23,16 @@ const ANCHORS: Record<string, string> = {
   'http.raw_verify_p99_ms': 'goal < 100 ms',
   'web.welcome_js_gzip_kb': 'goal ≤ 150 KB',
   'browser.oidc_login_journey':
-    'Sign in with ZeroID, click to signed-in page, returning browser (issues 15, 28); goal ≤ 1.5× bare generateProof',
-  'browser.oidc_login_journey_cold': 'the same journey with empty browser caches (decision 028); issue 28: goal ≤ 2× bare generateProof',
+    'Sign in with ZeroID, click to signed-in page, returning browser (decisions 023, 050); goal ≤ 1.5× bare generateProof',
+  'browser.oidc_login_journey_cold':
+    'the same journey with empty browser caches (decision 028); goal ≤ 2× bare generateProof (decision 050)',
   'browser.phone_sign_in_journey':
-    'Sign in with ZeroID on a phone, QR code to signed-in page (issue 28, decision 050); goal ≤ 2× the same-device journey',
+    'Sign in with ZeroID on a phone, QR code to signed-in page (decision 050); goal ≤ 2× the same-device journey',
   'browser.first_verify_slow_phone':
-    'first visit, 1.6 Mbps / 150 ms / page CPU 4× (issue 29): click to verdict 23.5 s before; goal ≤ 5 s (decision 043)',
+    'first visit, 1.6 Mbps / 150 ms / page CPU 4×: click to verdict 23.5 s before; goal ≤ 5 s (decision 043)',
   'browser.first_verify_slow_phone_journey': 'the whole first visit: welcome page 3 s, typing 5 s, verdict (decision 043)',
-  'browser.verify_journey_threshold': '2-of-3 nodes (issue 14); goal ≤ 1.25× bare generateProof',
-  'http.raw_register_rps_threshold': '2-of-3 nodes (issue 14); goal ≥ 0.5× single-key',
+  'browser.verify_journey_threshold': '2-of-3 nodes (decision 026); goal ≤ 1.25× bare generateProof',
+  'http.raw_register_rps_threshold': '2-of-3 nodes (decision 026); goal ≥ 0.5× single-key',
   'startup.ready_ms': 'spawn to /healthz 200, empty SQLite; compiled on plain Node vs the tsx CLI (decision 018)',
   'startup.peak_rss_mb': 'whole process tree, through start-up and 20 raw registrations (decision 018)',
 };

@@ -28,12 +28,12 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  *   decisions 023, 028 and 050), replaced in place;
  * - `threshold`: only the threshold OPRF entries (2-of-3 nodes, decision 021), replaced likewise;
  * - `verify`: only `server.verify_throughput` and `http.zk_verify_*`, replaced in place likewise;
- * - `first-verify`: only browser.first_verify_slow_phone and its whole-journey row (issue 29, decision
+ * - `first-verify`: only browser.first_verify_slow_phone and its whole-journey row (decision
  *   043), a first visitor on a throttled phone beside the same unthrottled, replaced likewise;
  * - `browser`: only the verification journey's rows (browser.verify_journey, the second verification's
  *   bytes, the welcome page's JavaScript), replaced likewise;
  * - `registration`: only browser.registration_proof (protocol v3's registration proof against a bare
- *   depth-20 Semaphore proof, issue 27), replaced likewise (BENCH_RUNS turns, default 9).
+ *   depth-20 Semaphore proof, decision 040), replaced likewise (BENCH_RUNS turns, default 9).
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -105,7 +105,7 @@ if (suite === 'scale') {
   // Sign in with ZeroID (decision 023); runBrowser has just built the web app.
   const oidc = await runOidcLogin({ runs, members: 1_000, build: false });
   console.error('browser.first_verify_slow_phone…');
-  // A first visit on a slow phone (issue 29): some 30 s a turn, so 3 turns, and none in quick.
+  // A first visit on a slow phone (decision 043): some 30 s a turn, so 3 turns, and none in quick.
   const firstVerify = quick ? [] : await runFirstVerify({ runs: 3, build: false });
   // Ten server starts take about a minute and a half: too long for quick's three minutes.
   if (!quick) console.error('startup.*…');

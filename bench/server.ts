@@ -1,4 +1,4 @@
-// The bench's one door into the server (issue 26, decision 046). What the server runs comes from
+// The bench's one door into the server (decision 046). What the server runs comes from
 // `createServices`, the assembly point the server and the tests call too, so the bench measures the
 // services as `npm start` builds them. Beside it, only what seeding and the simulation write
 // directly, below any service: the storage, and the member tree's packed form, buckets and

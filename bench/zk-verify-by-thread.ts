@@ -1,5 +1,5 @@
 /**
- * Not a suite: where `http.zk_verify_server_cpu_ratio`'s CPU goes (issue 28, decision 067). One
+ * Not a suite: where `http.zk_verify_server_cpu_ratio`'s CPU goes (decision 067). One
  * compiled server process answers loads of real proofs at concurrency 16, as the suite's do; per
  * load it prints the process's CPU a verification, thread by thread (/proc/<pid>/task: the main
  * thread is the one whose id is the pid; the verifier's, the SQLite thread's and V8's helpers are

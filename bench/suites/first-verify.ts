@@ -10,7 +10,7 @@ import { entry, type BenchEntry } from '../stats.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 const webDist = path.join(root, 'apps/web/dist');
 
-/** The slow phone of issue 29: 1.6 Mbps down, 750 kbps up, 150 ms latency, CPU slowed 4×. */
+/** The slow phone of decision 043: 1.6 Mbps down, 750 kbps up, 150 ms latency, CPU slowed 4×. */
 const SLOW_PHONE = { downloadBps: 1_600_000, uploadBps: 750_000, latencyMs: 150, cpuSlowdown: 4 };
 const GOAL_MS = 5_000;
 const BIO = 'first visit: right index finger, ridge loop whorl 12 31 57';
@@ -28,7 +28,7 @@ interface Journey {
  * One first-time visitor (a fresh browser context: no HTTP cache, no Cache API, no worker), on a
  * phone-sized page: lands on the welcome page and reads it for 3 s, opens Verification, types the
  * biometric over 5 s, clicks "Verify User". With `slow`, the slow phone through the DevTools protocol,
- * as the issue measured it: its network for the page and its workers, its CPU for the page's thread.
+ * as decision 043 measured it: its network for the page and its workers, its CPU for the page's thread.
  * Chromium throttles no worker's CPU ("Operation is only supported for pages, not workers"), so the
  * prover's own computation runs at this machine's speed in both (decision 043).
  */
@@ -83,9 +83,9 @@ async function firstVisit(browser: Browser, baseURL: string, slow: boolean): Pro
 }
 
 /**
- * browser.first_verify_slow_phone (issue 29, decision 043): a first-time visitor's verification on a
+ * browser.first_verify_slow_phone (decision 043): a first-time visitor's verification on a
  * slow phone, click to verdict (goal ≤ 5 s) and the whole journey, each beside the same journey
- * unthrottled in the same run, turn about. The group is small (depth 1), as when the issue measured
+ * unthrottled in the same run, turn about. The group is small (depth 1), as when decision 043 measured
  * 23.5 s. The server is warm (its compressed artifacts made); the browser is always a first visitor.
  */
 export async function runFirstVerify({ runs, build = true }: { runs: number; build?: boolean }): Promise<BenchEntry[]> {

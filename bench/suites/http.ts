@@ -165,7 +165,7 @@ export interface VerifierRates {
  * (what the verifier alone reaches: the HTTP path should lose little of it); the latencies' is one
  * snarkjs verification. `http.zk_verify_server_cpu_ratio` counts what the server process spends (every
  * process and thread under the one spawned: tsx's, the server's, its verifier and derivation threads)
- * per verification of the same fixed load, against the verifier's CPU a proof in-process (issue 28).
+ * per verification of the same fixed load, against the verifier's CPU a proof in-process (decision 054).
  */
 export async function runHttpZk(
   options: HttpOptions,
@@ -244,7 +244,7 @@ export async function runHttpZk(
         'lower',
         serverCpuMsPerVerification,
         verifierCpuMsPerProof,
-        "the verifier's CPU a proof, in-process (ratio: goal ≤ 1.25, issue 28)",
+        "the verifier's CPU a proof, in-process (ratio: goal ≤ 1.25, decision 054)",
       ),
     ];
   } finally {

@@ -56,7 +56,7 @@ function registrationRound(run: number) {
 }
 
 /**
- * Issue 27's proving goal, `browser.registration_proof`: the v3 registration proof in Chromium at most
+ * The proving goal of decision 040, `browser.registration_proof`: the v3 registration proof in Chromium at most
  * 1.5 times a bare depth-20 Semaphore `generateProof` in the same run. No server: both provers are
  * bundled into one page with their artifacts in memory (the registration circuit's from
  * circuits/artifacts, Semaphore's from @zk-kit/semaphore-artifacts), warm up once, then take turns for
@@ -156,7 +156,7 @@ export async function runRegistrationProof({ runs }: { runs: number }): Promise<
       'lower',
       samples.registration,
       samples.semaphore,
-      `bare \`generateProof\` at depth ${DEPTH} in the same page, artifacts in memory, taking turns (issue 27: goal ≤ 1.5×)`,
+      `bare \`generateProof\` at depth ${DEPTH} in the same page, artifacts in memory, taking turns (goal ≤ 1.5×, decision 040)`,
     ),
   ];
 }
