@@ -1,8 +1,8 @@
 /**
  * The public parameters of a sample-then-lock layout: `lockers` subsets of `sampleBits` positions each,
- * drawn from the part of the code [regionStart, regionEnd) (fractions of its length). The numbers are
- * set by the simulation in bench/noisy-biometrics.ts (decision 077): a genuine reading matches one
- * locker with probability (1 − BER)^sampleBits, an impostor with about 2^−sampleBits.
+ * drawn from the part of the code [regionStart, regionEnd) (fractions of its length). A genuine
+ * reading opens one locker with probability about (1 − BER)^sampleBits, a stranger with about
+ * 2^−sampleBits; bench/noisy-simulation.ts measures both on the synthetic data (decision 077).
  */
 export interface LockerParams {
   model: 'iris' | 'face';
@@ -14,15 +14,15 @@ export interface LockerParams {
 
 /**
  * Iris codes: lockers sample the lower half of the code, which the upper eyelid does not cover in the
- * iris-unwrapping layout this assumes (angle-major, the upper sector first). 42 bits a locker and
- * 3,000 lockers put the false rejections near 5 % at a bit error rate of 0.15, and a false match
- * against 10⁶ people near 7·10⁻⁴.
+ * angle-major layout this assumes. 46 bits a locker and 20,000 lockers are the fewest that keep false
+ * rejections near 5 % at a bit error rate of 0.15 with a stranger among 10⁶ people opening one below
+ * 10⁻³: each bit more halves the strangers and costs 1/0.85 times the lockers.
  */
-export const IRIS_PARAMS: LockerParams = { model: 'iris', lockers: 3000, sampleBits: 42, regionStart: 0.5, regionEnd: 1 };
+export const IRIS_PARAMS: LockerParams = { model: 'iris', lockers: 20_000, sampleBits: 46, regionStart: 0.5, regionEnd: 1 };
 
 /**
  * Face embeddings projected to 2,048 bits: a genuine pair at cosine 0.7 differs in a quarter of its
- * bits, so a locker can hold only 24 bits for 3,000 lockers to find one: far too few against 10⁶
- * people (decision 077 gives the numbers).
+ * bits, so 20,000 lockers can hold only 26 bits each for a reading to open one, and a stranger among
+ * 10⁶ opens one almost surely (decision 077 gives the numbers).
  */
-export const FACE_PARAMS: LockerParams = { model: 'face', lockers: 3000, sampleBits: 24, regionStart: 0, regionEnd: 1 };
+export const FACE_PARAMS: LockerParams = { model: 'face', lockers: 20_000, sampleBits: 26, regionStart: 0, regionEnd: 1 };
