@@ -8,6 +8,7 @@ import type { BenchEntry } from './stats.ts';
 import { runBrowser } from './suites/browser.ts';
 import { runFirstVerify } from './suites/first-verify.ts';
 import { runHttp, runHttpZk } from './suites/http.ts';
+import { runNoisy } from './suites/noisy.ts';
 import { runStartup } from './suites/startup.ts';
 import { runOidcLogin } from './suites/oidc-login.ts';
 import { runRegistrationProof } from './suites/registration-proof.ts';
@@ -32,6 +33,9 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  *   043), a first visitor on a throttled phone beside the same unthrottled, replaced likewise;
  * - `browser`: only the verification journey's rows (browser.verify_journey, the second verification's
  *   bytes, the welcome page's JavaScript), replaced likewise;
+ * - `noisy`: the experimental noise-tolerant biometrics (decision 077): simulated error rates, anonymity and
+ *   bytes, and the whole verification in Chromium beside a bare depth-20 proof → bench/results/noisy-biometrics.json
+ *   (BENCH_RUNS turns, default 3); latest.json is left alone;
  * - `registration`: only browser.registration_proof (protocol v3's registration proof against a bare
  *   depth-20 Semaphore proof, decision 040), replaced likewise (BENCH_RUNS turns, default 9).
  * Each rewrites docs/benchmarks.md from the newest results of both.
@@ -155,6 +159,9 @@ if (suite === 'scale') {
 } else if (suite === 'registration') {
   const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9) });
   replaceInLatest((name) => name === 'browser.registration_proof', fresh);
+} else if (suite === 'noisy') {
+  const rows = await runNoisy({ runs: Number(process.env.BENCH_RUNS ?? 3) });
+  console.error(JSON.stringify(rows, null, 2));
 } else if (suite === 'verify') {
   // BENCH_RUNS and ZK_PROOFS shorten a run on a busy machine (the report must say so).
   const runs = Number(process.env.BENCH_RUNS ?? 5);
@@ -175,7 +182,7 @@ if (suite === 'scale') {
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
   console.error(
-    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, browser.`,
+    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, browser, noisy.`,
   );
   process.exit(2);
 }
