@@ -39,9 +39,38 @@ const servers: Record<string, ServerProcess> = {};
 /** Every credential and ID the tests send: none may reach a database file or a log. */
 const secrets = new Set<string>();
 
+/**
+ * Credentials are signed before the servers start (zk-kit's signing takes most of a second here):
+ * issued between two requests, they left a kept-alive connection idle for as long as the server's
+ * keep-alive timeout, and a request sent as the server closed it failed.
+ */
+const signed = new Map<string, string>();
+const issued = (key: Uint8Array, id: string, expires?: string) => {
+  const name = `${key[0]} ${id} ${expires ?? ''}`;
+  if (!signed.has(name)) signed.set(name, issueCredential(key, id, expires ? { expires } : {}));
+  return signed.get(name)!;
+};
+function signAhead() {
+  for (const database of ['SQLite', 'PostgreSQL']) {
+    const at = (id: string) => `${database} ${id}`;
+    issued(university, at(ID), day(30));
+    issued(university, at(ID), day(400));
+    issued(employer, at(ID));
+    issued(university, at('last day'), day(0));
+    issued(university, at('refused'), day(30));
+    issued(stranger, at('refused'), day(30));
+    issued(university, at('refused'), day(-1));
+    issued(university, at('erased'), day(30));
+  }
+  issued(university, 'required 7');
+  issued(employer, 'removed 9');
+  issued(employer, 'removed 10');
+}
+
 const trusted = `Example University=${issuerPublicKey(university)}, ${issuerPublicKey(employer)}`;
 
 beforeAll(async () => {
+  signAhead();
   const { privateKey } = await generateOprfKeyPair();
   sqliteDir = tempDir('zeroid-credentials-');
   postgres = await startEmbeddedPostgres();
@@ -94,7 +123,7 @@ describe.each(['SQLite', 'PostgreSQL'])('a credential on the raw path, on %s', (
     return postJson(server(), route, body);
   };
   const credential = (key: Uint8Array, id: string, expires?: string) => {
-    const line = issueCredential(key, `${database} ${id}`, expires ? { expires } : {});
+    const line = issued(key, `${database} ${id}`, expires);
     secrets.add(line);
     secrets.add(`${database} ${id}`);
     return line;
@@ -169,7 +198,7 @@ describe('REQUIRE_CREDENTIAL=true', () => {
     const plain = await postJson(server(), '/register', { id_info: 'plain 7', bio_info: 'required: a plain biometric' });
     expect([plain.status, plain.body.error?.code]).toEqual([400, 'CREDENTIAL_REQUIRED']);
     expect(plain.body.error?.message).toContain('trusted issuer');
-    const line = issueCredential(university, 'required 7');
+    const line = issued(university, 'required 7');
     secrets.add(line);
     expect((await postJson(server(), '/register', { id_info: line, bio_info: 'required: a biometric' })).body).toMatchObject({
       'DID already generated': false,
@@ -190,8 +219,8 @@ describe('REQUIRE_CREDENTIAL=true', () => {
 
 describe('an issuer the operator no longer trusts', () => {
   it('keeps its identities (they verify and erase) and registers no new one', async () => {
-    const line = issueCredential(employer, 'removed 9');
-    const later = issueCredential(employer, 'removed 10');
+    const line = issued(employer, 'removed 9');
+    const later = issued(employer, 'removed 10');
     secrets.add(line).add(later);
     const bio = 'removed: a biometric registered before the issuer was removed';
     expect((await postJson(servers.SQLite!, '/register', { id_info: line, bio_info: bio })).body).toMatchObject({

@@ -1,10 +1,12 @@
 import { base64urlnopad } from '@scure/base';
+import { verifySignature } from '@zk-kit/eddsa-poseidon';
 import { describe, expect, it } from 'vitest';
 import { ProtocolInputError } from '../errors.ts';
 import { SNARK_SCALAR_FIELD } from '../field.ts';
 import { G, Point, encodePoint } from '../v3/baby-jubjub-group.ts';
 import {
   credentialIdTag,
+  credentialMessage,
   dayNumber,
   isCredentialText,
   isExpired,
@@ -13,6 +15,7 @@ import {
   parseIssuerKey,
   readCredential,
   verifyCredentialSignature,
+  type Credential,
 } from './index.ts';
 
 const key = new Uint8Array(32).fill(7);
@@ -22,6 +25,8 @@ const swap = (line: string, index: number, value: string) =>
   fields(line)
     .map((field, i) => (i === index ? value : field))
     .join('.');
+const zkKitVerifies = ({ id, expiryDay, signature, issuer }: Credential) =>
+  verifySignature(credentialMessage(id, expiryDay), signature, [issuer.x, issuer.y]);
 const code = (run: () => unknown) => {
   try {
     run();
@@ -60,8 +65,23 @@ describe('credentials', () => {
       swap(line, 1, issuerPublicKey(otherKey)),
       swap(forged, 1, issuerPublicKey(key)),
     ]) {
-      expect(verifyCredentialSignature(readCredential(changed))).toBe(false);
+      const credential = readCredential(changed);
+      expect(verifyCredentialSignature(credential)).toBe(false);
+      // zk-kit's own verifier (slow, so not the product's) agrees.
+      expect(zkKitVerifies(credential)).toBe(false);
     }
+    expect(zkKitVerifies(readCredential(line))).toBe(true);
+    // R8 = (x, 0), a point of order 4, reads (the subgroup is the equation's to check) and never verifies.
+    expect(verifyCredentialSignature(readCredential(swap(line, 4, 'A'.repeat(86))))).toBe(false);
+  });
+
+  it('never verifies under a small-order key, whatever built the credential', () => {
+    const T = Point.fromAffine({ x: 0n, y: SNARK_SCALAR_FIELD - 1n });
+    const credential = readCredential(issueCredential(key, 'x'));
+    // With 8·A = 0 the equation is S·Base8 = R8: anyone could sign.
+    const S = 12345n;
+    const R8 = G.multiply(S).toAffine();
+    expect(verifyCredentialSignature({ ...credential, issuer: T.toAffine(), signature: { R8: [R8.x, R8.y], S } })).toBe(false);
   });
 
   it('refuses malformed lines without quoting them', () => {
@@ -76,13 +96,14 @@ describe('credentials', () => {
       swap(line, 2, '1970-01-01'),
       swap(line, 3, ''),
       swap(line, 3, base64urlnopad.encode(new TextEncoder().encode(' padded '))),
-      swap(line, 4, 'A'.repeat(86)),
+      // R8's y at or above the field's modulus: not an encoding of a point.
+      swap(line, 4, '_'.repeat(86)),
       swap(line, 4, fields(line)[4]!.slice(0, 80)),
     ]) {
       expect(code(() => readCredential(bad))).toBe('MALFORMED_CREDENTIAL');
     }
     try {
-      readCredential(swap(line, 4, 'A'.repeat(86)));
+      readCredential(swap(line, 4, '_'.repeat(86)));
     } catch (error) {
       expect((error as Error).message).not.toContain('Student');
     }
