@@ -40,7 +40,7 @@ const servers: Record<string, ServerProcess> = {};
 const secrets = new Set<string>();
 
 /**
- * Credentials are signed before the servers start (zk-kit's signing takes most of a second here):
+ * Credentials are signed before the servers start (zk-kit's signing is slow BigInt arithmetic):
  * issued between two requests, they left a kept-alive connection idle for as long as the server's
  * keep-alive timeout, and a request sent as the server closed it failed.
  */

@@ -1,4 +1,11 @@
-import { isCredentialText, isExpired, readCredential, verifyCredentialSignature, type Credential } from '@zeroid/protocol/credential';
+import {
+  credentialVerifier,
+  isCredentialText,
+  isExpired,
+  readCredential,
+  verifyCredentialSignature,
+  type Credential,
+} from '@zeroid/protocol/credential';
 import { ProtocolInputError } from '@zeroid/protocol';
 import type { AffinePoint } from '@zeroid/protocol/v3';
 import { badRequest } from '../problem.ts';
@@ -32,8 +39,16 @@ function readOrRefuse(normalised: string): Credential {
   }
 }
 
-function assertSigned(credential: Credential): void {
-  if (!verifyCredentialSignature(credential)) {
+/** One verifier per list of trusted issuers, with their keys' window tables, built on first use. */
+const verifiers = new WeakMap<readonly TrustedIssuer[], (credential: Credential) => boolean>();
+function verifierOf(issuers: readonly TrustedIssuer[]) {
+  let verifier = verifiers.get(issuers);
+  if (!verifier) verifiers.set(issuers, (verifier = credentialVerifier(issuers.map((issuer) => issuer.publicKey))));
+  return verifier;
+}
+
+function assertSigned(credential: Credential, verify: (credential: Credential) => boolean = verifyCredentialSignature): void {
+  if (!verify(credential)) {
     throw badRequest(
       'CREDENTIAL_SIGNATURE_INVALID',
       "The credential's signature does not verify: it was changed, or the key it names did not issue it.",
@@ -53,11 +68,11 @@ export function registrationId(normalised: string, policy: CredentialPolicy, now
     return { idInfo: normalised };
   }
   const credential = readOrRefuse(normalised);
-  // Trust first: a key nobody trusts costs no signature check (about 15 ms of curve arithmetic).
+  // Trust first: a key nobody trusts costs no signature check.
   if (!policy.trustedIssuers.some((issuer) => issuer.publicKey === credential.issuerKey)) {
     throw badRequest('ISSUER_NOT_TRUSTED', "The credential's issuer is not one this server trusts (GET /issuers lists the issuers).");
   }
-  assertSigned(credential);
+  assertSigned(credential, verifierOf(policy.trustedIssuers));
   if (isExpired(credential, now)) throw badRequest('CREDENTIAL_EXPIRED', 'The credential has expired: ask its issuer for a new one.');
   return { idInfo: credential.id, issuer: credential.issuer };
 }

@@ -7,6 +7,7 @@ import { G, Point, encodePoint } from '../v3/baby-jubjub-group.ts';
 import {
   credentialIdTag,
   credentialMessage,
+  credentialVerifier,
   dayNumber,
   isCredentialText,
   isExpired,
@@ -73,6 +74,19 @@ describe('credentials', () => {
     expect(zkKitVerifies(readCredential(line))).toBe(true);
     // R8 = (x, 0), a point of order 4, reads (the subgroup is the equation's to check) and never verifies.
     expect(verifyCredentialSignature(readCredential(swap(line, 4, 'A'.repeat(86))))).toBe(false);
+  });
+
+  it('a verifier with window tables for known issuers gives the same verdicts', () => {
+    const verify = credentialVerifier([issuerPublicKey(key)]);
+    const line = issueCredential(key, 'Student 0042', { expires: '2027-03-01' });
+    const honest = readCredential(line);
+    expect(verify(honest)).toBe(true);
+    expect(verify(readCredential(issueCredential(otherKey, 'Student 0042')))).toBe(true);
+    expect(verify(readCredential(swap(line, 2, '2027-03-02')))).toBe(false);
+    // The key's text names a known issuer but the point is another's: the table is not used for it.
+    const other = readCredential(issueCredential(otherKey, 'Student 0042', { expires: '2027-03-01' }));
+    expect(verify({ ...other, issuerKey: honest.issuerKey })).toBe(true);
+    expect(verify({ ...honest, issuer: other.issuer })).toBe(false);
   });
 
   it('never verifies under a small-order key, whatever built the credential', () => {

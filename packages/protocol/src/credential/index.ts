@@ -14,4 +14,5 @@ export { createIssuerKey, issuerPublicKey, parseIssuerKey, ISSUER_PRIVATE_KEY_BY
 export { issueCredential } from './issue-credential.ts';
 export { readCredential, isCredentialText } from './read-credential.ts';
 export { verifyCredentialSignature } from './verify-credential-signature.ts';
+export { credentialVerifier } from './credential-verifier.ts';
 export { credentialIdTag } from './credential-id-tag.ts';

@@ -20,6 +20,9 @@ export function issuerPublicKey(privateKey: Uint8Array): string {
   return base64urlnopad.encode(encodePoint(pointFromAffine({ x, y })!));
 }
 
+const REMEMBERED_KEYS = 256;
+const parsed = new Map<string, AffinePoint>();
+
 /**
  * The point of a public key as `issuerPublicKey` prints it, or undefined unless it is canonical, on
  * Baby Jubjub, in the prime-order subgroup and not the identity. A small-order key would let anyone
@@ -27,7 +30,15 @@ export function issuerPublicKey(privateKey: Uint8Array): string {
  * part would give an issuer's credentials a second spelling: both are refused here, once.
  */
 export function parseIssuerKey(text: string): AffinePoint | undefined {
+  const known = parsed.get(text);
+  if (known) return known;
   if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined;
-  const point = decodePoint(base64urlnopad.decode(text));
-  return point?.toAffine();
+  const point = decodePoint(base64urlnopad.decode(text))?.toAffine();
+  if (point) {
+    // A bounded memory of valid keys: the subgroup check is a scalar multiplication, and a server
+    // reads the same few issuers' keys in every credential.
+    if (parsed.size >= REMEMBERED_KEYS) parsed.delete(parsed.keys().next().value!);
+    parsed.set(text, point);
+  }
+  return point;
 }
