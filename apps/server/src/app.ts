@@ -13,6 +13,7 @@ import { artifactRoutes } from './routes/artifacts.ts';
 import { challengeRoute } from './routes/challenge.ts';
 import { didDocumentRoute } from './routes/did-document.ts';
 import { eraseRoute } from './routes/erase.ts';
+import { issuersRoute } from './routes/issuers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { membersRoute } from './routes/members.ts';
 import { metricsRoute } from './routes/metrics.ts';
@@ -59,6 +60,7 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   registerRoute(app, services);
   verifyRoute(app, services);
   eraseRoute(app, services); // decision 022
+  issuersRoute(app, services); // decision 079
   qrCodeRoute(app, services);
   oprfRoutes(app, services);
   challengeRoute(app, services);

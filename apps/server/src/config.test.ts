@@ -68,3 +68,34 @@ describe('threshold OPRF settings', () => {
     expect(problemsOf({ ATTEMPT_KEY_SECRET: 'short' })[0]).toMatch(/^ATTEMPT_KEY_SECRET must be 32 bytes/);
   });
 });
+
+describe('credential settings (decision 079)', () => {
+  const university = 'XtGKu4yllQRQwdQ61w4oYP4coWTf0sjdVXRge2oTqIE';
+  it('trusts no issuer and requires no credential by default', () => {
+    expect(loadConfig({})).toMatchObject({ trustedIssuers: [], requireCredential: false });
+  });
+
+  it('reads named and unnamed issuer keys, in order', () => {
+    const { trustedIssuers, requireCredential } = loadConfig({
+      TRUSTED_ISSUERS: ` Example University = ${university} `,
+      REQUIRE_CREDENTIAL: 'true',
+    });
+    expect(trustedIssuers.map(({ name, publicKey }) => ({ name, publicKey }))).toEqual([
+      { name: 'Example University', publicKey: university },
+    ]);
+    expect(requireCredential).toBe(true);
+    expect(loadConfig({ TRUSTED_ISSUERS: university }).trustedIssuers[0]?.name).toBe('issuer XtGKu4yl');
+  });
+
+  it('refuses a key that is not one, a key listed twice, and a requirement nobody could meet', () => {
+    // The all-zero encoding is (0, 0)'s: not on the curve. A small-order point is refused as well (protocol tests).
+    expect(problemsOf({ TRUSTED_ISSUERS: `A=${'A'.repeat(43)}` })).toEqual([
+      'TRUSTED_ISSUERS entry 1 is not an issuer public key (43 base64url characters from npm run issuer -- public-key)',
+    ]);
+    expect(problemsOf({ TRUSTED_ISSUERS: `${university},${university}` })).toEqual(['TRUSTED_ISSUERS lists the key XtGKu4yl… twice']);
+    expect(problemsOf({ REQUIRE_CREDENTIAL: 'true' })).toEqual([
+      'REQUIRE_CREDENTIAL=true needs at least one issuer in TRUSTED_ISSUERS: nobody could register',
+    ]);
+    expect(problemsOf({ REQUIRE_CREDENTIAL: 'yes' })).toHaveLength(1);
+  });
+});

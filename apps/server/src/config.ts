@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
+import { readTrustedIssuers } from './credentials/trusted-issuers.ts';
 import { readSettings } from './settings/read-settings.ts';
 import { describedAs, listOf, parseTrustProxy, port, sharedSettings as shared } from './settings/shared-settings.ts';
 
@@ -182,6 +183,18 @@ export const serverSettings = Type.Object({
   }),
   SESSION_STREAMS_PER_SESSION: Type.Integer({ minimum: 1, maximum: 100_000, default: 4, description: 'open event streams on one session' }),
   SESSION_STREAMS_MAX: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 10_000, description: 'open event streams in one process' }),
+  TRUSTED_ISSUERS: Type.Optional(
+    Type.String({
+      description:
+        'issuers whose credentials register (decision 079): comma-separated public keys as `npm run issuer -- public-key` prints them, each optionally `name=key`',
+      'x-default': 'none',
+    }),
+  ),
+  REQUIRE_CREDENTIAL: Type.Boolean({
+    default: false,
+    description:
+      '`true` refuses a plain ID: only a credential from a trusted issuer registers (and, until the credential proof exists, only on the raw path)',
+  }),
   QR_CACHE_ENTRIES: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,
@@ -229,6 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       'OPRF_PRIVATE_KEY and OPRF_NODES exclude each other: in threshold mode the server holds no OPRF key (unset OPRF_PRIVATE_KEY)',
     );
   }
+  const trustedIssuers = readTrustedIssuers(s.TRUSTED_ISSUERS, (message) => problems.add('TRUSTED_ISSUERS', message));
+  if (s.REQUIRE_CREDENTIAL && trustedIssuers.length === 0) {
+    problems.add('REQUIRE_CREDENTIAL', 'REQUIRE_CREDENTIAL=true needs at least one issuer in TRUSTED_ISSUERS: nobody could register');
+  }
   problems.throwIfAny();
 
   return {
@@ -272,6 +289,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     sessionStreamsPerSession: s.SESSION_STREAMS_PER_SESSION,
     sessionStreamsMax: s.SESSION_STREAMS_MAX,
     qrCacheEntries: s.QR_CACHE_ENTRIES,
+    /** The issuers whose credentials register, in the order listed (decision 079). */
+    trustedIssuers,
+    requireCredential: s.REQUIRE_CREDENTIAL,
     rootWindowMs: s.ROOT_WINDOW_SECONDS * 1000,
     shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
     derivationThreads: s.DERIVATION_THREADS ?? availableParallelism(),

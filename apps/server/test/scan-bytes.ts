@@ -46,3 +46,20 @@ export function findBytes(dir: string, values: readonly ErasedValues[], only: (f
   walk(dir);
   return [...found].sort();
 }
+
+/** Which files under `dir` (recursively) hold any of `forms`: "file: form" lines, sorted. */
+export function findForms(dir: string, forms: readonly { form: string; bytes: Buffer }[]): string[] {
+  const found = new Set<string>();
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const file = path.join(at, name);
+      if (statSync(file).isDirectory()) walk(file);
+      else {
+        const content = readFileSync(file);
+        for (const { form, bytes } of forms) if (content.includes(bytes)) found.add(`${path.relative(dir, file)}: ${form}`);
+      }
+    }
+  };
+  walk(dir);
+  return [...found].sort();
+}

@@ -1,6 +1,13 @@
 /** Why a value from outside was refused. Messages are for people and never quote the value. */
 export type ProtocolInputErrorCode =
-  'EMPTY_INPUT' | 'INPUT_TOO_LONG' | 'INVALID_ELEMENT' | 'INVALID_PROOF' | 'INVALID_SIGNATURE' | 'DEGENERATE_KEY' | 'MALFORMED_TEXT';
+  | 'EMPTY_INPUT'
+  | 'INPUT_TOO_LONG'
+  | 'INVALID_ELEMENT'
+  | 'INVALID_PROOF'
+  | 'INVALID_SIGNATURE'
+  | 'DEGENERATE_KEY'
+  | 'MALFORMED_TEXT'
+  | 'MALFORMED_CREDENTIAL';
 
 /** A value that entered from outside (a person or a client) is not acceptable: a 400, never a 500. */
 export class ProtocolInputError extends Error {

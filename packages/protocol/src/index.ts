@@ -59,6 +59,7 @@ export {
 } from './sign-in-schemas.ts';
 export * from './schemas.ts';
 export { ArtifactEntry, ArtifactManifestReply } from './artifact-schemas.ts';
+export { IssuersReply } from './issuer-schemas.ts';
 export {
   splitOprfKey,
   recoverOprfKey,

@@ -107,6 +107,23 @@ export const GUIDE: Record<string, Guide> = {
       'One scope per registered Sign in with ZeroID sector. A zero-knowledge erasure sends one Semaphore proof per scope, in the group of its own commitment alone and bound to its challenge, so that its sign-in records and tokens go too, without its secret ever leaving the device.',
     replies: { '200': { scopes: { summary: 'Two sectors', value: { scopes: ['1234', '5678'] } } } },
   },
+  'get /issuers': {
+    tag: 'Registration and verification',
+    summary: 'The issuers whose credentials register here (decision 079)',
+    description:
+      'The operator’s `TRUSTED_ISSUERS`, with their names, and `REQUIRE_CREDENTIAL`. A credential (`npm run issuer -- issue`) is one line sent as `id_info`: the server checks its signature, that its issuer is listed here and that it has not expired, derives the identity from its ID in that issuer’s own ID-tag space, and keeps neither the credential nor the ID. Refusals: `MALFORMED_CREDENTIAL`, `CREDENTIAL_SIGNATURE_INVALID`, `ISSUER_NOT_TRUSTED`, `CREDENTIAL_EXPIRED`, and `CREDENTIAL_REQUIRED` for a plain ID (or, until a circuit proves a credential, any zero-knowledge registration) when credentials are required.',
+    replies: {
+      '200': {
+        one: {
+          summary: 'One trusted issuer, plain IDs still accepted',
+          value: {
+            issuers: [{ name: 'Example University', publicKey: 'XtGKu4yllQRQwdQ61w4oYP4coWTf0sjdVXRge2oTqIE' }],
+            credentialRequired: false,
+          },
+        },
+      },
+    },
+  },
   'get /generateQRCode': {
     tag: 'Cross-device verification',
     summary: 'QR code of the verification link (PNG)',

@@ -5,6 +5,7 @@ import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { Storage } from '../storage/types.ts';
 import { eraseIdentity, eraseSigned, type SignedErasure } from './erase-identity.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
+import type { RawValues } from './raw/raw-identity.ts';
 import { subjectsOfSecret } from '../openid/forget-sign-ins.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
 import { provenSignInSubjects } from './erasure-sign-in-proofs.ts';
@@ -20,7 +21,7 @@ export type ErasureRequest =
       /** A protocol v3 erasure's proof of the secret (its `ownProof`); a v2 one's signatures proved it. */
       ownProof?: unknown;
     }
-  | { idInfo: string; bioInfo: string };
+  | RawValues;
 
 /**
  * The erasure use case (POST /erase, decision 022), admitted like a verification: a failure is
@@ -54,12 +55,11 @@ export async function eraseClaim(
     if (outcome === REFUSED_PROOF) throw badRequest('INVALID_PROOF', 'A proof of the erasure does not verify.');
     return outcome;
   }
-  const { idInfo, bioInfo } = request;
   return spendGuess(
     admit,
     RAW_ERASURE,
     async () => {
-      const { v3, v2 } = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
+      const { v3, v2 } = await deriver.registration({ ...request, withSecretScalar: true });
       metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
       // The person holds one version (decision 056): v3, or v2 if registered before it and never moved.
       for (const identity of [v3, v2]) {

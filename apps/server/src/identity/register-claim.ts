@@ -7,9 +7,10 @@ import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
 import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
 import { registerProven } from './register-proven.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
+import type { RawValues } from './raw/raw-identity.ts';
 
 /** A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw values, normalised. */
-export type RegistrationRequest = { proven: CheckedRegistrationV3 } | { idInfo: string; bioInfo: string };
+export type RegistrationRequest = { proven: CheckedRegistrationV3 } | RawValues;
 
 /**
  * The registration use case (POST /register). Either path draws two guesses from the client's guess
@@ -34,12 +35,10 @@ export async function registerClaim(
     did = request.proven.did;
   } else {
     const admission = await admit(REGISTRATION);
-    const derived = await deriver
-      .registration({ idInfo: request.idInfo, bioInfo: request.bioInfo }, client)
-      .catch(async (error: unknown) => {
-        await giveBackOnNodeFailure(admission, error);
-        throw error;
-      });
+    const derived = await deriver.registration(request, client).catch(async (error: unknown) => {
+      await giveBackOnNodeFailure(admission, error);
+      throw error;
+    });
     metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
     // Under v3 only (decision 056), and "already registered" for a person who holds a v2 identity.
     // Both versions evaluate the same two inputs: still two guesses. No v2 identity is written any

@@ -6,6 +6,7 @@ import { ERASE_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
+import { erasureId } from '../credentials/credential-id.ts';
 import { signedErasure, signedErasureV3 } from '../identity/erase-identity.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 import { sectorScopes } from '../openid/forget-sign-ins.ts';
@@ -48,7 +49,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
         const { signatures, signInProofs, ...fields } = body;
         erasure = { signed: signedErasure(fields, signatures), signInProofs };
       } else {
-        erasure = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
+        erasure = { ...erasureId(normaliseField(body.id_info, 'id_info')), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
       const erased = await eraseClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), erasure);
       return { [ERASURE_RESULT]: erased ? ('Success' as const) : ('Failure' as const) };

@@ -25,6 +25,7 @@ const API_ROUTES = [
   ['post', '/verify'],
   ['post', '/erase'],
   ['get', '/erase/sign-in-scopes'],
+  ['get', '/issuers'],
   ['get', '/generateQRCode'],
   ['get', '/oprf/public-key'],
   ['post', '/oprf'],

@@ -8,7 +8,8 @@ import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
-import { Problem } from '../problem.ts';
+import { badRequest, Problem } from '../problem.ts';
+import { registrationId } from '../credentials/credential-id.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
@@ -28,10 +29,21 @@ const v2Closed = () =>
   );
 
 /**
+ * With `REQUIRE_CREDENTIAL`, a proven registration would have to prove a credential, and no circuit
+ * proves one yet (decision 079): every zero-knowledge registration is refused, saying so.
+ */
+const provenCredentialUnavailable = () =>
+  badRequest(
+    'CREDENTIAL_REQUIRED',
+    'This server registers only IDs vouched for by a trusted issuer, and a credential cannot yet be registered with a zero-knowledge proof. Register in the raw mode with the credential your issuer gave you as the ID: the server checks it and keeps neither it nor the biometric.',
+  );
+
+/**
  * POST /register, in either of two bodies: the zero-knowledge one, protocol v3 since decision 056
  * (`commitment`, `idTag`, `did`, `challenge`, the two OPRF rounds, a Groth16 `proof` and the DID's
  * signature: `ZkRegisterV3Body`), or the specification's raw one (`id_info`, `bio_info`), for which
- * the server derives on the client's behalf and drops the raw values. A v2 zero-knowledge body (with
+ * the server derives on the client's behalf and drops the raw values; a credential as `id_info` is
+ * checked first (signature, trust, expiry: `registrationId`, decision 079). A v2 zero-knowledge body (with
  * `signatures`) is refused: nothing proved where its values came from. The reply is 200 whatever
  * the verdict, and an existing identity's data is never echoed. The cheap checks run here, before
  * `registerClaim` admits the attempt: a malformed registration spends nothing.
@@ -53,9 +65,11 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       let registration: RegistrationRequest;
       if ('signatures' in body) throw v2Closed();
       if ('commitment' in body) {
+        if (deps.config.requireCredential) throw provenCredentialUnavailable();
         registration = { proven: checkRegistrationV3(body, v3Evaluator(deps)) };
       } else {
-        registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
+        const id = registrationId(normaliseField(body.id_info, 'id_info'), deps.config, new Date());
+        registration = { ...id, bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
       const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
       return did === undefined ? { [DID_ALREADY_GENERATED]: true as const } : { [DID_ALREADY_GENERATED]: false as const, DID: did };

@@ -1,5 +1,5 @@
 import { workerData } from 'node:worker_threads';
-import { commitmentFromRawBio, deriveFromRaw } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type RawValues } from './raw-identity.ts';
 import { singleKeyOutputs } from './single-key-outputs.ts';
 
 /**
@@ -17,7 +17,7 @@ const WARM_UP_DERIVATIONS = 30;
  */
 const { v2, v3 } = singleKeyOutputs(Uint8Array.from((workerData as { privateKey: number[] }).privateKey));
 
-type Task = { kind: 'registration'; idInfo: string; bioInfo: string; withSecretScalar?: boolean } | { kind: 'commitment'; bioInfo: string };
+type Task = ({ kind: 'registration' } & RawValues) | { kind: 'commitment'; bioInfo: string };
 
 function derive(task: Task) {
   return task.kind === 'registration' ? deriveFromRaw(v2, v3, task) : commitmentFromRawBio(v2, v3, task.bioInfo);

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { commitmentFromRawBio, deriveFromRaw, type RawDerivation } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type RawDerivation, type RawValues } from './raw-identity.ts';
 import { singleKeyOutputs } from './single-key-outputs.ts';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
@@ -7,7 +7,7 @@ import { threadPool } from '../../threads/thread-pool.ts';
 /** The raw path's derivations, wherever they run. */
 export interface RawDeriver {
   /** `client` is the end client's address: threshold mode forwards it, so each OPRF node keeps its own budget per person. */
-  registration(raw: { idInfo: string; bioInfo: string; withSecretScalar?: boolean }, client?: string): Promise<RawDerivation>;
+  registration(raw: RawValues, client?: string): Promise<RawDerivation>;
   /** The biometric's commitment under each version: v3's, and v2's for an identity registered before it. */
   commitment(bioInfo: string, client?: string): Promise<{ v3: string; v2: string }>;
   /** Resolves once every thread can derive at full speed. */

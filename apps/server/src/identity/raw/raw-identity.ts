@@ -1,5 +1,6 @@
 import { deriveCommitment, deriveDidKey, deriveIdTag, deriveProvingIdentity, normaliseInput, type OprfDomain } from '@zeroid/protocol';
-import { deriveRegistration, provingIdentityV3 } from '@zeroid/protocol/v3';
+import { credentialIdTag } from '@zeroid/protocol/credential';
+import { deriveRegistration, provingIdentityV3, type AffinePoint } from '@zeroid/protocol/v3';
 import { threadV3Arithmetic } from '../../oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
 import { libsodiumReady, sodiumEd25519PublicKey } from '../../oprf/libsodium.ts';
 
@@ -30,7 +31,11 @@ export interface RawDerivation {
   v2: RawIdentity;
 }
 
-type RawValues = { idInfo: string; bioInfo: string; withSecretScalar?: boolean };
+/**
+ * A raw request's values, normalised. `issuer` is set when the ID came from a credential (checked by
+ * `credentials/credential-id.ts`): its ID tag is then the credential's (decision 079).
+ */
+export type RawValues = { idInfo: string; bioInfo: string; withSecretScalar?: boolean; issuer?: AffinePoint };
 
 /** A v3 output, y as 32 big-endian bytes, as the number the derivations take. */
 const outputNumber = (bytes: Uint8Array) => BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
@@ -61,17 +66,20 @@ export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawVa
   const registration = deriveRegistration(outputNumber(v3Bio!), outputNumber(v3Id!), sodiumEd25519PublicKey, threadV3Arithmetic);
   // Only an erasure asks for them (decision 036): they find the person's sign-in records, then are dropped.
   const secret = (scalar: bigint) => (raw.withSecretScalar ? { secretScalar: scalar.toString() } : {});
+  // A credential's ID has its issuer's own tag space, apart from plain IDs' (decision 079); it came
+  // after v2, so both versions carry that one tag and no plain v2 tag can block its holder.
+  const credentialTag = raw.issuer && credentialIdTag(raw.issuer, outputNumber(v3Id!));
   return {
     v3: {
       commitment: registration.commitment,
       did: registration.didKey.did,
-      idTag: registration.idTag,
+      idTag: credentialTag ?? registration.idTag,
       ...secret(registration.secretScalar),
     },
     v2: {
       commitment: proving.commitment.toString(),
       did: deriveDidKey(v2Bio!, sodiumEd25519PublicKey).did,
-      idTag: deriveIdTag(v2Id!),
+      idTag: credentialTag ?? deriveIdTag(v2Id!),
       ...secret(proving.secretScalar),
     },
   };

@@ -1,6 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
-import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation } from './raw-identity.ts';
+import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation, type RawValues } from './raw-identity.ts';
 import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
@@ -12,7 +12,7 @@ import type { OprfTask } from '../../oprf/nodes/sodium-threshold-round.ts';
  * crosses: `NodeSetOnThread`, decoded again on arrival).
  */
 export type ThresholdTask = { set: OprfNodeSet | NodeSetOnThread | undefined; timeoutMs: number; client: string | undefined } & (
-  { kind: 'registration'; idInfo: string; bioInfo: string } | { kind: 'commitment'; bioInfo: string }
+  ({ kind: 'registration' } & RawValues) | { kind: 'commitment'; bioInfo: string }
 );
 
 /**

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import { IssuersReply } from '@zeroid/protocol';
+import type { AppDeps } from '../app-deps.ts';
+import { typed } from '../http/typed-app.ts';
+
+/** GET /issuers (decision 079): the trusted issuers, by name and public key, and whether a credential is required. */
+export function issuersRoute(app: FastifyInstance, { config }: AppDeps) {
+  const reply: IssuersReply = {
+    issuers: config.trustedIssuers.map(({ name, publicKey }) => ({ name, publicKey })),
+    credentialRequired: config.requireCredential,
+  };
+  typed(app).get('/issuers', { schema: { response: { 200: IssuersReply } } }, async () => reply);
+}

@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { generateOprfKeyPair } from '@zeroid/protocol';
+import { issueCredential, issuerPublicKey } from '@zeroid/protocol/credential';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { postJson } from './support/post.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
+
+/**
+ * A credential on the raw path in threshold mode (decisions 021 and 079): the issuer's key crosses to
+ * the derivation thread with the raw values, and the ID's evaluation comes from 2 of 3 node processes.
+ */
+const university = new Uint8Array(32).fill(1);
+let nodes: OprfNodeProcess[] = [];
+let server: ServerProcess;
+
+beforeAll(async () => {
+  const root = tempDir('zeroid-credentials-threshold-');
+  const { privateKey } = await generateOprfKeyPair();
+  const keyEnv = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: path.join(root, 'unused') };
+  const dirs = await splitKey(keyEnv, path.join(root, 'shares'));
+  nodes = await Promise.all(dirs.map((dir) => startOprfNode(dir)));
+  server = await startServerProcess(
+    {
+      ...SERVER_SECRET_ENV,
+      DATA_DIR: path.join(root, 'server'),
+      OPRF_NODES: nodes.map((node) => node.url).join(','),
+      OPRF_THRESHOLD: '2',
+      DERIVATION_THREADS: '1',
+      PROOF_VERIFIER_THREADS: '1',
+      TRUSTED_ISSUERS: `Example University=${issuerPublicKey(university)}`,
+    },
+    { readyTimeoutMs: 120_000 },
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all(nodes.map(killOprfNode));
+  removeTempDirs();
+});
+
+describe('a credential in threshold mode', () => {
+  it('registers once, in its own ID space, and its holder verifies', async () => {
+    const line = issueCredential(university, 'Staff 77');
+    const register = async (id_info: string, bio_info: string) => (await postJson(server, '/register', { id_info, bio_info })).body;
+    expect(await register('Staff 77', 'threshold: a plain registration of the same text')).toMatchObject({
+      'DID already generated': false,
+    });
+    expect(await register(line, 'threshold: the holder')).toMatchObject({ 'DID already generated': false });
+    expect(await register(line, 'threshold: someone else')).toEqual({ 'DID already generated': true });
+    expect((await postJson(server, '/verify', { bio_info: 'threshold: the holder' })).body).toEqual({ 'Verification Result': 'Success' });
+    expect((await postJson(server, '/erase', { id_info: line, bio_info: 'threshold: the holder' })).body).toEqual({
+      'Erasure Result': 'Success',
+    });
+  });
+});

@@ -1,0 +1,18 @@
+// Credentials an issuer signs (decision 079): the one-line format, issuing, reading and the ID tag.
+export {
+  CREDENTIAL_PREFIX,
+  NEVER_EXPIRES,
+  CREDENTIAL_SIGNATURE_DS,
+  CREDENTIAL_ID_TAG_LABEL,
+  dayNumber,
+  dayOf,
+  isExpired,
+  type Credential,
+} from './credential-format.ts';
+export { credentialMessage } from './credential-message.ts';
+export { createIssuerKey, issuerPublicKey, parseIssuerKey, ISSUER_PRIVATE_KEY_BYTES } from './issuer-key.ts';
+export { issueCredential } from './issue-credential.ts';
+export { readCredential, isCredentialText } from './read-credential.ts';
+export { verifyCredentialSignature } from './verify-credential-signature.ts';
+export { credentialVerifier } from './credential-verifier.ts';
+export { credentialIdTag } from './credential-id-tag.ts';
