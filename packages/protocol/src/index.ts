@@ -60,6 +60,13 @@ export {
 export * from './schemas.ts';
 export { ArtifactEntry, ArtifactManifestReply } from './artifact-schemas.ts';
 export {
+  RESERVATION_HEADER,
+  ReservationRequest,
+  ReservationReply,
+  ReservationRelease,
+  ReservationReleaseReply,
+} from './reservation-schemas.ts';
+export {
   splitOprfKey,
   recoverOprfKey,
   refreshOprfShares,
