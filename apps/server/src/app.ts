@@ -11,6 +11,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { challengeRoute } from './routes/challenge.ts';
+import { reservationRoutes } from './routes/reservations.ts';
 import { didDocumentRoute } from './routes/did-document.ts';
 import { eraseRoute } from './routes/erase.ts';
 import { issuersRoute } from './routes/issuers.ts';
@@ -64,6 +65,7 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   qrCodeRoute(app, services);
   oprfRoutes(app, services);
   challengeRoute(app, services);
+  reservationRoutes(app, services); // decision 074
   membersRoute(app, services);
   artifactRoutes(app, services);
   didDocumentRoute(app, services);

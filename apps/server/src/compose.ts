@@ -289,7 +289,8 @@ function guessLimits(config: Config, storage: Storage, keySecret: Uint8Array): G
       {
         globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
         failuresBeforeDelay: on ? config.failedVerificationsBeforeDelay : 0,
-        guessesBeforeDelay: on ? config.guessesBeforeDelay : 0,
+        guessCapacity: on ? config.guessesBeforeDelay : 0,
+        guessRefillMs: config.guessRefillMs,
         delayMs: config.guessDelayMs,
         maxDelayMs: config.guessMaxDelayMs,
         forgetAfterMs: config.guessForgetMs,

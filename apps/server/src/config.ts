@@ -57,8 +57,9 @@ export const serverSettings = Type.Object({
   ),
   GUESSES_BEFORE_DELAY: describedAs(
     shared.GUESSES_BEFORE_DELAY,
-    'OPRF evaluations a client may cause (`/oprf` 1, raw `/verify` 1, raw `/register` 2) before each further one waits',
+    "OPRF evaluations a client's guess bucket holds (`/oprf` 1, raw `/verify` 1, `/register` 2), spent at once if need be; then it waits for the refill; `0` turns the bucket off",
   ),
+  GUESS_REFILL_PER_HOUR: shared.GUESS_REFILL_PER_HOUR,
   FAILED_VERIFICATIONS_BEFORE_DELAY: Type.Integer({
     minimum: 0,
     maximum: 100,
@@ -68,7 +69,7 @@ export const serverSettings = Type.Object({
   // The server named these three FAILED_VERIFICATION_*; the node, GUESS_*. One name now, the earlier one still read.
   GUESS_DELAY_SECONDS: describedAs(
     shared.GUESS_DELAY_SECONDS,
-    'that wait, for failures and for guesses alike (NIST: at least 30 s); it doubles with each further attempt…',
+    'the wait once a client is past its failed verifications (NIST: at least 30 s); it doubles with each further failure…',
     { 'x-aliases': ['FAILED_VERIFICATION_DELAY_SECONDS'] },
   ),
   GUESS_MAX_DELAY_SECONDS: { ...shared.GUESS_MAX_DELAY_SECONDS, 'x-aliases': ['FAILED_VERIFICATION_MAX_DELAY_SECONDS'] },
@@ -266,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rateLimitGlobalPerMinute: s.RATE_LIMIT_GLOBAL_PER_MINUTE,
     ipv6ClientPrefix: s.IPV6_CLIENT_PREFIX,
     guessesBeforeDelay: s.GUESSES_BEFORE_DELAY,
+    guessRefillMs: Math.max(1, Math.round(3_600_000 / s.GUESS_REFILL_PER_HOUR)),
     failedVerificationsBeforeDelay: s.FAILED_VERIFICATIONS_BEFORE_DELAY,
     guessDelayMs: s.GUESS_DELAY_SECONDS * 1000,
     guessMaxDelayMs: s.GUESS_MAX_DELAY_SECONDS * 1000,

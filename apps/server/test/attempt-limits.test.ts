@@ -10,8 +10,8 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 
 /**
  * The attempt limits against a real server process with its default limits (60 a minute per client
- * and route, 6,000 a minute globally, 5 failed verifications, 20 guesses), behind a trusted proxy so
- * each request can name its client in X-Forwarded-For.
+ * and route, 6,000 a minute globally, 5 failed verifications) but a guess bucket of 20, behind a
+ * trusted proxy so each request can name its client in X-Forwarded-For.
  */
 let server: ServerProcess;
 let dataDir: string;
@@ -26,6 +26,7 @@ beforeAll(async () => {
     OPRF_PRIVATE_KEY: Buffer.from(oprfKey).toString('base64url'),
     TRUST_PROXY: 'true',
     RATE_LIMIT_PER_MINUTE: '60',
+    GUESSES_BEFORE_DELAY: '20',
     DERIVATION_THREADS: '1',
     PROOF_VERIFIER_THREADS: '1',
   });
@@ -86,10 +87,10 @@ const tally = (replies: Reply[]) =>
     return counts;
   }, {});
 
-function readCounters(): { key: string; count: number }[] {
+function readCounters(): { key: string; count: number; last_at: number }[] {
   const db = new SQLite(path.join(dataDir, 'zeroid.sqlite'), { readonly: true });
   try {
-    return db.prepare('SELECT key, count FROM attempt_counters').all() as { key: string; count: number }[];
+    return db.prepare('SELECT key, count, last_at FROM attempt_counters').all() as { key: string; count: number; last_at: number }[];
   } finally {
     db.close();
   }
@@ -171,11 +172,14 @@ describe('attempt limits on a real server process', () => {
     const secret = attemptKeySecret(oprfKey);
     const hmac = (client: string) => createHmac('sha256', secret).update(`zeroid/attempts/v2:${client}`).digest('base64url');
     expect(keys).toContain(`failures:${hmac('198.51.100.40')}`);
-    expect(keys).toContain(`guesses:${hmac('198.51.100.50')}`);
+    expect(keys).toContain(`bucket:${hmac('198.51.100.50')}`);
     expect(keys).toContain(`failures:${hmac('2001:db8:5:5:0:0:0:0/64')}`);
     // 198.51.100.50's verifications: one Success (given back) and one refused by its guess budget (given back).
     expect(readCounters().find((row) => row.key === `failures:${hmac('198.51.100.50')}`)?.count).toBe(0);
-    expect(readCounters().find((row) => row.key === `guesses:${hmac('198.51.100.50')}`)?.count).toBe(20);
+    // Its bucket of 20 is empty: full again only 20 refills (15 min each) after it was emptied.
+    const fullAt = Number(readCounters().find((row) => row.key === `bucket:${hmac('198.51.100.50')}`)?.last_at);
+    expect(fullAt).toBeGreaterThan(Date.now() + 19 * 900_000);
+    expect(fullAt).toBeLessThanOrEqual(Date.now() + 20 * 900_000);
     const addresses = ['198.51.100.40', '198.51.100.50', '198.51.100.66', '2001:db8:5:5:0:0:0:0/64'];
     for (const address of addresses) {
       const sha256 = createHash('sha256').update(`zeroid/attempts/v1:${address}`).digest('base64url');

@@ -139,27 +139,34 @@ describe('attempt limits across two server processes on one PostgreSQL', () => {
   let c: ServerProcess;
   let d: ServerProcess;
   beforeAll(async () => {
-    // Default limits, behind a trusted proxy so each request names its client.
-    const limited = { ...env, RATE_LIMIT_PER_MINUTE: '60', TRUST_PROXY: 'true', DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
+    // Default limits but a guess bucket of 20, behind a trusted proxy so each request names its client.
+    const limited = {
+      ...env,
+      RATE_LIMIT_PER_MINUTE: '60',
+      GUESSES_BEFORE_DELAY: '20',
+      TRUST_PROXY: 'true',
+      DERIVATION_THREADS: '1',
+      PROOF_VERIFIER_THREADS: '1',
+    };
     [c, d] = await Promise.all([startServerProcess(limited), startServerProcess(limited)]);
   }, 120_000);
   afterAll(async () => {
     await Promise.all([c?.stop(), d?.stop()]);
   });
 
-  const from = async (server: ServerProcess, client: string, path: string, body: object) => {
+  const from = async (server: ServerProcess, client: string, path: string, body: object, reservation?: string) => {
     const response = await fetch(server.url + path, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client, ...(reservation && { 'zeroid-reservation': reservation }) },
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as { error?: { code: string }; 'Verification Result'?: string };
     return `${response.status} ${json.error?.code ?? json['Verification Result'] ?? 'evaluated'}`;
   };
   const tally = (replies: string[]) => replies.reduce<Record<string, number>>((t, r) => ({ ...t, [r]: (t[r] ?? 0) + 1 }), {});
-  const oprfRound = async (server: ServerProcess, client: string, i: number) => {
+  const oprfRound = async (server: ServerProcess, client: string, i: number, reservation?: string) => {
     const { request } = await blindOprfInput(oprfPublicKey, 'bio', normaliseInput(`guess ${i}`));
-    return from(server, client, '/oprf', { element: Buffer.from(request).toString('base64url') });
+    return from(server, client, '/oprf', { element: Buffer.from(request).toString('base64url') }, reservation);
   };
 
   it('evaluates at most 5 of 40 concurrent wrong verifications from a fresh client, spread over both', async () => {
@@ -176,5 +183,21 @@ describe('attempt limits across two server processes on one PostgreSQL', () => {
   it('draws 30 concurrent OPRF rounds spread over both from one guess budget of 20', async () => {
     const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => oprfRound(i % 2 ? c : d, '198.51.100.141', i)));
     expect(tally(replies)).toEqual({ '200 evaluated': 20, '429 TOO_MANY_GUESSES': 10 });
+  });
+
+  it("serves a flow's reserved rounds on either process after 30 concurrent rounds emptied the bucket (decision 074)", async () => {
+    const client = '198.51.100.142';
+    const reply = await fetch(`${c.url}/reservations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      body: JSON.stringify({ guesses: 4 }),
+    });
+    expect(reply.status).toBe(200);
+    const { reservation, guesses } = (await reply.json()) as { reservation: string; guesses: number };
+    expect(guesses).toBe(4);
+    const others = await Promise.all(Array.from({ length: 30 }, (_, i) => oprfRound(i % 2 ? c : d, client, i)));
+    expect(tally(others)).toEqual({ '200 evaluated': 16, '429 TOO_MANY_GUESSES': 14 });
+    const reserved = await Promise.all(Array.from({ length: 5 }, (_, i) => oprfRound(i % 2 ? d : c, client, 100 + i, reservation)));
+    expect(tally(reserved)).toEqual({ '200 evaluated': 4, '429 TOO_MANY_GUESSES': 1 });
   });
 });

@@ -61,6 +61,13 @@ export * from './schemas.ts';
 export { ArtifactEntry, ArtifactManifestReply } from './artifact-schemas.ts';
 export { IssuersReply } from './issuer-schemas.ts';
 export {
+  RESERVATION_HEADER,
+  ReservationRequest,
+  ReservationReply,
+  ReservationRelease,
+  ReservationReleaseReply,
+} from './reservation-schemas.ts';
+export {
   splitOprfKey,
   recoverOprfKey,
   refreshOprfShares,

@@ -134,7 +134,8 @@ describe('failed verifications (NIST SP 800-63B-4 §3.2.3 throttling)', () => {
       {
         globalPerMinute: 0,
         failuresBeforeDelay: 5,
-        guessesBeforeDelay: 0,
+        guessCapacity: 0,
+        guessRefillMs: 900_000,
         delayMs: 30_000,
         maxDelayMs: 100_000,
         forgetAfterMs: 86_400_000,

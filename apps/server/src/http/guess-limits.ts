@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { RESERVATION_HEADER } from '@zeroid/protocol';
 import type { Admission, GuessBudget, GuessCost } from '../limits/guess-budget.ts';
 import type { AdmitGuess } from '../limits/spend-guess.ts';
 import { clientKey } from './client-key.ts';
@@ -25,7 +26,8 @@ export interface GuessLimitSettings {
  *    `guessLimited`);
  * 2. the request's own validation: a malformed request is refused (4xx) and spends nothing more;
  * 3. `admitGuess`, called by the route right before it evaluates: the client's failure throttle and
- *    guess budget, then the global budget, all in the database (`GuessBudget`).
+ *    guess bucket (or the flow's reservation the request carries), then the global budget, all in
+ *    the database (`GuessBudget`).
  * Clients are keyed by `clientKey` (IPv6 by network), from the address Fastify sees: X-Forwarded-For
  * only through the configured proxy, so a spoofed header changes nothing. 0 disables all of them.
  */
@@ -82,7 +84,13 @@ export async function admitGuess(
     }
   }
   if (settings.perMinute === 0) return admitted;
-  return settings.budget.admit(clientKey(request.ip, settings.ipv6Prefix), cost);
+  return settings.budget.admit(clientKey(request.ip, settings.ipv6Prefix), cost, reservationOf(request));
+}
+
+/** The flow's reservation the request carries (`zeroid-reservation`), if well formed; anything else draws on the bucket. */
+export function reservationOf(request: FastifyRequest): string | undefined {
+  const value = request.headers[RESERVATION_HEADER];
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
 }
 
 /**

@@ -148,19 +148,37 @@ export const GUIDE: Record<string, Guide> = {
       element: { summary: 'A blinded element', value: { element: 'AQAgNmD1bCHLf5yM_7D9o8ZqH6ZkW4H2Kp7bqG0r8mYkXWo' } },
       v3: { summary: 'Protocol v3: one blinded point', value: { element: 'KV-q4XboXRIcac9vOsfh9SG2SElJZL472zckV3zEAi0', suite: SUITE_ID } },
     },
-    replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 30 seconds.') },
+    replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.') },
   },
   'post /oprf/admission': {
     tag: 'Zero-knowledge client',
     summary: 'Threshold mode: admission to the OPRF nodes (decision 032)',
     description:
       'Counts the guess against the same limits as `POST /oprf`, then signs the blinded request: each node evaluates it only with this admission in the `zeroid-admission` header. 409 in single-key mode.',
-    replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 30 seconds.') },
+    replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.') },
   },
   'post /challenge': {
     tag: 'Zero-knowledge client',
     summary: 'A one-time challenge',
     replies: { '200': { challenge: { summary: 'A field element, valid for a few minutes', value: { challenge, expiresAt } } } },
+  },
+  'post /reservations': {
+    tag: 'Zero-knowledge client',
+    summary: 'Take a flow’s guesses at its start',
+    description:
+      'Takes the OPRF evaluations a flow will need (a registration 4, a verification 2, an erasure 3) from the client’s guess budget at once, or none: a 429 whose Retry-After is exactly when the budget holds them. The flow’s later calls carry the reservation in the `zeroid-reservation` header and draw on it, so a flow is never refused halfway. It serves only the address that took it, for ten minutes.',
+    request: { registration: { summary: 'A registration’s four', value: { guesses: 4 } } },
+    replies: {
+      '200': { taken: { summary: 'Taken', value: { reservation: 'q3Vb1m0m3lYyQz5l3d4sJc1fWm7c2kZr0gQyXo6l2aU', guesses: 4, expiresAt } } },
+      '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.'),
+    },
+  },
+  'post /reservations/release': {
+    tag: 'Zero-knowledge client',
+    summary: 'Give back what a flow did not use',
+    description: 'Ends the reservation and returns its unused guesses to the client’s budget (they were never evaluated).',
+    request: { release: { summary: 'A reservation', value: { reservation: 'q3Vb1m0m3lYyQz5l3d4sJc1fWm7c2kZr0gQyXo6l2aU' } } },
+    replies: { '200': { released: { summary: 'One guess given back', value: { released: 1 } } } },
   },
   'get /members': {
     tag: 'Zero-knowledge client',

@@ -19,7 +19,8 @@ describe("an OPRF node's configuration", () => {
     expect(config).toMatchObject({
       rateLimitPerMinute: 60,
       rateLimitGlobalPerMinute: 6000,
-      guessesBeforeDelay: 20,
+      guessesBeforeDelay: 200,
+      guessRefillMs: 900_000,
       serverClientPerMinute: 3000,
       admissionMaxAgeMs: 60_000,
     });

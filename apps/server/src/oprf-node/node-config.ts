@@ -33,8 +33,9 @@ export const nodeSettings = Type.Object({
   ),
   GUESSES_BEFORE_DELAY: describedAs(
     shared.GUESSES_BEFORE_DELAY,
-    "evaluations an end user's client may have before each further one waits (`429 TOO_MANY_GUESSES`)",
+    "evaluations an end user's client's guess bucket holds; then it waits for the refill (`429 TOO_MANY_GUESSES`)",
   ),
+  GUESS_REFILL_PER_HOUR: shared.GUESS_REFILL_PER_HOUR,
   GUESS_DELAY_SECONDS: shared.GUESS_DELAY_SECONDS,
   GUESS_MAX_DELAY_SECONDS: shared.GUESS_MAX_DELAY_SECONDS,
   GUESS_FORGET_SECONDS: shared.GUESS_FORGET_SECONDS,
@@ -118,6 +119,7 @@ export function loadNodeConfig(env: NodeJS.ProcessEnv = process.env) {
     rateLimitGlobalPerMinute: s.RATE_LIMIT_GLOBAL_PER_MINUTE,
     ipv6ClientPrefix: s.IPV6_CLIENT_PREFIX,
     guessesBeforeDelay: s.GUESSES_BEFORE_DELAY,
+    guessRefillMs: Math.max(1, Math.round(3_600_000 / s.GUESS_REFILL_PER_HOUR)),
     guessDelayMs: s.GUESS_DELAY_SECONDS * 1000,
     guessMaxDelayMs: s.GUESS_MAX_DELAY_SECONDS * 1000,
     guessForgetMs: s.GUESS_FORGET_SECONDS * 1000,

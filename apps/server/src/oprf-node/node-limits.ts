@@ -3,7 +3,7 @@ import { clientKey } from '../http/client-key.ts';
 import { exactAddress } from '../http/exact-address.ts';
 import { BURST_CLIENTS } from '../http/guess-limits.ts';
 import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
-import { GuessBudget } from '../limits/guess-budget.ts';
+import { GuessBudget, RESERVATION_MS } from '../limits/guess-budget.ts';
 import { GuessRefused } from '../limits/guess-refused.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
@@ -15,7 +15,9 @@ const SERVER = 'server ';
 /**
  * A node's limits on POST /oprf, the server's machinery with the node's own counters (its own
  * SQLite file): a per-client burst limit in memory, then, right before evaluating, in storage:
- * - an end user's client: the guess budget (`GUESSES_BEFORE_DELAY`, then doubling waits), as on the server;
+ * - an end user's client: the guess bucket (`GUESSES_BEFORE_DELAY`, refilled by `GUESS_REFILL_PER_HOUR`),
+ *   as on the server, with room for what the server admitted a little earlier (`nodeSlack`), so that
+ *   a node never refuses, halfway through a flow, an evaluation the server has admitted (decision 074);
  * - a ZeroID server (`SERVER_CLIENTS`), whose raw path forwards many people from one address: at
  *   most `SERVER_CLIENT_PER_MINUTE` evaluations a minute, as a window counter;
  * - then everyone's global budget (`RATE_LIMIT_GLOBAL_PER_MINUTE`), servers included, so neither
@@ -29,7 +31,8 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
     {
       globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
       failuresBeforeDelay: 0, // a node verifies nothing; there are no failures to throttle
-      guessesBeforeDelay: on ? config.guessesBeforeDelay : 0,
+      guessCapacity: on && config.guessesBeforeDelay > 0 ? config.guessesBeforeDelay + nodeSlack(config) : 0,
+      guessRefillMs: config.guessRefillMs,
       delayMs: config.guessDelayMs,
       maxDelayMs: config.guessMaxDelayMs,
       forgetAfterMs: config.guessForgetMs,
@@ -83,4 +86,15 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
       await limits.admit(client, { guesses: 0, verification: false });
     },
   };
+}
+
+/**
+ * What a node's bucket holds beyond the server's. The node is charged only for evaluations the server
+ * charged first (never for a registration's two at POST /register), but later: up to a reservation's
+ * life plus an admission's, during which the server's bucket refilled. So the node's bucket holds that
+ * refill more, and an honest client the server admitted is never refused at a node (a flow does not
+ * fail halfway). A client past the server (one holding its admission key) gains only these few.
+ */
+export function nodeSlack(config: Pick<NodeConfig, 'admissionMaxAgeMs' | 'guessRefillMs'>): number {
+  return Math.ceil((RESERVATION_MS + config.admissionMaxAgeMs) / config.guessRefillMs);
 }

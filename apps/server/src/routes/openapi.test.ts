@@ -31,6 +31,8 @@ const API_ROUTES = [
   ['post', '/oprf'],
   ['post', '/oprf/admission'],
   ['post', '/challenge'],
+  ['post', '/reservations'],
+  ['post', '/reservations/release'],
   ['get', '/members'],
   ['get', '/artifacts'],
   ['get', '/artifacts/{name}'],

@@ -26,19 +26,25 @@ export const sharedSettings = {
   }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 60 }),
   RATE_LIMIT_GLOBAL_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 6000 }),
-  GUESSES_BEFORE_DELAY: Type.Integer({ minimum: 0, maximum: 10_000, default: 20 }),
+  GUESSES_BEFORE_DELAY: Type.Integer({ minimum: 0, maximum: 10_000, default: 200 }),
+  GUESS_REFILL_PER_HOUR: Type.Integer({
+    minimum: 1,
+    maximum: 3_600_000,
+    default: 4,
+    description: "evaluations a client's guess bucket gains back an hour, continuously (one every 15 min by default)",
+  }),
   GUESS_DELAY_SECONDS: Type.Integer({
     minimum: 1,
     maximum: 86_400,
     default: 30,
-    description: 'the wait once a client is past an allowance (NIST: at least 30 s); it doubles with each further attempt…',
+    description: 'the wait once a client is past its failed verifications (NIST: at least 30 s); it doubles with each further failure…',
   }),
   GUESS_MAX_DELAY_SECONDS: Type.Integer({ minimum: 1, maximum: 7 * 86_400, default: 900, description: '…up to this' }),
   GUESS_FORGET_SECONDS: Type.Integer({
     minimum: 60,
     maximum: 365 * 86_400,
     default: 86_400,
-    description: "a client's attempts are forgotten after this long without one",
+    description: "a client's failed verifications are forgotten after this long without an attempt",
   }),
 };
 

@@ -533,6 +533,46 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('takes no more tokens than the bucket holds under 40 concurrent takes, and a refusal changes nothing', async () => {
+    const { storage } = await open();
+    const bucket = { capacity: 20, refillMs: 900_000 };
+    const takes = await Promise.all(range(0, 40).map(() => storage.attempts.takeTokens('fresh bucket', 1, 1_000, bucket)));
+    expect(takes.filter((take) => take.taken)).toHaveLength(20);
+    // Empty: the next token is one refill away, and asking again and again does not move it.
+    for (let i = 0; i < 5; i++) {
+      expect(await storage.attempts.takeTokens('fresh bucket', 1, 1_000, bucket)).toEqual({ taken: false, waitMs: 900_000 });
+    }
+    expect(await storage.attempts.takeTokens('fresh bucket', 3, 1_000, bucket)).toEqual({ taken: false, waitMs: 2_700_000 });
+    // Served exactly when told: not a millisecond before.
+    expect((await storage.attempts.takeTokens('fresh bucket', 1, 900_999, bucket)).taken).toBe(false);
+    expect((await storage.attempts.takeTokens('fresh bucket', 1, 901_000, bucket)).taken).toBe(true);
+    // Given back: usable at once, and never above a full bucket.
+    await storage.attempts.giveBackTokens('fresh bucket', 2, bucket);
+    expect((await storage.attempts.takeTokens('fresh bucket', 2, 901_000, bucket)).taken).toBe(true);
+    const later = 901_000 + 100 * 900_000;
+    await storage.attempts.giveBackTokens('fresh bucket', 50, bucket);
+    const full = await Promise.all(range(0, 30).map(() => storage.attempts.takeTokens('fresh bucket', 1, later, bucket)));
+    expect(full.filter((take) => take.taken)).toHaveLength(20);
+    await storage.close();
+  });
+
+  it('draws a reservation once per unit, only while it lasts, and gives back what it still held', async () => {
+    const { storage } = await open();
+    await storage.attempts.openReservation('reservation:a', 4, 10_000);
+    const draws = await Promise.all(range(0, 10).map(() => storage.attempts.drawReservation('reservation:a', 1, 1_000)));
+    expect(draws.filter(Boolean)).toHaveLength(4);
+    expect(await storage.attempts.drawReservation('reservation:a', 0, 1_000)).toBe(true);
+    expect(await storage.attempts.drawReservation('reservation:unknown', 0, 1_000)).toBe(false);
+    await storage.attempts.openReservation('reservation:b', 4, 10_000);
+    expect(await storage.attempts.drawReservation('reservation:b', 1, 1_000)).toBe(true);
+    expect(await storage.attempts.drawReservation('reservation:b', 1, 10_000)).toBe(false);
+    expect(await storage.attempts.closeReservation('reservation:b', 2_000)).toBe(3);
+    expect(await storage.attempts.closeReservation('reservation:b', 2_000)).toBe(0);
+    await storage.attempts.openReservation('reservation:c', 2, 10_000);
+    expect(await storage.attempts.closeReservation('reservation:c', 10_000)).toBe(0);
+    await storage.close();
+  });
+
   it('records the first key fingerprint of each purpose, once, under 20 concurrent writers with different ones', async () => {
     const { options, storage } = await open();
     const recorded = await Promise.all(range(0, 20).map((n) => storage.keyFingerprints.adopt('oprf', `fingerprint-${n}`)));

@@ -244,6 +244,30 @@ export interface AttemptRepository {
   attempts(key: string, now: number, forgetAfterMs: number): Promise<{ count: number; lastAt: number } | undefined>;
   /** Deletes counters untouched since `before`, so the table cannot grow without bound. */
   purgeIdle(before: number): Promise<number>;
+  /**
+   * Takes `cost` tokens from the bucket under `key` if it holds them (`TokenBucket`): one statement,
+   * so concurrent takes from any number of processes never take more than the bucket held. A
+   * refusal changes nothing; it says how long until the bucket holds `cost`, if nothing else is taken.
+   */
+  takeTokens(key: string, cost: number, now: number, bucket: TokenBucket): Promise<{ taken: true } | { taken: false; waitMs: number }>;
+  /** Puts `cost` tokens back (never above a full bucket): they were taken for nothing that was evaluated. */
+  giveBackTokens(key: string, cost: number, bucket: TokenBucket): Promise<void>;
+  /** Stores a reservation of `units` under `key`, usable until `expiresAt`. */
+  openReservation(key: string, units: number, expiresAt: number): Promise<void>;
+  /** Draws `cost` units (0: only checks it is live) from the reservation under `key`, atomically; false when it lacks them or has expired. */
+  drawReservation(key: string, cost: number, now: number): Promise<boolean>;
+  /** Ends the reservation under `key` and returns the units it still held (0 when expired or unknown). */
+  closeReservation(key: string, now: number): Promise<number>;
+}
+
+/**
+ * A token bucket (GCRA): it holds at most `capacity` tokens and gains one every `refillMs`, so a
+ * client may spend `capacity` at once and then one per `refillMs`. Stored as the time at which the
+ * bucket is full again (in `last_at`), never as a count that must be kept in step with a clock.
+ */
+export interface TokenBucket {
+  capacity: number;
+  refillMs: number;
 }
 
 export interface KeyFingerprintRepository {

@@ -1,3 +1,5 @@
+import { RESERVATION_HEADER } from '@zeroid/protocol';
+
 /** A call that failed, with a message a person can act on. Never contains what they typed. */
 export class ApiError extends Error {
   constructor(
@@ -13,6 +15,14 @@ export class ApiError extends Error {
 
 const NETWORK_MESSAGE = 'Could not reach the server. Please try again.';
 
+/** The running flow's reservation (decision 074), sent with each of its calls; see `withReservation`. */
+let flowReservation: string | undefined;
+
+/** Sets (or clears) the reservation every API call carries until it is changed again. */
+export function carryReservation(reservation: string | undefined): void {
+  flowReservation = reservation;
+}
+
 /** fetch() that turns every failure (network, 4xx, 5xx, a reply that is not JSON) into an ApiError. */
 export async function requestJson<T>(
   url: string,
@@ -25,6 +35,7 @@ export async function requestJson<T>(
       headers: {
         accept: 'application/json',
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(flowReservation === undefined ? {} : { [RESERVATION_HEADER]: flowReservation }),
         ...init.headers,
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),

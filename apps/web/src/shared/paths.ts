@@ -34,6 +34,8 @@ export const apiUrls = {
   oprfPublicKey: () => api('/oprf/public-key'),
   oprfAdmission: () => api('/oprf/admission'),
   challenge: () => api('/challenge'),
+  reservations: () => api('/reservations'),
+  reservationRelease: () => api('/reservations/release'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
   // With its SHA-256 in the URL an artifact may be kept for good (decision 043).
   artifactManifest: () => api('/artifacts'),

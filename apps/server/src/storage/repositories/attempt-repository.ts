@@ -81,6 +81,62 @@ export function attemptRepository(db: Kysely<Database>): AttemptRepository {
       const result = await db.deleteFrom('attempt_counters').where('last_at', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
+
+    // GCRA: `last_at` is when the bucket is full again. Taking `cost` moves it `cost × refillMs` later
+    // (from now, if it lay in the past), allowed while it stays within `capacity × refillMs` of now.
+    // The check and the move are one upsert, as in `reserve`; a refused take writes nothing.
+    async takeTokens(key, cost, now, { capacity, refillMs }) {
+      const limit = now + capacity * refillMs;
+      if (cost <= capacity) {
+        const full = sql<number>`(CASE WHEN attempt_counters.last_at > CAST(${now} AS BIGINT) THEN attempt_counters.last_at ELSE CAST(${now} AS BIGINT) END)`;
+        const moved = sql<number>`${full} + CAST(${cost * refillMs} AS BIGINT)`;
+        const row = await db
+          .insertInto('attempt_counters')
+          .values({ key, count: 0, started_at: now, last_at: now + cost * refillMs })
+          .onConflict((conflict) =>
+            conflict
+              .column('key')
+              .doUpdateSet({ last_at: moved })
+              .where(sql<boolean>`${moved} <= CAST(${limit} AS BIGINT)`),
+          )
+          .returning('last_at')
+          .executeTakeFirst();
+        if (row !== undefined) return { taken: true };
+      }
+      const held = await db.selectFrom('attempt_counters').select('last_at').where('key', '=', key).executeTakeFirst();
+      const fullAt = Math.max(now, held ? Number(held.last_at) : now);
+      return { taken: false, waitMs: Math.max(1, fullAt + cost * refillMs - limit) };
+    },
+
+    async giveBackTokens(key, cost, { refillMs }) {
+      // A time in the past is a full bucket, so no give-back can raise it above `capacity`.
+      await db
+        .updateTable('attempt_counters')
+        .set({ last_at: sql<number>`last_at - CAST(${cost * refillMs} AS BIGINT)` })
+        .where('key', '=', key)
+        .execute();
+    },
+
+    async openReservation(key, units, expiresAt) {
+      await db.insertInto('attempt_counters').values({ key, count: units, started_at: expiresAt, last_at: expiresAt }).execute();
+    },
+
+    async drawReservation(key, cost, now) {
+      const row = await db
+        .updateTable('attempt_counters')
+        .set({ count: sql<number>`count - ${cost}` })
+        .where('key', '=', key)
+        .where('count', '>=', cost)
+        .where('last_at', '>', now)
+        .returning('count')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async closeReservation(key, now) {
+      const row = await db.deleteFrom('attempt_counters').where('key', '=', key).returning(['count', 'last_at']).executeTakeFirst();
+      return row && Number(row.last_at) > now ? Number(row.count) : 0;
+    },
   };
 }
 

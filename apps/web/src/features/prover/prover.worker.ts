@@ -5,6 +5,7 @@ import { prepareProving, prepareRegistration } from './prepare-proving.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
 import { signInFlow } from './sign-in-flow.ts';
+import { FLOW_GUESSES, withReservation } from './with-reservation.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 
 /**
@@ -30,13 +31,25 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         prepareRegistration();
         return;
       case 'register':
-        reply({ id: request.id, type: 'register-result', reply: await registerFlow(request, progress) });
+        reply({
+          id: request.id,
+          type: 'register-result',
+          reply: await withReservation(FLOW_GUESSES.register, () => registerFlow(request, progress)),
+        });
         return;
       case 'verify':
-        reply({ id: request.id, type: 'verify-result', reply: await verifyFlow(request, progress) });
+        reply({
+          id: request.id,
+          type: 'verify-result',
+          reply: await withReservation(FLOW_GUESSES.verify, () => verifyFlow(request, progress)),
+        });
         return;
       case 'sign-in':
-        reply({ id: request.id, type: 'sign-in-result', proof: await signInFlow(request, progress) });
+        reply({
+          id: request.id,
+          type: 'sign-in-result',
+          proof: await withReservation(FLOW_GUESSES.verify, () => signInFlow(request, progress)),
+        });
         return;
     }
   } catch (error) {

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ReservationRelease, ReservationReleaseReply, ReservationReply, ReservationRequest } from '@zeroid/protocol';
+import type { AppDeps } from '../app-deps.ts';
+import { clientKey } from '../http/client-key.ts';
+import { guessLimited } from '../http/guess-limits.ts';
+import { typed } from '../http/typed-app.ts';
+
+/**
+ * A flow's guesses taken at its start (decision 074). POST /reservations takes `guesses` OPRF
+ * evaluations from the client's bucket at once, or none (a 429 whose Retry-After is when the bucket
+ * holds them); the flow's later requests carry the reservation in `zeroid-reservation` and draw on
+ * it, so a registration or an erasure is never refused halfway. POST /reservations/release gives
+ * back what the flow did not use (a verification that needed no second round). A reservation is
+ * bound to the client that took it and lasts ten minutes; what it still holds then is spent.
+ */
+export function reservationRoutes(app: FastifyInstance, { limits }: AppDeps) {
+  const api = typed(app);
+  const client = (ip: string) => clientKey(ip, limits.ipv6Prefix);
+  api.post(
+    '/reservations',
+    { ...guessLimited(limits), schema: { body: ReservationRequest, response: { 200: ReservationReply } } },
+    async (request) => {
+      const taken = await limits.budget.reserve(client(request.ip), request.body.guesses, () => randomBytes(32).toString('base64url'));
+      return { ...taken, expiresAt: new Date(taken.expiresAt).toISOString() };
+    },
+  );
+  api.post(
+    '/reservations/release',
+    { ...guessLimited(limits), schema: { body: ReservationRelease, response: { 200: ReservationReleaseReply } } },
+    async (request) => ({ released: await limits.budget.release(client(request.ip), request.body.reservation) }),
+  );
+}
