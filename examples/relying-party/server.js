@@ -105,7 +105,7 @@ const send = (res, status, html) => {
 
 createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', site);
-  // The login cookie belongs to one host: opened as 127.0.0.1, the site first moves to the host of its
+  // The session cookie belongs to one host: opened as 127.0.0.1, the site first moves to the host of its
   // redirect URI (localhost), so the person comes back from ZeroID to the same cookie.
   if (req.headers.host !== site.host) {
     res.writeHead(302, { location: new URL(url.pathname + url.search, site).href });
