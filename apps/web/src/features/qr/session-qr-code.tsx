@@ -128,7 +128,8 @@ export function SessionQrCode({
       {link && !expired ? <PhoneLink link={link} /> : null}
       {expired ? (
         <div className="notice" role="status">
-          <p>This QR code has expired: a code works for a few minutes only, so that nobody can use an old one. Make a new one to go on.</p>
+          <p>This QR code has expired.</p>
+          <p>A code works for a few minutes only, so that nobody can use an old one. Make a new one to go on.</p>
           <button type="button" className="primary" onClick={renew}>
             New code
           </button>
