@@ -139,8 +139,8 @@ for (const size of WIDTHS) {
       const { context, page } = await open(browser, size);
       await page.goto('/docs');
       await expect(page.getByRole('heading', { name: /ZeroID API/ })).toBeVisible();
-      await expect(page.locator('body')).not.toContainText(/decisions? \d{3}/i);
       await expectFits(page, size.viewport.width);
+      await expect(page.locator('body')).not.toContainText(/decisions? \d{3}/i);
       // Swagger UI opens a description's links in a new tab: followed here in this one.
       const guide = page.getByRole('link', { name: 'the guide for a site’s developer' });
       await expect(guide).toHaveAttribute('href', '/docs/sign-in-with-zeroid');
