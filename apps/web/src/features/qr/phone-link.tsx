@@ -24,7 +24,7 @@ export function PhoneLink({ link }: { link: string }) {
           </p>
           <p>To verify with a phone on the same network, restart the server like this, with this computer&apos;s network address:</p>
           <pre>
-            <code>{`HOST=0.0.0.0 PUBLIC_URL=http://<LAN IP>:${url.port || '80'} npm start`}</code>
+            <code>{`HOST=0.0.0.0 PUBLIC_URL=http://<LAN IP>:${url.port || (url.protocol === 'https:' ? '443' : '80')} npm start`}</code>
           </pre>
         </div>
       ) : null}
