@@ -60,9 +60,9 @@ export function integrationGuideRoutes(app: FastifyInstance, { file }: { file: U
   app.get(GUIDE_PATH, { schema: { hide: true } }, async (_request, reply) => {
     const body = await rendered();
     if (body === undefined) return replyProblem(reply, new Problem(404, 'NOT_FOUND', 'The guide is not part of this deployment.'));
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(body);
+    return reply.type('text/html; charset=utf-8').send(body);
   });
   app.get(`${GUIDE_PATH}/guide.css`, { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/css; charset=utf-8').header('cache-control', 'max-age=300').send(CSS),
+    reply.type('text/css; charset=utf-8').send(CSS),
   );
 }
