@@ -12,8 +12,8 @@ test('every screen, empty, is free of accessibility violations', async ({ page }
     ['/user-verification', 'VERIFICATION'],
     ['/generate-qr', 'QR Code Generator'],
     ['/invalid-did', 'Not verified'],
-    // Opened directly, nothing was verified: the screen says so, not a verdict.
-    ['/user-authorised', 'Not verified yet'],
+    // Opened directly: the specification's welcome, with a note that nothing was verified in this tab.
+    ['/user-authorised', 'Welcome'],
     ['/no-such-page', 'Page not found'],
   ] as const) {
     await page.goto(path);

@@ -14,7 +14,7 @@ async function showQr(page: Page): Promise<{ link: string; secret: string }> {
   const { secret } = (await (await created).json()) as { secret: string };
   const img = page.locator('img.qr');
   await expect(img).toBeVisible();
-  await expect(page.getByRole('timer')).toContainText(/Expires in \d:\d\d/);
+  await expect(page.getByRole('timer')).toContainText(/This code expires in \d:\d\d/);
   const link = decodeQrDataUrl((await img.getAttribute('src'))!);
   expect(link).toMatch(/\/user-verification\?session=[0-9a-f]{32}$/);
   expect(link).not.toContain(secret);

@@ -144,7 +144,9 @@ test('at 390 px the progress line keeps its spinner beside its words', async ({ 
   release();
 });
 
-test('deleting an identity is confirmed with a danger-styled button; /user-authorised opened directly claims nothing', async ({ page }) => {
+test('deleting an identity is confirmed with a danger-styled button; /user-authorised opened directly welcomes without claiming a verification', async ({
+  page,
+}) => {
   await page.goto('/erase');
   await page.getByLabel('Enter ID:', { exact: true }).fill('ID to delete');
   await page.getByLabel('Biometric Data:', { exact: true }).fill('biometric to delete');
@@ -154,7 +156,8 @@ test('deleting an identity is confirmed with a danger-styled button; /user-autho
   await expectNoViolationsAtEverySize(page, 'erase, confirming');
 
   await page.goto('/user-authorised');
-  await expect(page.getByRole('heading', { level: 1, name: 'Not verified yet' })).toBeVisible();
-  await expect(page.getByText('Welcome, How can we help you?!')).toHaveCount(0);
+  await expect(page.getByText('Welcome, How can we help you?!', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('not-verified-note')).toHaveText(/^Nobody has been verified in this tab/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Verified' })).toHaveCount(0);
   await expectNoViolationsAtEverySize(page, '/user-authorised opened directly');
 });

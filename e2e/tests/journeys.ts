@@ -41,3 +41,14 @@ export async function typePhoneCodeOnScreen(phone: Page, screen: Page): Promise<
   await screen.getByRole('button', { name: 'Continue', exact: true }).click();
   return code;
 }
+
+/**
+ * Starts a sign-in at the example site. The site keeps its session, so to a person it knows already
+ * its home page shows "Signed in as …" without a sign-in link: a new sign-in there (another person,
+ * the same one again) starts at its /login, as a site's "switch account" would.
+ */
+export async function startSiteSignIn(page: Page, site: string): Promise<void> {
+  await page.goto(site);
+  if (await page.locator('#signed-in').isVisible()) await page.goto(`${site}/login`);
+  else await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+}

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../apps/server/test/embedded-postgres.ts';
-import { registerThroughUi } from './journeys.ts';
+import { registerThroughUi, startSiteSignIn } from './journeys.ts';
 import { freePort, startProcess, stopProcess } from './processes.ts';
 
 /**
@@ -113,12 +113,11 @@ async function signIn(page: Page, site: string, bio: string): Promise<string> {
   const visited: string[] = [];
   const record = (frame: { url(): string }) => visited.push(frame.url());
   page.on('framenavigated', record);
-  await page.goto(site);
-  await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+  await startSiteSignIn(page, site);
   await expect(page).toHaveURL(new RegExp(`^${issuer}/signin/[A-Za-z0-9_-]+$`));
   await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(bio);
   await page.getByRole('button', { name: 'Verify User', exact: true }).click();
-  await page.waitForURL(`${site}/callback?**`);
+  await page.waitForURL(`${site}/`);
   page.off('framenavigated', record);
   // The pages of ZeroID the browser showed: the sign-in screen (its router may report it twice), nothing else.
   const atZeroId = new Set(visited.filter((url) => url.startsWith(issuer)).map((url) => new URL(url).pathname));
@@ -143,7 +142,12 @@ test('one browser signs in at A, B and A again, each with its own pseudonym, a s
   // Sign out at A: ZeroID's page confirms by itself and returns to A's registered URI with A's state.
   await page.getByRole('link', { name: 'Sign out' }).click();
   await page.waitForURL(`${sites.a}/signed-out?state=*`);
-  await expect(page.locator('#signed-out')).toHaveText('Signed out');
+  await expect(page.locator('#signed-out')).toHaveText(
+    "You are signed out of this site, and ZeroID has forgotten this site's tokens for you.",
+  );
+  // The site's session ended with it: its home page offers to sign in again.
+  await page.goto(sites.a);
+  await expect(page.getByRole('link', { name: 'Sign in with ZeroID' })).toBeVisible();
   // And the next sign-in at B is as it always is.
   expect(await signIn(page, sites.b, PEOPLE.first)).toBe(firstAtB);
 });

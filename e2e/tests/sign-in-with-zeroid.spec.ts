@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../playwright.config.ts';
 import { expectNoViolations } from './axe.ts';
-import { holdPosts, registerThroughUi, typePhoneCodeOnScreen } from './journeys.ts';
+import { holdPosts, registerThroughUi, startSiteSignIn, typePhoneCodeOnScreen } from './journeys.ts';
 import { freePort, startProcess, stopProcess } from './processes.ts';
 import { decodeQrDataUrl } from './qr.ts';
 
@@ -68,8 +68,7 @@ test('a person signs in at a site with a proof; a typo keeps them on the screen 
   const field = page.getByPlaceholder('Touch to verify!', { exact: true });
 
   const openSignIn = async () => {
-    await page.goto(siteUrl);
-    await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+    await startSiteSignIn(page, siteUrl);
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/signin/[A-Za-z0-9_-]+$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to The Example Site');
     await expect(page.getByTestId('sign-in-site')).toContainText(`Sign in to The Example Site (${new URL(siteUrl).host})`);
@@ -81,10 +80,26 @@ test('a person signs in at a site with a proof; a typo keeps them on the screen 
 
   await openSignIn();
   await verify(BIO);
-  await page.waitForURL(`${siteUrl}/callback?**`);
+  // Signed in, the site's session remembers the person: its home page says so.
+  await page.waitForURL(`${siteUrl}/`);
   const first = await page.locator('#signed-in').textContent();
   expect(first).toMatch(/^Signed in as [A-Za-z0-9_-]{43}$/);
   pseudonym = first!;
+  // The site keeps its session, as a site would: "Home" and a reload show the person signed in, at a
+  // desktop's width and a phone's. Its cookie is an opaque id no script can read, not sent on another
+  // site's POST.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await expect(page.locator('#signed-in')).toHaveText(first!);
+    await page.reload();
+    await expect(page.locator('#signed-in')).toHaveText(first!);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  }
+  const cookies = await page.context().cookies(siteUrl);
+  expect(cookies.map(({ name, httpOnly, sameSite }) => ({ name, httpOnly, sameSite }))).toEqual([
+    { name: 'sid', httpOnly: true, sameSite: 'Lax' },
+  ]);
 
   // A typo (decision 051): still on ZeroID's screen, told so, the input as typed; then the right one.
   await openSignIn();
@@ -95,7 +110,7 @@ test('a person signs in at a site with a proof; a typo keeps them on the screen 
   await expect(field).toHaveValue('sign in e2e: right index fingre');
   await expect(page.getByRole('button', { name: 'Verify User', exact: true })).toBeEnabled();
   await verify(BIO);
-  await page.waitForURL(`${siteUrl}/callback?**`);
+  await page.waitForURL(`${siteUrl}/`);
   await expect(page.locator('#signed-in')).toHaveText(first!);
 
   // Cancel, on purpose: the site hears access_denied.
@@ -157,8 +172,7 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site, 
 
   /** The site's "Sign in", then "on my phone": the phone opens the QR code and sees the site and the screen's code. */
   const startOnPhone = async () => {
-    await page.goto(siteUrl);
-    await page.getByRole('link', { name: 'Sign in with ZeroID' }).click();
+    await startSiteSignIn(page, siteUrl);
     await expect(page).toHaveURL(new RegExp(`^${baseURL}/signin/[A-Za-z0-9_-]+$`));
     await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
     const img = page.locator('img.qr');
@@ -186,7 +200,7 @@ test('on a phone: the sign-in screen shows a QR code, the phone names the site, 
   await expect(page.getByLabel('Your phone shows a code. Type it here to continue on this screen:')).toBeVisible();
   await expectNoViolations(page, 'sign-in screen asking for the phone code');
   await typePhoneCodeOnScreen(mobile, page);
-  await page.waitForURL(`${siteUrl}/callback?**`);
+  await page.waitForURL(`${siteUrl}/`);
   await expect(page.locator('#signed-in')).toHaveText(pseudonym);
 
   await startOnPhone();

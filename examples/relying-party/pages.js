@@ -30,19 +30,19 @@ export function homePage(setup, zeroidUrl) {
   return page(`<h1>Not ready to sign in</h1>${problem(setup.problem)}`);
 }
 
-/** After the callback: who signed in. */
+/** The home page while signed in (the site's session remembers the person): who signed in. */
 export const signedInPage = (sub) =>
   page(`<h1>Signed in</h1>
 <p id="signed-in">Signed in as ${escape(sub)}</p>
-<p class="hint">This is your pseudonym at this site: the same every time you sign in here, and unknown to every other site.</p>
+<p class="hint">This is your pseudonym at this site: the same every time you sign in here, and unknown to every other site. This site remembers you until you sign out.</p>
 <p><a class="button secondary" href="/">Home</a> <a class="button secondary" href="/logout">Sign out</a></p>`);
 
 /** After RP-initiated logout came back: signed out here and at ZeroID. */
 export const signedOutPage = () =>
   page(`<h1>Signed out</h1>
-<p id="signed-out">Signed out</p>
-<p class="hint">ZeroID forgot this site's tokens for you. Sign in again any time.</p>
-<p><a class="button secondary" href="/">Home</a></p>`);
+<p id="signed-out">You are signed out of this site, and ZeroID has forgotten this site's tokens for you.</p>
+<p class="hint">Nothing of this visit is kept here. Sign in again any time.</p>
+<p><a class="button" href="/login">Sign in again</a> <a class="button secondary" href="/">Home</a></p>`);
 
 /** A sign-in that did not complete: the OAuth error code as the site got it, and what it means. */
 export const notSignedInPage = (code, meaning) =>

@@ -2,11 +2,11 @@
 // Settings: ZEROID_URL (the issuer, default http://127.0.0.1:8080), CLIENT_ID (default example-site),
 // CLIENT_SECRET (absent: a public client), PORT (default 3000), SITE_URL (default http://localhost:PORT,
 // the origin of the registered redirect URI). See README.md.
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import * as client from 'openid-client';
 import { homePage, notFoundPage, notSignedInPage, signedOutPage, page, problem, signedInPage } from './pages.js';
+import { createSessions } from './session.js';
 
 const issuer = new URL(process.env.ZEROID_URL ?? 'http://127.0.0.1:8080');
 const port = Number(process.env.PORT ?? 3000);
@@ -86,10 +86,17 @@ const MEANINGS = {
   invalid_client: `ZeroID does not accept this site's credentials (client_id "${clientId}"). Check CLIENT_ID and CLIENT_SECRET.`,
 };
 
-/** Logins in progress, by a random cookie: the PKCE verifier, state and nonce of each. */
-const pending = new Map();
-/** Signed-in visitors, by the same cookie: their ID token, which names them when they sign out. */
-const signedIn = new Map();
+/**
+ * Each visitor's session (session.js): while signing in, the PKCE verifier, state and nonce of the
+ * login; once signed in, the person's pseudonym (`sub`) and the ID token that names them at sign-out.
+ */
+const sessions = createSessions({ secure: site.protocol === 'https:' });
+
+/** 303 See Other: the browser GETs `to`; a reload there does not repeat what led to it. */
+const redirect = (res, to) => {
+  res.writeHead(303, { location: to });
+  res.end();
+};
 
 const send = (res, status, html) => {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
@@ -98,7 +105,7 @@ const send = (res, status, html) => {
 
 createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', site);
-  // The login cookie belongs to one host: opened as 127.0.0.1, the site first moves to the host of its
+  // The session cookie belongs to one host: opened as 127.0.0.1, the site first moves to the host of its
   // redirect URI (localhost), so the person comes back from ZeroID to the same cookie.
   if (req.headers.host !== site.host) {
     res.writeHead(302, { location: new URL(url.pathname + url.search, site).href });
@@ -109,12 +116,14 @@ createServer(async (req, res) => {
       res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' });
       return res.end(style);
     }
-    if (url.pathname === '/') return send(res, 200, homePage(await checkSetup(), issuer.origin));
+    const session = sessions.read(req);
+    const user = session?.data.user;
+    // Signed in: every visit to the home page, and every reload, shows so, until "Sign out".
+    if (url.pathname === '/') return send(res, 200, user ? signedInPage(user.sub) : homePage(await checkSetup(), issuer.origin));
     if (url.pathname === '/login') {
       const config = await zeroid();
       const login = { verifier: client.randomPKCECodeVerifier(), state: client.randomState(), nonce: client.randomNonce() };
-      const id = randomBytes(16).toString('hex');
-      pending.set(id, login);
+      sessions.start(res, { login }, session?.id);
       const to = client.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
         scope: 'openid',
@@ -123,12 +132,13 @@ createServer(async (req, res) => {
         state: login.state,
         nonce: login.nonce,
       });
-      res.writeHead(302, { location: to.href, 'set-cookie': `login=${id}; HttpOnly; SameSite=Lax; Path=/` });
+      res.writeHead(302, { location: to.href });
       return res.end();
     }
-    const id = /(?:^|; )login=([0-9a-f]{32})/.exec(req.headers.cookie ?? '')?.[1];
     if (url.pathname === '/callback') {
-      const login = id && pending.get(id);
+      const login = session?.data.login;
+      // Back to a callback already used while signed in: nothing left to do here.
+      if (!login && user) return redirect(res, '/');
       if (!login) {
         return send(
           res,
@@ -136,29 +146,35 @@ createServer(async (req, res) => {
           notSignedInPage('no sign-in in progress', 'This site restarted, or the sign-in was finished already. Sign in again.'),
         );
       }
-      pending.delete(id);
+      delete session.data.login;
       const tokens = await client.authorizationCodeGrant(await zeroid(), url, {
         pkceCodeVerifier: login.verifier,
         expectedState: login.state,
         expectedNonce: login.nonce,
       });
-      signedIn.set(id, { idToken: tokens.id_token, state: client.randomState() });
       // `sub` is this site's pseudonym for the person: the same on every visit, unknown to every other site.
-      return send(res, 200, signedInPage(tokens.claims().sub));
+      // Signed in: a new session id (the one from before the sign-in is dropped), then the home page, so
+      // that a reload shows the signed-in page instead of replaying the used code.
+      const signedInUser = { sub: tokens.claims().sub, idToken: tokens.id_token, logoutState: client.randomState() };
+      sessions.start(res, { user: signedInUser }, session.id);
+      return redirect(res, '/');
     }
-    if (url.pathname === '/logout' && id && signedIn.has(id)) {
+    if (url.pathname === '/logout') {
+      if (!user) return redirect(res, '/');
       // RP-initiated logout: ZeroID forgets this site's tokens for the person and sends them back here.
-      const { idToken, state } = signedIn.get(id);
-      const to = client.buildEndSessionUrl(await zeroid(), { id_token_hint: idToken, post_logout_redirect_uri: signedOut, state });
+      const to = client.buildEndSessionUrl(await zeroid(), {
+        id_token_hint: user.idToken,
+        post_logout_redirect_uri: signedOut,
+        state: user.logoutState,
+      });
       res.writeHead(302, { location: to.href });
       return res.end();
     }
     if (url.pathname === '/signed-out') {
-      const session = id && signedIn.get(id);
-      if (!session || url.searchParams.get('state') !== session.state) {
+      if (!user || url.searchParams.get('state') !== user.logoutState) {
         return send(res, 400, notSignedInPage('no sign-out in progress', 'This site restarted, or you were signed out already.'));
       }
-      signedIn.delete(id);
+      sessions.end(res, session.id);
       return send(res, 200, signedOutPage());
     }
     send(res, 404, notFoundPage());

@@ -9,6 +9,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
+import { integrationGuideRoutes } from './routes/integration-guide.ts';
 import { artifactRoutes } from './routes/artifacts.ts';
 import { challengeRoute } from './routes/challenge.ts';
 import { reservationRoutes } from './routes/reservations.ts';
@@ -71,6 +72,8 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   didDocumentRoute(app, services);
   sessionRoutes(app, services);
   await apiDocsRoutes(app);
+  // The guide sits at the repository's root; src/ and the built dist/ are both one level under apps/server.
+  integrationGuideRoutes(app, { file: new URL('../../../docs/sign-in-with-zeroid.md', import.meta.url) });
   // Sign in with ZeroID (decision 023): the OpenID provider and the sign-in screen's calls.
   signInWithZeroIdRoutes(app, services);
   await serveWebApp(app, config.webDist);

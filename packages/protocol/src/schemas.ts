@@ -84,7 +84,7 @@ export const MAX_SIGN_IN_SECTORS = 256;
 /** GET /erase/sign-in-scopes: the scope of every registered sector (decision 048). */
 export const SignInScopesReply = Type.Object(
   { scopes: Type.Array(decimal('a sector scope'), { maxItems: MAX_SIGN_IN_SECTORS }) },
-  { ...closed, description: 'The scope of every sector a zero-knowledge erasure proves its pseudonym at (decision 048).' },
+  { ...closed, description: 'The scope of every sector a zero-knowledge erasure proves its pseudonym at.' },
 );
 
 export const ZkEraseBody = Type.Object(
@@ -97,7 +97,7 @@ export const ZkEraseBody = Type.Object(
     signInProofs: Type.Array(SemaphoreProofSchema, {
       maxItems: MAX_SIGN_IN_SECTORS,
       description:
-        "one Semaphore proof per sector of GET /erase/sign-in-scopes (decision 048): a group of the erased commitment alone (depth 1, root = commitment), message = this erasure's challenge, scope = the sector's. Each nullifier is the person's pseudonym at that sector, whose sign-in records and tokens the erasure deletes; the secret never leaves the device",
+        "one Semaphore proof per sector of GET /erase/sign-in-scopes: a group of the erased commitment alone (depth 1, root = commitment), message = this erasure's challenge, scope = the sector's. Each nullifier is the person's pseudonym at that sector, whose sign-in records and tokens the erasure deletes; the secret never leaves the device",
     }),
   },
   { ...closed, description: "Zero-knowledge erasure: derived values, the ID tag's OPRF output and proof of possession of both keys." },
@@ -155,8 +155,7 @@ export const OprfKeyReply = Type.Object(
     v3: Type.Optional(OprfV3KeyInfo),
     admissionKey: Type.Optional(
       Type.String({
-        description:
-          "threshold mode only: base64url of this server's Ed25519 admission key, which each node lists in ADMISSION_KEYS (decision 032)",
+        description: "threshold mode only: base64url of this server's Ed25519 admission key, which each node lists in ADMISSION_KEYS",
       }),
     ),
   },
@@ -200,7 +199,7 @@ export const SessionReply = Type.Object(
       {
         description:
           "'awaiting-code': a phone verified, and the screen's person must type the code it shows (POST /sessions/:id/confirm); " +
-          "'success' only once they have (decisions 035 and 047): a screen that moves on at 'awaiting-code' can be swapped.",
+          "'success' only once they have: a screen that moves on at 'awaiting-code' can be swapped.",
       },
     ),
     expiresAt: Type.String({ format: 'date-time' }),
@@ -221,6 +220,11 @@ export const CreatedSessionReply = Type.Object(
       description:
         'Shown once: the creating screen keeps it and sends it to read the outcome (header Session-Secret, or ?secret= for the event stream). Never put it in the QR code.',
     }),
+    link: Type.String({
+      format: 'uri',
+      description:
+        'The link the QR code holds (PUBLIC_URL/user-verification?session=…), for the screen to show as text: a phone can open it without a camera.',
+    }),
   },
   closed,
 );
@@ -233,7 +237,7 @@ export const SessionOpenReply = Type.Object(
     signIn: Type.Optional(
       Type.Object(
         { site: Type.Object({ name: Type.String(), host: Type.String() }, closed) },
-        { ...closed, description: 'Present when the session finishes a "Sign in with ZeroID" at this site (decision 029).' },
+        { ...closed, description: 'Present when the session finishes a "Sign in with ZeroID" at this site.' },
       ),
     ),
   },

@@ -73,7 +73,7 @@ export const PhoneSignInReply = Type.Object(
     session: Type.String(),
     result: Verdict,
     confirmationCode: Type.Optional(
-      confirmationCode('With a Success: the phone shows it, and the person types it on the sign-in screen to finish (decision 035).'),
+      confirmationCode('With a Success: the phone shows it, and the person types it on the sign-in screen to finish.'),
     ),
   },
   closed,

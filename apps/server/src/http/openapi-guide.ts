@@ -20,12 +20,12 @@ export const TAGS = [
   },
   {
     name: 'Cross-device verification',
-    description: 'A screen shows a QR code; a phone opens it and verifies; the screen follows the outcome (decisions 007, 012).',
+    description: 'A screen shows a QR code; a phone opens it and verifies; the screen follows the outcome.',
   },
   {
     name: 'Sign in with ZeroID (OpenID Connect)',
     description:
-      'ZeroID as an OpenID provider (decision 023). A site uses the standard endpoints with any certified OpenID Connect library; the `/signin` calls are those of ZeroID’s own sign-in screen. ZeroID keeps no login beyond one sign-in; RP-initiated logout (`/oidc/session/end`), once confirmed, revokes the person’s tokens at that site and returns to its registered `post_logout_redirect_uri` (decisions 036 and 047).',
+      'ZeroID as an OpenID provider. A site uses the standard endpoints with any certified OpenID Connect library; the `/signin` calls are those of ZeroID’s own sign-in screen. ZeroID keeps no login beyond one sign-in; RP-initiated logout (`/oidc/session/end`), once confirmed, revokes the person’s tokens at that site and returns to its registered `post_logout_redirect_uri`.',
   },
   { name: 'Decentralised identifiers', description: 'Every identity has a did:key that anyone can resolve.' },
   { name: 'Operations', description: 'Health for load balancers and orchestrators.' },
@@ -56,7 +56,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Registration and verification',
     summary: 'Register an identity',
     description:
-      'Raw (the specification’s body): the server derives everything and drops the raw values. Zero-knowledge (protocol v3, decision 056): the client runs one OPRF round per input (`POST /oprf` with `suite`), derives the commitment, ID tag and DID itself, and proves in zero knowledge (the `registration-v3` circuit of `GET /artifacts`) that they are the derivations of those evaluations, bound to a fresh challenge; the DID’s key signs, and nothing raw is sent. The server computes each evaluation again from the blinded points and registers each evaluation once. The v2 body (with `signatures`) is refused with `PROTOCOL_V2_REGISTRATION_CLOSED`. An ID or biometric already registered answers `"DID already generated": true`, never the existing identity’s data.',
+      'Raw (the specification’s body): the server derives everything and drops the raw values. Zero-knowledge (protocol v3): the client runs one OPRF round per input (`POST /oprf` with `suite`), derives the commitment, ID tag and DID itself, and proves in zero knowledge (the `registration-v3` circuit of `GET /artifacts`) that they are the derivations of those evaluations, bound to a fresh challenge; the DID’s key signs, and nothing raw is sent. The server computes each evaluation again from the blinded points and registers each evaluation once. The v2 body (with `signatures`) is refused with `PROTOCOL_V2_REGISTRATION_CLOSED`. An ID or biometric already registered answers `"DID already generated": true`, never the existing identity’s data.',
     request: {
       raw: { summary: 'Raw: ID and biometric text', value: raw.register },
       zeroKnowledge: {
@@ -75,7 +75,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Registration and verification',
     summary: 'Verify with the biometric alone',
     description:
-      'Raw: the biometric text. Zero-knowledge: a Semaphore v4 proof of membership whose message and scope are an unused challenge from `POST /challenge`. Either way the verdict is HTTP 200 (decision 001); with `session`, it also completes that cross-device session.',
+      'Raw: the biometric text. Zero-knowledge: a Semaphore v4 proof of membership whose message and scope are an unused challenge from `POST /challenge`. Either way the verdict is HTTP 200; with `session`, it also completes that cross-device session.',
     request: {
       raw: { summary: 'Raw: the biometric text', value: raw.verify },
       zeroKnowledge: { summary: 'Zero-knowledge: a Semaphore proof', value: { proof: SEMAPHORE_PROOF_EXAMPLE } },
@@ -89,7 +89,7 @@ export const GUIDE: Record<string, Guide> = {
   },
   'post /erase': {
     tag: 'Registration and verification',
-    summary: 'Delete an identity (decision 022)',
+    summary: 'Delete an identity',
     description:
       'Proven with the ID and the biometric: the leaf becomes 0, the DID resolves as deactivated, and the person may register again.',
     request: { raw: { summary: 'Raw: ID and biometric text', value: raw.register } },
@@ -102,7 +102,7 @@ export const GUIDE: Record<string, Guide> = {
   },
   'get /erase/sign-in-scopes': {
     tag: 'Registration and verification',
-    summary: 'The sectors a zero-knowledge erasure proves its pseudonyms at (decision 048)',
+    summary: 'The sectors a zero-knowledge erasure proves its pseudonyms at',
     description:
       'One scope per registered Sign in with ZeroID sector. A zero-knowledge erasure sends one Semaphore proof per scope, in the group of its own commitment alone and bound to its challenge, so that its sign-in records and tokens go too, without its secret ever leaving the device.',
     replies: { '200': { scopes: { summary: 'Two sectors', value: { scopes: ['1234', '5678'] } } } },
@@ -143,7 +143,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Zero-knowledge client',
     summary: 'Evaluate one blinded element (RFC 9497)',
     description:
-      'The only place a guess can be tested, so it is rate-limited per client and globally (429 with Retry-After). With `suite` (protocol v3, decision 056) the element is one Baby Jubjub point B and the evaluation Z ‖ e ‖ s under the v3 key of `GET /oprf/public-key`; same guess cost.',
+      'The only place a guess can be tested, so it is rate-limited per client and globally (429 with Retry-After). With `suite` (protocol v3) the element is one Baby Jubjub point B and the evaluation Z ‖ e ‖ s under the v3 key of `GET /oprf/public-key`; same guess cost.',
     request: {
       element: { summary: 'A blinded element', value: { element: 'AQAgNmD1bCHLf5yM_7D9o8ZqH6ZkW4H2Kp7bqG0r8mYkXWo' } },
       v3: { summary: 'Protocol v3: one blinded point', value: { element: 'KV-q4XboXRIcac9vOsfh9SG2SElJZL472zckV3zEAi0', suite: SUITE_ID } },
@@ -152,7 +152,7 @@ export const GUIDE: Record<string, Guide> = {
   },
   'post /oprf/admission': {
     tag: 'Zero-knowledge client',
-    summary: 'Threshold mode: admission to the OPRF nodes (decision 032)',
+    summary: 'Threshold mode: admission to the OPRF nodes',
     description:
       'Counts the guess against the same limits as `POST /oprf`, then signs the blinded request: each node evaluates it only with this admission in the `zeroid-admission` header. 409 in single-key mode.',
     replies: { '429': error('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.') },
@@ -211,7 +211,7 @@ export const GUIDE: Record<string, Guide> = {
   'get /artifacts': {
     tag: 'Zero-knowledge client',
     summary: 'The proving artifacts, with checksums',
-    description: 'Ask for each as `/artifacts/<name>?sha256=<sha256>`: that reply may be kept for good (decision 043).',
+    description: 'Ask for each as `/artifacts/<name>?sha256=<sha256>`: that reply may be kept for good.',
   },
   'get /artifacts/{name}': {
     tag: 'Zero-knowledge client',
@@ -234,12 +234,19 @@ export const GUIDE: Record<string, Guide> = {
   'post /sessions': {
     tag: 'Cross-device verification',
     summary: 'Open a cross-device session',
-    description: 'The screen keeps `secret` in memory; the QR code carries only the session.',
+    description:
+      'The screen keeps `secret` in memory; the QR code carries only the session, as `link`, which the screen also shows as text.',
     replies: {
       '200': {
         created: {
           summary: 'A pending session',
-          value: { session, status: 'pending', expiresAt, secret: 'BwbYtLOFwQ0b8SB1sUVDw_l2tHaELehMiHzKe8yo0Nc' },
+          value: {
+            session,
+            status: 'pending',
+            expiresAt,
+            secret: 'BwbYtLOFwQ0b8SB1sUVDw_l2tHaELehMiHzKe8yo0Nc',
+            link: `https://zeroid.example/user-verification?session=${session}`,
+          },
         },
       },
     },
@@ -265,7 +272,7 @@ export const GUIDE: Record<string, Guide> = {
   'post /sessions/{id}/failure': { tag: 'Cross-device verification', summary: 'The phone reports a biometric that is not registered' },
   'post /sessions/{id}/confirm': {
     tag: 'Cross-device verification',
-    summary: 'The screen types the code its phone showed (decision 035)',
+    summary: 'The screen types the code its phone showed',
     description:
       'After a phone’s Success, the screen’s person types the six digits that phone showed; only then is the session confirmed. Five wrong codes fail the session.',
   },
@@ -288,7 +295,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Sign in with ZeroID (OpenID Connect)',
     summary: 'Sign-in screen: the biometric is not registered, try again',
     description:
-      'The screen found the biometric not registered before proving anything. Counted as a failed verification of the client (429 with Retry-After past the limit); the sign-in waits for another try (decision 051).',
+      'The screen found the biometric not registered before proving anything. Counted as a failed verification of the client (429 with Retry-After past the limit); the sign-in waits for another try.',
     replies: { '200': { again: { summary: 'Another try, with a fresh challenge', value: anotherTry } } },
   },
   'post /signin/{uid}/cancel': { tag: 'Sign in with ZeroID (OpenID Connect)', summary: 'Sign-in screen: cancel (access_denied)' },
@@ -365,12 +372,12 @@ export const OIDC_PATHS = {
       tags: [oidc],
       summary: 'Authorization: send the person here to sign in',
       description:
-        'Authorization code flow with PKCE. The browser goes on to ZeroID’s sign-in screen (`/signin/{uid}`), where the person proves with their biometric, then back to `redirect_uri` with `code` and `state` (or `error=access_denied`). The same parameters may be POSTed as a form (decision 047).',
+        'Authorization code flow with PKCE. The browser goes on to ZeroID’s sign-in screen (`/signin/{uid}`), where the person proves with their biometric, then back to `redirect_uri` with `code` and `state` (or `error=access_denied`). The same parameters may be POSTed as a form.',
       parameters: authParameters,
       responses: {
         ...redirect('To the sign-in screen, or back to the site with an error.'),
         '400': { description: 'An invalid client or redirect URI: an HTML page, never a redirect.', content: html },
-        '413': { description: 'A parameter over 1,024 characters or a request over 4,096 (decision 037).' },
+        '413': { description: 'A parameter over 1,024 characters or a request over 4,096.' },
         '429': { description: 'Too many authorization requests from this client: `Retry-After` says when to come back.' },
       },
     },
@@ -380,7 +387,7 @@ export const OIDC_PATHS = {
       tags: [oidc],
       summary: 'RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0)',
       description:
-        'With `id_token_hint`, `post_logout_redirect_uri` (exactly one the site registered with `--post-logout-redirect-uri`) and `state`: ZeroID’s page confirms by itself (`POST /oidc/session/end/confirm`); the confirmation, never the request alone, revokes the person’s tokens at that site, and the browser returns to the site with `state` (decisions 036 and 047). The same parameters may be POSTed as a form.',
+        'With `id_token_hint`, `post_logout_redirect_uri` (exactly one the site registered with `--post-logout-redirect-uri`) and `state`: ZeroID’s page confirms by itself (`POST /oidc/session/end/confirm`); the confirmation, never the request alone, revokes the person’s tokens at that site, and the browser returns to the site with `state`. The same parameters may be POSTed as a form.',
       parameters: [
         ['id_token_hint', false, 'An ID token ZeroID issued to this site.'],
         ['post_logout_redirect_uri', false, 'Exactly one of the registered post-logout redirect URIs.'],

@@ -26,7 +26,8 @@ export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { pub
         title: 'ZeroID API',
         version: '1.0.0',
         description:
-          'Register an identity and prove membership with a Semaphore v4 zero-knowledge proof. The raw ID and biometric never need to leave the client. Errors are JSON `{"error": {"code", "message"}}` with a 4xx status; limited routes answer 429 with `Retry-After`. Machine-readable: [/openapi.json](/openapi.json).',
+          'Register an identity and prove membership with a Semaphore v4 zero-knowledge proof. The raw ID and biometric never need to leave the client. Errors are JSON `{"error": {"code", "message"}}` with a 4xx status; limited routes answer 429 with `Retry-After`. Machine-readable: [/openapi.json](/openapi.json).\n\n' +
+          '**Signing people in at your site?** ZeroID is an OpenID Connect provider: read [the guide for a site’s developer](/docs/sign-in-with-zeroid) (`docs/sign-in-with-zeroid.md` in the repository), with a working example site in `examples/relying-party`.',
       },
       servers: [{ url: publicUrl }],
       tags: [...TAGS],

@@ -88,6 +88,8 @@ const probes = (): Record<string, Probe[]> => ({
   'get /docs/json': [{ method: 'GET', url: '/docs/json' }],
   'get /docs/yaml': [{ method: 'GET', url: '/docs/yaml' }],
   'get /api-docs': [{ method: 'GET', url: '/api-docs' }],
+  'get /docs/sign-in-with-zeroid': [{ method: 'GET', url: '/docs/sign-in-with-zeroid' }],
+  'get /docs/sign-in-with-zeroid/guide.css': [{ method: 'GET', url: '/docs/sign-in-with-zeroid/guide.css' }],
   'get /metrics': [
     { method: 'GET', url: '/metrics', authorization: `Bearer ${TEST_METRICS_TOKEN}` },
     { method: 'GET', url: '/metrics' },

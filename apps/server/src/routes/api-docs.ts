@@ -24,6 +24,22 @@ const THEME_CSS = `body{background:#eef2f8;color:#14213d}
  * script or style, so it runs under the same strict CSP as the app. /api-docs leads to it.
  */
 export async function apiDocsRoutes(app: FastifyInstance) {
+  // Swagger UI's page has no viewport tag, so a phone lays it out at 980 px and shrinks it; the tag is
+  // added to its HTML (this plugin's pages only), unless a later version brings its own.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply, payload) => {
+      if (typeof payload !== 'string' || !String(reply.getHeader('content-type')).startsWith('text/html')) return payload;
+      if (payload.includes('name="viewport"')) return payload;
+      return payload.replace('<meta charset="UTF-8">', `<meta charset="UTF-8">\n      ${VIEWPORT}`);
+    });
+    await registerSwaggerUi(docs);
+  });
+  app.get('/api-docs', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 301));
+}
+
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
+
+async function registerSwaggerUi(app: FastifyInstance) {
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     staticCSP: false, // ours (security-headers.ts) applies, unchanged
@@ -39,5 +55,4 @@ export async function apiDocsRoutes(app: FastifyInstance) {
     },
     theme: { title: 'ZeroID API reference', css: [{ filename: 'zeroid.css', content: THEME_CSS }] },
   });
-  app.get('/api-docs', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 301));
 }

@@ -78,6 +78,9 @@ const HIDDEN = [
   'get /docs/',
   'get /docs/*',
   'get /api-docs',
+  // The integration guide the reference links, rendered from docs/sign-in-with-zeroid.md.
+  'get /docs/sign-in-with-zeroid',
+  'get /docs/sign-in-with-zeroid/guide.css',
   'get /metrics',
   'get /sessions/{id}/events',
   // The OpenID provider (decision 023), described by its own discovery document.
@@ -169,6 +172,9 @@ describe('GET /docs', () => {
     }
     const initializer = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
     expect(initializer.body).toContain('"validatorUrl":null');
+    // Laid out for the screen it is on, not a 980 px desktop shrunk onto a phone.
+    expect(reply.body).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1">/);
+    expect((await t.app.inject({ method: 'GET', url: '/docs/' })).body).toContain('<meta name="viewport"');
     const moved = await t.app.inject({ method: 'GET', url: '/api-docs' });
     expect(moved.statusCode).toBe(301);
     expect(moved.headers.location).toBe('/docs');
@@ -186,6 +192,25 @@ describe('the document for people', () => {
       }
     }
     expect(JSON.stringify(document.paths['/oidc/auth'])).toContain('code_challenge');
+  });
+
+  it('speaks to a newcomer: no decision numbers in its text, and it links the integration guide', () => {
+    const text = JSON.stringify(document);
+    // Decision records are for the people who build ZeroID; a reader of the reference cannot follow them.
+    expect(text.match(/decisions? \d+|\(\d{3}\)|dec\. \d+|issue \d+/gi) ?? []).toEqual([]);
+    const info = (document as unknown as { info: { description: string } }).info.description;
+    expect(info).toContain('docs/sign-in-with-zeroid.md');
+  });
+
+  it('serves the integration guide it links, readable on a phone, with no decision numbers and no inline style', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/docs/sign-in-with-zeroid' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toContain('text/html');
+    expect(reply.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(reply.body).toMatch(/<h1[^>]*>Sign in with ZeroID/);
+    expect(reply.body).not.toMatch(/<script|<style|\sstyle=/);
+    expect(reply.body.match(/decisions? \d+|\(\d{3}\)|dec\. \d+|issue \d+/gi) ?? []).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: '/docs/sign-in-with-zeroid/guide.css' })).statusCode).toBe(200);
   });
 
   it('has examples that its own schemas accept', () => {

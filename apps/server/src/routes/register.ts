@@ -18,7 +18,7 @@ import { eitherBody, typed } from '../http/typed-app.ts';
  */
 const ZkRegisterV2Body = Type.Object(
   { signatures: Type.Unknown() },
-  { description: 'The v2 zero-knowledge body (with `signatures`): refused with PROTOCOL_V2_REGISTRATION_CLOSED since decision 056.' },
+  { description: 'The v2 zero-knowledge body (with `signatures`): refused with PROTOCOL_V2_REGISTRATION_CLOSED since protocol v3.' },
 );
 
 const v2Closed = () =>

@@ -56,7 +56,10 @@ const describe = (s: SessionState) => ({
  * through Server-Sent Events or by polling GET /sessions/:id. The streams only subscribe to the
  * process's session watcher, which reads the database once per interval for all of them.
  */
-export function sessionRoutes(app: FastifyInstance, { storage, config, limits, sessionWatcher, streamCaps, openidProvider }: AppDeps) {
+export function sessionRoutes(
+  app: FastifyInstance,
+  { storage, config, limits, sessionWatcher, streamCaps, openidProvider, qrImages }: AppDeps,
+) {
   const api = typed(app);
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
   const openStreams = new Set<() => void>();
@@ -64,9 +67,10 @@ export function sessionRoutes(app: FastifyInstance, { storage, config, limits, s
     for (const close of openStreams) close();
   });
 
-  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () =>
-    createSession(storage, config.sessionTtlMs),
-  );
+  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () => {
+    const created = await createSession(storage, config.sessionTtlMs);
+    return { ...created, link: qrImages.link(created.session) };
+  });
 
   /** The session, if the request holds its secret; otherwise a reply has been sent. */
   async function ownedSession(id: string, secret: string | undefined, reply: FastifyReply) {

@@ -53,7 +53,7 @@ const uidParams = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
-  const { config, storage, limits, metrics, openidProvider: provider } = deps;
+  const { config, storage, limits, metrics, openidProvider: provider, qrImages } = deps;
   const setIssuer = asIssuer(config.publicUrl);
   openidProviderRoutes(app, deps);
 
@@ -146,7 +146,8 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: CreatedSessionReply, 404: ErrorReply } } },
     async (request, reply) => {
       await signIn(request, reply);
-      return createSession(storage, config.sessionTtlMs, request.params.uid);
+      const created = await createSession(storage, config.sessionTtlMs, request.params.uid);
+      return { ...created, link: qrImages.link(created.session) };
     },
   );
 

@@ -265,7 +265,14 @@ describe('metrics of the zero-knowledge path', () => {
 describe('cross-device sessions', () => {
   const secrets = new Map<string, string>();
   const newSession = async () => {
-    const created = (await t.app.inject({ method: 'POST', url: '/sessions' })).json<{ session: string; status: string; secret: string }>();
+    const created = (await t.app.inject({ method: 'POST', url: '/sessions' })).json<{
+      session: string;
+      status: string;
+      secret: string;
+      link: string;
+    }>();
+    // The link the QR code holds, for the screen to show as text too (never the secret).
+    expect(created.link).toBe(`${t.config.publicUrl}/user-verification?session=${created.session}`);
     secrets.set(created.session, created.secret);
     return created;
   };

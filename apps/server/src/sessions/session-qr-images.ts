@@ -24,6 +24,8 @@ export function createSessionQrImages({ link, maxEntries }: { link: (session: st
   };
 
   return {
+    /** The link a session's QR code holds, to be shown as text beside the image (a camera is not the only way in). */
+    link,
     /** The PNG for a session that is open until `expiresAt`. */
     forSession(session: string, expiresAt: Date): Promise<Buffer> {
       const cached = images.get(session);

@@ -19,7 +19,7 @@ export const OprfV3KeyInfo = Type.Object(
     suite: Type.Literal(SUITE_ID),
     publicKey: V3Point('K = k·G (single key) or the v3 group key the nodes’ v3 Kᵢ interpolate to (threshold mode)'),
   },
-  { ...closed, description: 'Protocol v3 (decision 056): the key every registration since v3 is proven against.' },
+  { ...closed, description: 'Protocol v3: the key every registration since v3 is proven against.' },
 );
 export type OprfV3KeyInfo = Static<typeof OprfV3KeyInfo>;
 

@@ -52,7 +52,7 @@ export const ZkRegisterV3Body = Type.Object(
     proof: Groth16Points,
     didSignature: ed25519Signature('base64url Ed25519 signature over v3RegistrationMessage'),
   },
-  { ...closed, description: 'Zero-knowledge registration, protocol v3: every stored value proven from OPRF evaluations (decision 056).' },
+  { ...closed, description: 'Zero-knowledge registration, protocol v3: every stored value proven from OPRF evaluations.' },
 );
 export type ZkRegisterV3Body = Static<typeof ZkRegisterV3Body>;
 
@@ -72,7 +72,7 @@ export const ZkEraseV3Body = Type.Object(
     didSignature: ed25519Signature('base64url Ed25519 signature over v3ErasureMessage'),
     signInProofs: Type.Array(SemaphoreProofSchema, { maxItems: MAX_SIGN_IN_SECTORS }),
   },
-  { ...closed, description: 'Zero-knowledge erasure of a protocol v3 identity (decision 056).' },
+  { ...closed, description: 'Zero-knowledge erasure of a protocol v3 identity.' },
 );
 export type ZkEraseV3Body = Static<typeof ZkEraseV3Body>;
 

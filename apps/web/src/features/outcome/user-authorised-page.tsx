@@ -4,9 +4,10 @@ import { routes } from '../../shared/paths.ts';
 import { ConfirmationCode } from './confirmation-code.tsx';
 
 /**
- * /user-authorised: "Verified" and the specification's welcome, only on the way from a verification
- * that succeeded (this screen or another, whose navigation says so). Opened directly (typed, a
- * bookmark), nothing was verified, and the screen says so instead of pretending.
+ * /user-authorised: the specification's welcome, whichever way the visitor came (its routes are open
+ * to anyone). On the way from a verification that succeeded (this screen or another, whose navigation
+ * says so) it is headed "Verified"; opened directly (typed, a bookmark, a reload), nothing was verified
+ * in this tab, and a note under the welcome says so rather than claim it.
  */
 export function UserAuthorisedPage() {
   // A phone that completed another screen's verification shows that screen's code (decision 035).
@@ -14,11 +15,17 @@ export function UserAuthorisedPage() {
   if (verified !== true) {
     return (
       <section className="card">
-        <h1>Not verified yet</h1>
-        <p className="notice">Nothing has been verified on this screen. Verify with your biometric first.</p>
+        <h1>Welcome</h1>
+        <p className="welcome-text">{MESSAGES.authorised}</p>
+        <p className="note" data-testid="not-verified-note">
+          Nobody has been verified in this tab: this page was opened directly. To prove it is you, verify with your biometric.
+        </p>
         <div className="actions">
           <Link className="button primary" to={routes.verify}>
             Go to verification
+          </Link>
+          <Link className="button secondary" to={routes.home}>
+            Back to the start
           </Link>
         </div>
       </section>

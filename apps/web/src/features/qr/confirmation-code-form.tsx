@@ -27,16 +27,28 @@ export function ConfirmationCodeForm({ onConfirm }: { onConfirm: (code: string) 
   }
 
   return (
-    <form className="confirmation-code" onSubmit={(event) => void submit(event)} aria-busy={pending}>
+    <form className="code-entry" onSubmit={(event) => void submit(event)} aria-busy={pending}>
+      <h2 className="step">
+        <span className="step-mark" aria-hidden="true">
+          ✓
+        </span>
+        Your phone verified you
+      </h2>
       <label htmlFor="confirmation-code">Your phone shows a code. Type it here to continue on this screen:</label>
+      <p className="field-help" id="confirmation-code-help">
+        Six digits. This makes sure the phone that verified is yours, not someone&apos;s who saw this screen.
+      </p>
       <input
         id="confirmation-code"
         name="confirmation-code"
+        className="code-input"
         inputMode="numeric"
         autoComplete="one-time-code"
+        aria-describedby="confirmation-code-help"
         pattern="[0-9]{6}"
         maxLength={6}
         required
+        placeholder="000000"
         value={code}
         onChange={(event) => setCode(event.target.value.replace(/[^0-9]/g, ''))}
       />

@@ -5,6 +5,7 @@ import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 import { ConfirmationCodeForm } from './confirmation-code-form.tsx';
+import { PhoneLink } from './phone-link.tsx';
 
 const clock = (ms: number) => {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -34,6 +35,7 @@ export function SessionQrCode({
 } = {}) {
   const navigate = useSafeNavigate();
   const [session, setSession] = useState<SessionReply>();
+  const [link, setLink] = useState<string>();
   const [proved, setProved] = useState<{ session: string; secret: string }>();
   const [src, setSrc] = useState<string>();
   const [error, setError] = useState<string>();
@@ -56,6 +58,7 @@ export function SessionQrCode({
     let live = true;
     let stopWatching: (() => void) | undefined;
     setSrc(undefined);
+    setLink(undefined);
     setError(undefined);
     setProved(undefined);
     create()
@@ -63,7 +66,10 @@ export function SessionQrCode({
         const image = await fetchQrCode(created.session);
         if (!live) return;
         setSession({ session: created.session, status: created.status, expiresAt: created.expiresAt });
+        // The clock restarts with the code: a tick up to a second old made a 5:00 code read 5:01.
+        setNow(Date.now());
         setSrc(image);
+        setLink(created.link);
         stopWatching = watchSession(created.session, created.secret, (update) => {
           setSession(update);
           // A phone verified: the code it shows, typed here, makes the success this screen's (decision 035).
@@ -116,12 +122,14 @@ export function SessionQrCode({
       ) : null}
       {session && !expired ? (
         <p className="countdown" role="timer" aria-live="off">
-          Expires in {clock(remaining)}
+          This code expires in {clock(remaining)}
         </p>
       ) : null}
+      {link && !expired ? <PhoneLink link={link} /> : null}
       {expired ? (
         <div className="notice" role="status">
           <p>This QR code has expired.</p>
+          <p>A code works for a few minutes only, so that nobody can use an old one. Make a new one to go on.</p>
           <button type="button" className="primary" onClick={renew}>
             New code
           </button>

@@ -10,6 +10,7 @@ import { routes } from '../../shared/paths.ts';
 import { SecretField } from '../../shared/secret-field.tsx';
 import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
+import { AlreadyRegistered } from './already-registered.tsx';
 
 const FIELDS = {
   idInfo: { label: 'The ID', id: 'id-info' },
@@ -78,11 +79,7 @@ export function RegisterPage() {
         {pending ? <ProgressLine progress={progress} /> : null}
       </form>
       <ErrorAlert message={error} retryIn={retryIn} />
-      {outcome?.alreadyRegistered ? (
-        <p className="notice" role="status">
-          {MESSAGES.alreadyRegistered}
-        </p>
-      ) : null}
+      {outcome?.alreadyRegistered ? <AlreadyRegistered /> : null}
       {outcome && !outcome.alreadyRegistered ? (
         <div className="success" role="status">
           <p>Registered. Your decentralised identifier (DID) is:</p>

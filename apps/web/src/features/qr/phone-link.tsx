@@ -1,0 +1,33 @@
+import { CopyButton } from '../../shared/copy-button.tsx';
+import { isLoopbackLink } from './is-loopback-link.ts';
+
+/**
+ * The link the QR code holds, as text: a phone without a camera app, or a person reading it out,
+ * can open it too. When the link names this computer's loopback address (the default PUBLIC_URL), no
+ * phone can reach it, and the screen says so and how to start the server so that one can.
+ */
+export function PhoneLink({ link }: { link: string }) {
+  const url = new URL(link);
+  return (
+    <div className="phone-link">
+      <p>Or open this link on your phone:</p>
+      <p className="link-text">
+        <a href={link} data-testid="session-link">
+          {link}
+        </a>
+      </p>
+      <CopyButton text={link} label="Copy link" />
+      {isLoopbackLink(url) ? (
+        <div className="notice" role="note" data-testid="loopback-note">
+          <p>
+            <strong>A phone cannot reach this link:</strong> {url.hostname} is this computer&apos;s own address.
+          </p>
+          <p>To verify with a phone on the same network, restart the server like this, with this computer&apos;s network address:</p>
+          <pre>
+            <code>{`HOST=0.0.0.0 PUBLIC_URL=http://<LAN IP>:${url.port || (url.protocol === 'https:' ? '443' : '80')} npm start`}</code>
+          </pre>
+        </div>
+      ) : null}
+    </div>
+  );
+}
