@@ -9,8 +9,8 @@
 export const REGISTRATION_V3_SETUP = {
   files: {
     'phase1.ptau': {
-      sha256: '38fe348a967f2c8461f3cbff545e08cc17c8bb898b11e75ca2e90936c734f922',
-      bytes: 6294796,
+      sha256: 'fd0c7fdd5c060ddd3810ce106cb125a90ab9b7bb020109681f6e6eb030be9188',
+      bytes: 6294803,
     },
     'registration-v3.r1cs': {
       sha256: '1103a898ace4e8854ddec83fcf99a549910dfc3c3a1aab48ed9a62d2362ee37e',
@@ -21,15 +21,15 @@ export const REGISTRATION_V3_SETUP = {
       bytes: 1890755,
     },
     'registration-v3.zkey': {
-      sha256: 'cea47dc36766189044662cf76eaa28436a15d2eb6bd0cc4d1dc886d2a7a3561d',
-      bytes: 6321400,
+      sha256: '54793ae17a5965948323486ff547fe629c4044e028fa5e13de6461311a22c39e',
+      bytes: 6321399,
     },
     'registration-v3.vkey.json': {
-      sha256: 'fa41feda5ae444568410d48af7d6fea02866bef55c411bc07fe9c2d73491d44b',
+      sha256: 'c3ffafeff1123f1df7331b09bf2195672509236d226de4e9bbd1b32e287dfe6a',
       bytes: 5709,
     },
   },
-  preparedPhase1: '',
+  preparedPhase1: '90c4a4dfbb1f66d44fcf1c4e4656333a1776e57c7ebaf3ebb5b86599a0d8c932',
   state: {
     phase1: 'local',
     contributions: 2,
