@@ -22,10 +22,19 @@ export interface Beacon {
 const entropy = () => randomBytes(64).toString('hex');
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
+/** snarkjs keeps the first 64 characters of a name in the file; the transcript records what the file carries. */
+const NAME_CHARACTERS = 64;
+const inFile = (name: string) => name.substring(0, NAME_CHARACTERS);
+
+function checkName(name: string): void {
+  if (name.length > NAME_CHARACTERS)
+    throw new Error(`A contribution's name is at most ${NAME_CHARACTERS} characters (the file keeps no more)`);
+}
+
 function record(layout: SetupLayout, entry: Omit<TranscriptEntry, 'date'>, restart?: 1 | 2): void {
   const kept = readTranscript(layout.transcript).filter((e) => restart === undefined || e.phase < restart);
   mkdirSync(path.dirname(layout.transcript), { recursive: true });
-  writeTranscript(layout.transcript, [...kept, { ...entry, date: new Date().toISOString() }]);
+  writeTranscript(layout.transcript, [...kept, { ...entry, name: inFile(entry.name), date: new Date().toISOString() }]);
 }
 
 /** Runs `write(temporary)` and renames the result over `target`; snarkjs answers a refusal with `false` or -1 (and logs why). */
@@ -56,6 +65,7 @@ export async function initPhase1(layout: SetupLayout, power: number, log?: Logge
 }
 
 export async function contributePhase1(layout: SetupLayout, name: string, log?: Logger): Promise<void> {
+  checkName(name);
   const { phase1 } = setupFiles(layout);
   let hash: Uint8Array = new Uint8Array();
   await replace(phase1, async (t) => (hash = await powersOfTau.contribute(phase1, t, name, entropy(), log)));
@@ -93,6 +103,7 @@ export async function startPhase2(layout: SetupLayout, log?: Logger, pinned?: st
 }
 
 export async function contributePhase2(layout: SetupLayout, name: string, log?: Logger): Promise<void> {
+  checkName(name);
   const { zkey } = setupFiles(layout);
   let hash: Uint8Array = new Uint8Array();
   await replace(zkey, async (t) => (hash = await zKey.contribute(zkey, t, name, entropy(), log)));

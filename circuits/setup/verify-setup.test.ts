@@ -229,6 +229,10 @@ describe('ceremony verify', { timeout: 240_000 }, () => {
     );
   });
 
+  it('refuses a contribution name longer than the file keeps, so the transcript always says what the file carries', async () => {
+    await expect(contributePhase2(copyOfGood(), 'x'.repeat(65))).rejects.toThrow("A contribution's name is at most 64 characters");
+  });
+
   it('refuses a state pinned in code that the transcript does not describe', async () => {
     await expect(
       verifySetup(copyOfGood(), { ...goodPins, state: { phase1: 'public', contributions: 2, beacon: true, final: true } }),
