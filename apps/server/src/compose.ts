@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { OprfEvaluator, precomputeFixedBases } from '@zeroid/protocol';
+import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
@@ -23,7 +24,8 @@ import { loadOprfKey } from './oprf/oprf-key.ts';
 import { oprfV3Key } from './oprf/oprf-v3-key.ts';
 import { Artifacts } from './proofs/artifacts.ts';
 import { createProofVerifier } from './proofs/verifier/proof-verifier.ts';
-import { verificationKeyPaths } from './proofs/verifier/verification-keys.ts';
+import { verificationKeys } from './proofs/verifier/verification-keys.ts';
+import { setupWarning } from './proofs/setup-warning.ts';
 import { createSessionQrImages } from './sessions/session-qr-images.ts';
 import { createSessionStreamCaps } from './sessions/session-stream-caps.ts';
 import { createSessionWatcher } from './sessions/session-watcher.ts';
@@ -103,7 +105,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       ),
   });
   if (overrides.storage) await registry.catchUp();
-  const artifacts = overrides.artifacts ?? (await Artifacts.load());
+  const artifacts = overrides.artifacts ?? (await Artifacts.load(config.circuitArtifacts));
 
   const lifecycle = overrides.lifecycle ?? { warmingUp: true, draining: false };
   const warmedUp = deriver
@@ -128,7 +130,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   if (oprfNodes) observeOprfNodes(metrics, () => oprfNodes.current);
   const admissions = oprfNodes ? admissionSigner(admissionSeed(keySecret)) : undefined;
   const proofVerifier = createProofVerifier({
-    keyPaths: verificationKeyPaths(artifacts),
+    keys: await verificationKeys(artifacts),
     threads: config.proofVerifierThreads,
     eager: overrides.eager,
   });
@@ -171,6 +173,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     start(appLog) {
       started = true;
       log = appLog;
+      const setupNotFinal = setupWarning(REGISTRATION_V3_SETUP.state);
+      if (setupNotFinal) log.warn({ setup: REGISTRATION_V3_SETUP.state }, setupNotFinal);
       const nodeKeys =
         oprfNodes &&
         watchNodeKeys(oprfNodes, {

@@ -40,6 +40,13 @@ export const serverSettings = Type.Object({
       'x-default': '`apps/web/dist`',
     }),
   ),
+  CIRCUIT_ARTIFACTS: Type.Optional(
+    Type.String({
+      description:
+        "folder of the v3 registration circuit's wasm, zkey and vkey (`circuits/artifacts`); only the files whose SHA-256 this build pins (decision 072)",
+      'x-default': 'the repository’s',
+    }),
+  ),
   LOG_LEVEL: shared.LOG_LEVEL,
   CORS_ORIGINS: Type.Optional(
     Type.String({
@@ -280,6 +287,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     oprfNodeTimeoutMs: s.OPRF_NODE_TIMEOUT_MS,
     oprfNodeRereadMs: s.OPRF_NODE_REREAD_MS,
     attemptKeySecret: s.ATTEMPT_KEY_SECRET,
+    /** Absent: circuits/artifacts of this checkout. */
+    circuitArtifacts: s.CIRCUIT_ARTIFACTS ? path.resolve(env.INIT_CWD || process.cwd(), s.CIRCUIT_ARTIFACTS) : undefined,
     webDist: path.resolve(s.WEB_DIST || new URL('../../web/dist', import.meta.url).pathname),
     challengeTtlMs: s.CHALLENGE_TTL_SECONDS * 1000,
     sessionTtlMs: s.SESSION_TTL_SECONDS * 1000,

@@ -15,7 +15,7 @@ export const ArtifactEntry = Type.Object(
  * new release changes the URL, and the client checks the bytes it received against the same value.
  * `package` and `version` name the Semaphore artifacts' release; the v3 registration circuit's files
  * (`registration-v3.wasm`, `.zkey`, `.vkey.json`, decision 056) come from this repository's
- * `circuits/artifacts/`, pinned by its `checksums.json`.
+ * `circuits/artifacts/`, pinned in code by `REGISTRATION_V3_SETUP` (decision 072).
  */
 export const ArtifactManifestReply = Type.Object(
   {

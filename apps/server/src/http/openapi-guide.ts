@@ -226,8 +226,20 @@ export const GUIDE: Record<string, Guide> = {
   'get /healthz': {
     tag: 'Operations',
     summary: 'Ready: storage and tree loaded',
+    description:
+      '`setup` is what the v3 registration circuit’s trusted setup is (decision 072): `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. It does not change the status.',
     replies: {
-      '200': { ready: { summary: 'Ready', value: { status: 'ready', members: 2, root: '1200320220719314186300992006211585066859' } } },
+      '200': {
+        ready: {
+          summary: 'Ready',
+          value: {
+            status: 'ready',
+            members: 2,
+            root: '1200320220719314186300992006211585066859',
+            setup: { phase1: 'local', contributions: 2, beacon: false, final: false },
+          },
+        },
+      },
     },
   },
   'get /livez': { tag: 'Operations', summary: 'Alive', replies: { '200': { ok: { summary: 'Alive', value: { status: 'ok' } } } } },

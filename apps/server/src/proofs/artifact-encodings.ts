@@ -25,8 +25,8 @@ const codecs: Record<ArtifactEncoding, { compress(bytes: Buffer): Promise<Buffer
   gzip: { compress: (bytes) => gzip(bytes, { level: 9 }), decompress: (bytes) => gunzip(bytes) },
 };
 
-/** A compressed copy: on disk (`path`), or in memory where the disk would not take it. */
-export type EncodedArtifact = { encoding: ArtifactEncoding; length: number } & ({ path: string } | { bytes: Buffer });
+/** A compressed copy, in memory: its bytes were checked to decode to the pinned SHA-256, and are what is sent. */
+export type EncodedArtifact = { encoding: ArtifactEncoding; length: number; bytes: Buffer };
 
 export interface ArtifactEncodings {
   /**
@@ -39,11 +39,13 @@ export interface ArtifactEncodings {
 }
 
 /**
- * Brotli and gzip copies of the proving artifacts, made on first demand and kept in memory and in
- * `cacheDir` (named by the SHA-256 of the uncompressed file, so a new release never meets an old
- * copy). A copy is used only after decompressing it gives exactly the pinned SHA-256: the checksum
- * the browser checks stays the one of the uncompressed file, whatever travelled. One file is
- * compressed at a time, on libuv's pool, so a burst of first requests cannot take every core.
+ * Brotli and gzip copies of the proving artifacts, made on first demand from the artifact's checked
+ * bytes, kept in memory (what is sent: never read from disk again, decision 072) and in `cacheDir`
+ * (named by the SHA-256 of the uncompressed file, so a new release never meets an old copy; it only
+ * spares compressing again after a restart). A copy is used only after decompressing it gives
+ * exactly the pinned SHA-256: the checksum the browser checks stays the one of the uncompressed
+ * file, whatever travelled. One file is compressed at a time, on libuv's pool, so a burst of first
+ * requests cannot take every core. Only files asked for are held (a few depths' in practice).
  */
 export function createArtifactEncodings({ cacheDir }: { cacheDir: string }): ArtifactEncodings {
   const ready = new Map<string, EncodedArtifact>();
@@ -55,20 +57,16 @@ export function createArtifactEncodings({ cacheDir }: { cacheDir: string }): Art
     const codec = codecs[encoding];
     const kept = await readFile(file).catch(() => undefined);
     if (kept && (await decodesTo(kept, codec, artifact.sha256))) {
-      return void ready.set(key(artifact, encoding), { encoding, length: kept.length, path: file });
+      return void ready.set(key(artifact, encoding), { encoding, length: kept.length, bytes: kept });
     }
-    const compressed = await codec.compress(await readFile(artifact.path));
+    const compressed = await codec.compress(await artifact.read());
     if (!(await decodesTo(compressed, codec, artifact.sha256))) throw new Error(`${encoding} copy of ${artifact.name} does not decode`);
-    // Kept on disk, not in memory: asking for all 32 depths would otherwise hold some 200 MB.
-    // A data directory that refuses the file only costs memory for this copy.
-    const onDisk = await mkdir(cacheDir, { recursive: true })
+    // A data directory that refuses the file only costs compressing again after a restart.
+    await mkdir(cacheDir, { recursive: true })
       .then(() => writeFile(`${file}.${process.pid}.tmp`, compressed))
       .then(() => rename(`${file}.${process.pid}.tmp`, file))
-      .then(
-        () => true,
-        () => false,
-      );
-    ready.set(key(artifact, encoding), { encoding, length: compressed.length, ...(onDisk ? { path: file } : { bytes: compressed }) });
+      .catch(() => {});
+    ready.set(key(artifact, encoding), { encoding, length: compressed.length, bytes: compressed });
   }
 
   return {

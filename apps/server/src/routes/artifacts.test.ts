@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactManifestReply } from '@zeroid/protocol';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
+import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import { Artifacts, REGISTRATION_V3_FILES } from '../proofs/artifacts.ts';
 
 let t: TestApp;
@@ -34,9 +35,9 @@ describe('GET /artifacts', () => {
 
 describe('the v3 registration circuit’s artifacts (decision 056)', () => {
   const circuits = path.resolve(import.meta.dirname, '../../../../circuits/artifacts');
-  const pinned = (JSON.parse(readFileSync(path.join(circuits, 'checksums.json'), 'utf8')) as { files: Record<string, unknown> }).files;
+  const pinned = REGISTRATION_V3_SETUP.files;
 
-  it('are in the manifest with the checksums circuits/artifacts pins, and served byte for byte', async () => {
+  it('are in the manifest with the hashes pinned in code, and served byte for byte', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
     for (const name of REGISTRATION_V3_FILES) {
       expect(manifest.files[name]).toEqual(pinned[name]);
@@ -51,10 +52,19 @@ describe('the v3 registration circuit’s artifacts (decision 056)', () => {
 
   it('refuse a start on a file that is not the pinned one', async () => {
     const tampered = tempDir('zeroid-circuits-');
-    for (const name of ['checksums.json', ...REGISTRATION_V3_FILES]) copyFileSync(path.join(circuits, name), path.join(tampered, name));
+    for (const name of REGISTRATION_V3_FILES) copyFileSync(path.join(circuits, name), path.join(tampered, name));
     const vkey = path.join(tampered, 'registration-v3.vkey.json');
     writeFileSync(vkey, readFileSync(vkey, 'utf8').replace('"IC"', '"IC" '));
-    await expect(Artifacts.load(tampered)).rejects.toThrow(/Artifact registration-v3\.vkey\.json has SHA-256 [0-9a-f]{64}, expected/);
+    await expect(Artifacts.load(tampered)).rejects.toThrow(
+      /^The v3 registration setup's registration-v3\.vkey\.json has SHA-256 [0-9a-f]{64}, but this build pins [0-9a-f]{64} \(REGISTRATION_V3_SETUP\)/,
+    );
+    // The same files under another build's pins (a checksums file beside them no longer counts).
+    const untampered = tempDir('zeroid-circuits-');
+    for (const name of REGISTRATION_V3_FILES) copyFileSync(path.join(circuits, name), path.join(untampered, name));
+    const otherBuild = { files: { ...pinned, 'registration-v3.zkey': { sha256: '0'.repeat(64), bytes: 1 } } };
+    await expect(Artifacts.load(untampered, otherBuild)).rejects.toThrow(
+      /registration-v3\.zkey has SHA-256 [0-9a-f]{64}, but this build pins 0{64}/,
+    );
   });
 });
 

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
@@ -13,6 +12,7 @@ import { createArtifactEncodings, type ArtifactEncoding } from '../proofs/artifa
 const COMPRESS_FROM_BYTES = 64 * 1024;
 const ENCODINGS = ['br', 'gzip', 'identity'] as const;
 const notFound = new Problem(404, 'NOT_FOUND', 'No such proving artifact.');
+const changed = new Problem(503, 'ARTIFACT_UNAVAILABLE', 'This proving artifact is not available from this instance.');
 
 const Params = Type.Object({ name: Type.String({ maxLength: 32 }) }, { additionalProperties: false });
 const Query = Type.Object(
@@ -35,6 +35,8 @@ const Query = Type.Object(
  *   (a new release is a new URL), without it the browser revalidates by ETag.
  * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (fewer bytes:
  *   docs/benchmarks.md, "Artifact compression"); the SHA-256 stays the one of the uncompressed file, which is what the browser checks.
+ * - Every body comes from the bytes checked against the pins (`Artifact.read`), never from disk at
+ *   request time: the ETag and x-content-sha256 always name what is sent (decision 072).
  */
 export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppDeps) {
   const encodings = createArtifactEncodings({ cacheDir: path.join(config.dataDir, 'artifact-cache') });
@@ -52,7 +54,7 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
   // Typed by hand, not by the type provider: it sends files and a 304, which the reply types refuse.
   app.get<{ Params: typeof Params.static; Querystring: typeof Query.static }>(
     '/artifacts/:name',
-    { schema: { params: Params, querystring: Query, response: { 404: ErrorReply } } },
+    { schema: { params: Params, querystring: Query, response: { 404: ErrorReply, 503: ErrorReply } } },
     async (request, reply) => {
       const artifact = artifacts.get(request.params.name);
       const { sha256 } = request.query;
@@ -72,9 +74,19 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
         .header('x-content-sha256', artifact.sha256);
       if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
       reply.type(contentType(artifact.name));
-      if (!encoded) return reply.header('content-length', artifact.bytes).send(createReadStream(artifact.path));
-      reply.header('content-encoding', encoded.encoding satisfies ArtifactEncoding).header('content-length', encoded.length);
-      return reply.send('path' in encoded ? createReadStream(encoded.path) : encoded.bytes);
+      if (encoded) {
+        reply.header('content-encoding', encoded.encoding satisfies ArtifactEncoding).header('content-length', encoded.length);
+        return reply.send(encoded.bytes);
+      }
+      let body: Buffer;
+      try {
+        body = await artifact.read();
+      } catch (error) {
+        // A Semaphore file replaced on disk before its first request: never sent (the error names the file and hashes, no user data).
+        request.log.error({ artifact: artifact.name }, error instanceof Error ? error.message : String(error));
+        return replyProblem(reply.removeHeader('etag').removeHeader('x-content-sha256').removeHeader('cache-control'), changed);
+      }
+      return reply.header('content-length', body.length).send(body);
     },
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { replyProblem } from '../http/reply-problem.ts';
@@ -6,9 +7,12 @@ import { Problem } from '../problem.ts';
 
 /**
  * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not
- * shutting down).
+ * shutting down). A ready answer also says what the v3 registration setup is (`setup`, decision
+ * 072): a setup that is not final does not make the instance unready, but nobody should read
+ * `ready` as "the setup is trustworthy".
  */
 export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycle, oprf, oprfNodes }: AppDeps) {
+  const setup = { ...REGISTRATION_V3_SETUP.state };
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
     if (lifecycle.warmingUp) {
@@ -38,9 +42,9 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
       const v3LeftOut = set?.v3 ? set.nodes.flatMap(({ index, v3Problem }) => (v3Problem ? [{ index, problem: v3Problem }] : [])) : [];
       if (leftOut.length > 0 || v3LeftOut.length > 0) {
         const nodes = { leftOut, ...(v3LeftOut.length > 0 ? { v3LeftOut } : {}) };
-        return { status: 'degraded', members: registry.size, root: registry.root, oprfNodes: nodes };
+        return { status: 'degraded', members: registry.size, root: registry.root, oprfNodes: nodes, setup };
       }
-      return { status: 'ready', members: registry.size, root: registry.root };
+      return { status: 'ready', members: registry.size, root: registry.root, setup };
     } catch (error) {
       return replyNotReady(request, reply, error);
     }

@@ -1,5 +1,4 @@
 import { verifyProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../artifacts.ts';
@@ -8,7 +7,7 @@ import { BatchVerifier, type VerificationKey } from './batch-verify.ts';
 import { BASE_FIELD_MODULUS, mcl, SCALAR_FIELD_MODULUS, type G2 } from './bn254.ts';
 import { createProofVerifier, type ProofVerifier } from './proof-verifier.ts';
 import { semaphoreClaim } from './semaphore-claim.ts';
-import { verificationKeyPaths } from './verification-keys.ts';
+import { verificationKeys } from './verification-keys.ts';
 
 let proofs: SemaphoreProof[];
 let batch: BatchVerifier;
@@ -16,12 +15,12 @@ let pool: ProofVerifier;
 
 beforeAll(async () => {
   const artifacts = await Artifacts.load();
-  const keyPaths = verificationKeyPaths(artifacts);
+  const keys = await verificationKeys(artifacts);
   // Two depths, so a batch can mix keys.
   proofs = [...(await makeProofs(4, 2)), ...(await makeProofs(2, 3))];
   await releaseSnarkjs();
-  batch = await BatchVerifier.create((key) => JSON.parse(readFileSync(keyPaths[key]!, 'utf8')) as VerificationKey);
-  pool = createProofVerifier({ keyPaths, threads: 2 });
+  batch = await BatchVerifier.create((key) => JSON.parse(keys[key]!) as VerificationKey);
+  pool = createProofVerifier({ keys, threads: 2 });
 }, 120_000);
 afterAll(async () => {
   await pool?.close();

@@ -17,8 +17,8 @@ export interface ProofVerifier {
 }
 
 export interface ProofVerifierOptions {
-  /** Verification key file per key name (`verificationKeyPaths`: the checksummed Semaphore keys and the v3 registration's). */
-  keyPaths: Record<string, string>;
+  /** Verification key text per key name (`verificationKeys`: the pinned Semaphore keys and the v3 registration's, as checked at start). */
+  keys: Record<string, string>;
   /** Worker threads; default one per core. */
   threads?: number;
   /** Most proofs in one batch. */
@@ -35,14 +35,14 @@ export interface ProofVerifierOptions {
  * Miller loop, and a lone proof is checked at once. No timer adds latency.
  */
 export function createProofVerifier({
-  keyPaths,
+  keys,
   threads = availableParallelism(),
   maxBatch = 32,
   minBatch = 8,
   eager = false,
 }: ProofVerifierOptions): ProofVerifier {
   const pool = threadPool(threadEntry('verifier-worker', import.meta.url), {
-    workerData: { keyPaths, name: 'zeroid-proof-verifier' },
+    workerData: { keys, name: 'zeroid-proof-verifier' },
     threads,
     eager,
   });

@@ -13,16 +13,18 @@ export function semaphoreKeyName(depth: unknown): string {
 }
 
 /**
- * Key name → path of every checksummed Groth16 verification key we verify against: Semaphore's
- * `semaphore-<depth>.json` for every depth we serve, and `registration-v3.vkey.json`.
+ * Key name → text of every pinned Groth16 verification key we verify against: Semaphore's
+ * `semaphore-<depth>.json` for every depth we serve, and `registration-v3.vkey.json`. The text is
+ * the bytes checked at start (`Artifacts.load`), handed to the verifier threads as they start: no
+ * thread reads a key from disk (decision 072).
  */
-export function verificationKeyPaths(artifacts: Artifacts): Record<string, string> {
-  const paths: Record<string, string> = {};
+export async function verificationKeys(artifacts: Artifacts): Promise<Record<string, string>> {
+  const keys: Record<string, string> = {};
   for (let depth = 1; depth <= 32; depth++) {
     const key = artifacts.get(`semaphore-${depth}.json`);
-    if (key) paths[semaphoreKeyName(depth)] = key.path;
+    if (key) keys[semaphoreKeyName(depth)] = (await key.read()).toString('utf8');
   }
   const registration = artifacts.get(`${REGISTRATION_V3_KEY}.vkey.json`);
-  if (registration) paths[REGISTRATION_V3_KEY] = registration.path;
-  return paths;
+  if (registration) keys[REGISTRATION_V3_KEY] = (await registration.read()).toString('utf8');
+  return keys;
 }
