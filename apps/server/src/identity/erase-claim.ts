@@ -3,7 +3,7 @@ import type { Registry } from '../member-tree/member-tree.ts';
 import { PROOF_VERIFICATION, RAW_ERASURE } from '../limits/guess-costs.ts';
 import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { Storage } from '../storage/types.ts';
-import { eraseIdentity, eraseSigned, type SignedErasure } from './erase-identity.ts';
+import { eraseIdentities, eraseSigned, type SignedErasure } from './erase-identity.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
 import { subjectsOfSecret } from '../openid/forget-sign-ins.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
@@ -29,8 +29,8 @@ export type ErasureRequest =
  * that fails its Groth16 check: a 400 that keeps the failure, as a refused proof at /verify does. The raw values are
  * derived and dropped, as at registration. The person's Sign in with ZeroID records go with the
  * identity: found from the pseudonyms the zero-knowledge body proves (decision 048), or from the
- * secret the raw path derives here, of whichever protocol version the person holds (v3 first, then
- * v2). True when the identity was erased.
+ * secret the raw path derives here, of both protocol versions. The raw path erases every identity
+ * the texts name, v3 and v2, in one transaction (decision 073). True when the identity was erased.
  */
 export async function eraseClaim(
   services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics; proofVerifier: ProofVerifier },
@@ -61,12 +61,13 @@ export async function eraseClaim(
     async () => {
       const { v3, v2 } = await deriver.registration({ idInfo, bioInfo, withSecretScalar: true });
       metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
-      // The person holds one version (decision 056): v3, or v2 if registered before it and never moved.
+      // Every identity the texts name goes, v3 and v2 alike, in one transaction (decision 073): a
+      // person may hold both (registered through the zero-knowledge window of decision 056).
+      const signInSubjects: string[] = [];
       for (const identity of [v3, v2]) {
-        const signInSubjects = identity.secretScalar === undefined ? [] : await subjectsOfSecret(storage, BigInt(identity.secretScalar));
-        if (await eraseIdentity(storage, registry, { ...identity, signInSubjects })) return true;
+        if (identity.secretScalar !== undefined) signInSubjects.push(...(await subjectsOfSecret(storage, BigInt(identity.secretScalar))));
       }
-      return false;
+      return eraseIdentities(storage, registry, [v3, v2], signInSubjects, 'any');
     },
     (erased) => !erased,
   );

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { DID_ALREADY_GENERATED, RawRegisterBody, RegisterReply } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED, RawRegisterBody, REPLACED_DID, RegisterReply } from '@zeroid/protocol';
 import { ZkRegisterV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
@@ -57,8 +57,10 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       } else {
         registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
-      return did === undefined ? { [DID_ALREADY_GENERATED]: true as const } : { [DID_ALREADY_GENERATED]: false as const, DID: did };
+      const { did, replacedDid } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
+      if (did === undefined) return { [DID_ALREADY_GENERATED]: true as const };
+      if (replacedDid === undefined) return { [DID_ALREADY_GENERATED]: false as const, DID: did };
+      return { [DID_ALREADY_GENERATED]: false as const, DID: did, [REPLACED_DID]: replacedDid };
     },
   );
 }
