@@ -1,12 +1,22 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { deriveAll, didKeyFromPublicKey, generateOprfKeyPair, normaliseInput, OprfEvaluator, REPLACED_DID } from '@zeroid/protocol';
+import {
+  deriveAll,
+  didKeyFromPublicKey,
+  generateOprfKeyPair,
+  normaliseInput,
+  OprfEvaluator,
+  REPLACED_DID,
+  signErasure,
+} from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { v3ErasureBody, v3Identity } from './v3-identity.ts';
+import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
  * A v2 holder's move to v3, a DID that binds nothing, and erasure of every version (decision 073),
@@ -30,20 +40,40 @@ const ERIN: Person = { id_info: 'MOVE-ERIN 1006', bio_info: "Erin's biometric, s
 const FRANK: Person = { id_info: 'MOVE-FRANK 1007', bio_info: "Frank's biometric, registered under protocol v2" };
 /** A v2 holder with a v3 squat under their ID, for the zero-knowledge move. */
 const GUS: Person = { id_info: 'MOVE-GUS 1008', bio_info: "Gus's biometric, registered under protocol v2" };
+/** A v2 holder who moves in the web app's way. */
+const HAL: Person = { id_info: 'MOVE-HAL 1009', bio_info: "Hal's biometric, registered under protocol v2" };
+/** Holds v2 and v3, and erases both with one zero-knowledge body. */
+const IVY: Person = { id_info: 'MOVE-IVY 1010', bio_info: "Ivy's biometric, in both versions" };
 
 let privateKey: Uint8Array;
+let artifacts: Artifacts;
 let postgres: RunningPostgres;
 const servers: Record<string, ServerProcess> = {};
 
 /** The three values the v2 code stored for a person, under the server's key. */
 async function v2Identity(person: Person) {
+  const { commitment, idTag, did } = await v2Derivation(person);
+  return { commitment, idTag, did };
+}
+
+async function v2Derivation(person: Person) {
   const oprf = new OprfEvaluator(privateKey);
   const [bio, id] = await Promise.all([
     oprf.evaluate('bio', normaliseInput(person.bio_info)),
     oprf.evaluate('id', normaliseInput(person.id_info)),
   ]);
-  const { commitment, idTag, did } = deriveAll(bio, id);
-  return { commitment, idTag, did };
+  return { ...deriveAll(bio, id), oprfId: id };
+}
+
+/** What the web app proves of a person's v2 identity to move or erase it (`V2Holding`): v2 erasure signatures over `challenge`. */
+async function v2Holding(person: Person, challenge: string) {
+  const v2 = await v2Derivation(person);
+  const { fields, signatures } = signErasure(v2.identity, v2.didKey.secretKey, v2.oprfId, {
+    commitment: v2.commitment,
+    did: v2.did,
+    challenge,
+  });
+  return { commitment: fields.commitment, did: fields.did, idProof: fields.idProof, signatures };
 }
 
 /** The three values a v3 registration of the person stores. */
@@ -56,7 +86,7 @@ const randomDid = () => didKeyFromPublicKey(ed25519.getPublicKey(ed25519.utils.r
 
 beforeAll(async () => {
   ({ privateKey } = await generateOprfKeyPair());
-  postgres = await startEmbeddedPostgres();
+  [postgres, artifacts] = await Promise.all([startEmbeddedPostgres(), Artifacts.load()]);
   const databases: Record<string, StorageOptions> = {
     SQLite: { dataDir: tempDir('zeroid-move-') },
     PostgreSQL: { databaseUrl: await postgres.createDatabase(), dataDir: '' },
@@ -70,8 +100,10 @@ beforeAll(async () => {
   await Promise.all(
     Object.entries(databases).map(async ([name, options]) => {
       const rows = [
-        ...(await Promise.all([BOB, CAROL, PAT, FRANK, GUS].map(v2Identity))),
-        ...(await Promise.all([STRANGER_ON_BOB, NEW_ID_ON_CAROL, PAT, { id_info: GUS.id_info, bio_info: 'another stranger' }].map(v3Row))),
+        ...(await Promise.all([BOB, CAROL, PAT, FRANK, GUS, HAL, IVY].map(v2Identity))),
+        ...(await Promise.all(
+          [STRANGER_ON_BOB, NEW_ID_ON_CAROL, PAT, IVY, { id_info: GUS.id_info, bio_info: 'another stranger' }].map(v3Row),
+        )),
         ...(await Promise.all([DANA, ERIN].map(async (person) => ({ ...(await v3Row(person)), did: randomDid() })))),
       ];
       const storage = await openStorage(options);
@@ -139,16 +171,16 @@ describe.each(['SQLite', 'PostgreSQL'])('moving from v2, a bound DID and erasure
 
   it('moves once when the same person moves five times at once: one new DID, four "already registered", and the person verifies throughout', async () => {
     const [frankV2, frankV3] = await Promise.all([v2Identity(FRANK), v3Row(FRANK)]);
-    const replies = await Promise.all([
-      ...Array.from({ length: 5 }, () => register(FRANK)),
-      ...Array.from({ length: 3 }, () => verify(FRANK)),
+    const [registrations, verifications] = await Promise.all([
+      Promise.all(Array.from({ length: 5 }, () => register(FRANK))),
+      Promise.all(Array.from({ length: 3 }, () => verify(FRANK))),
     ]);
-    expect(replies.slice(0, 5).filter((reply) => reply['DID already generated'] === false)).toEqual([
+    expect(registrations.filter((reply) => reply['DID already generated'] === false)).toEqual([
       { 'DID already generated': false, DID: frankV3.did, [REPLACED_DID]: frankV2.did },
     ]);
-    expect(replies.slice(0, 5).filter((reply) => reply['DID already generated'] === true)).toHaveLength(4);
+    expect(registrations.filter((reply) => reply['DID already generated'] === true)).toHaveLength(4);
     // No moment with neither version: every verification made during the moves succeeded.
-    expect(replies.slice(5)).toEqual(['Success', 'Success', 'Success']);
+    expect(verifications).toEqual(['Success', 'Success', 'Success']);
     expect(await resolves(frankV2.did)).toBe(410);
     expect(await resolves(frankV3.did)).toBe(200);
   });
@@ -180,5 +212,51 @@ describe.each(['SQLite', 'PostgreSQL'])('moving from v2, a bound DID and erasure
     expect(await erase(await v3ErasureBody(erin, await challenge(), scopes))).toBe('Success');
     expect(await verify(ERIN)).toBe('Failure');
     expect(await register(ERIN)).toEqual({ 'DID already generated': false, DID: erin.didKey.did });
+  });
+
+  it("moves a v2 holder in the web app's way: the v3 registration with the v2 identity proven, one transaction; refused when it would evict, and then the raw move works", async () => {
+    const client = new ZkTestClient(viaHttp(server().url), artifacts);
+    const [halV2, halV3] = await Promise.all([v2Identity(HAL), v3Row(HAL)]);
+    const hal = await client.proveRegistration(HAL.id_info, HAL.bio_info);
+    const moveHal = { ...hal.body, moveFromV2: await v2Holding(HAL, hal.body.challenge) };
+    // The v2 identity's signatures are over this body's challenge: another challenge's are a 400.
+    const otherChallenge = { ...hal.body, moveFromV2: await v2Holding(HAL, await challenge()) };
+    expect((await postJson(server(), '/register', otherChallenge)).body.error?.code).toBe('INVALID_SIGNATURE');
+    expect((await postJson(server(), '/register', moveHal)).body).toEqual({
+      'DID already generated': false,
+      DID: halV3.did,
+      [REPLACED_DID]: halV2.did,
+    });
+    expect(await verify(HAL)).toBe('Success');
+    expect(await resolves(halV2.did)).toBe(410);
+    expect(await resolves(halV3.did)).toBe(200);
+    expect(await register(HAL)).toEqual({ 'DID already generated': true });
+
+    // Gus's ID was registered under v3 by a stranger: a move from this device cannot show that the
+    // v3 values come from Gus's own texts, so it evicts no one; Gus keeps his v2 identity.
+    const [gusV2, gusV3] = await Promise.all([v2Identity(GUS), v3Row(GUS)]);
+    const gus = await client.proveRegistration(GUS.id_info, GUS.bio_info);
+    const moveGus = await postJson(server(), '/register', { ...gus.body, moveFromV2: await v2Holding(GUS, gus.body.challenge) });
+    expect([moveGus.status, moveGus.body.error?.code]).toEqual([400, 'MOVE_WOULD_EVICT']);
+    expect(await verify(GUS)).toBe('Success');
+    expect(await resolves(gusV2.did)).toBe(200);
+    // The raw move, which sees both texts, evicts the stranger.
+    expect(await register(GUS)).toEqual({ 'DID already generated': false, DID: gusV3.did, [REPLACED_DID]: gusV2.did });
+    expect(await verify({ bio_info: 'another stranger' })).toBe('Failure');
+  });
+
+  it('erases a v3 and a v2 identity with one zero-knowledge body, both or neither', async () => {
+    const [ivyV2, ivyV3, ivy] = await Promise.all([v2Identity(IVY), v3Row(IVY), v3Identity(privateKey, IVY)]);
+    const erasure = async (holder: Person) => {
+      const body = await v3ErasureBody(ivy, await challenge(), []);
+      return { ...body, v2: { ...(await v2Holding(holder, body.challenge)), signInProofs: [] } };
+    };
+    // The v2 part names Hal's (moved, so erased) v2 identity: no row holds it, and Ivy's v3 identity stays too.
+    expect(await erase(await erasure(HAL))).toBe('Failure');
+    expect(await resolves(ivyV3.did)).toBe(200);
+    expect(await erase(await erasure(IVY))).toBe('Success');
+    expect(await verify(IVY)).toBe('Failure');
+    expect(await resolves(ivyV2.did)).toBe(410);
+    expect(await resolves(ivyV3.did)).toBe(410);
   });
 });

@@ -19,6 +19,8 @@ export type ErasureRequest =
       signInProofs: readonly unknown[];
       /** A protocol v3 erasure's proof of the secret (its `ownProof`); a v2 one's signatures proved it. */
       ownProof?: unknown;
+      /** With a v3 erasure, the person's v2 identity, erased in the same transaction or neither is (decision 073). */
+      v2?: { signed: Omit<SignedErasure, 'signInSubjects'>; signInProofs: readonly unknown[] };
     }
   | { idInfo: string; bioInfo: string };
 
@@ -39,14 +41,20 @@ export async function eraseClaim(
 ): Promise<boolean> {
   const { storage, registry, deriver, metrics, proofVerifier } = services;
   if ('signed' in request) {
-    const { signed, signInProofs, ownProof } = request;
+    const { signed, signInProofs, ownProof, v2 } = request;
     const outcome = await spendGuess(
       admit,
       PROOF_VERIFICATION,
       async () => {
         const signInSubjects = await provenSignInSubjects(storage, proofVerifier, { ...signed, ownProof }, signInProofs);
         if (signInSubjects === undefined) return REFUSED_PROOF;
-        return eraseSigned(storage, registry, { ...signed, signInSubjects });
+        const erasures = [{ ...signed, signInSubjects }];
+        if (v2) {
+          const v2Subjects = await provenSignInSubjects(storage, proofVerifier, v2.signed, v2.signInProofs);
+          if (v2Subjects === undefined) return REFUSED_PROOF;
+          erasures.push({ ...v2.signed, signInSubjects: v2Subjects });
+        }
+        return eraseSigned(storage, registry, erasures);
       },
       // A refused sign-in proof cost Groth16 checks, so it keeps the reserved failure (decision 055).
       (erased) => erased !== true,

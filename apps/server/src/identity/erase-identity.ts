@@ -63,12 +63,22 @@ export function signedErasureV3(
   return { commitment, idTag: idTagV3(BigInt(idOutput)).idTag, did, challenge } as Omit<SignedErasure, 'signInSubjects'>;
 }
 
-/** Step two: the challenge is consumed first (no replay), then the row holding the commitment and the ID tag is erased. */
-export async function eraseSigned(storage: Storage, registry: Registry, erasure: SignedErasure): Promise<boolean> {
-  if (!(await storage.challenges.consume(erasure.challenge))) {
+/**
+ * Step two: the challenge is consumed first (no replay), then the rows holding each erasure's
+ * commitment and ID tag are erased together, or none is (a v3 erasure with the person's v2 identity,
+ * decision 073, both signed over the one challenge).
+ */
+export async function eraseSigned(storage: Storage, registry: Registry, erasures: readonly SignedErasure[]): Promise<boolean> {
+  if (!(await storage.challenges.consume(erasures[0]!.challenge))) {
     throw challengeUnusable();
   }
-  return eraseIdentities(storage, registry, [{ commitment: erasure.commitment, idTag: erasure.idTag }], erasure.signInSubjects);
+  const identities = erasures.map(({ commitment, idTag }) => ({ commitment, idTag }));
+  return eraseIdentities(
+    storage,
+    registry,
+    identities,
+    erasures.flatMap((erasure) => erasure.signInSubjects),
+  );
 }
 
 /**

@@ -11,7 +11,8 @@ import type { RawDeriver } from './raw/raw-deriver.ts';
 import type { RawIdentity } from './raw/raw-identity.ts';
 
 /** A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw values, normalised. */
-export type RegistrationRequest = { proven: CheckedRegistrationV3 } | { idInfo: string; bioInfo: string };
+export type RegistrationRequest =
+  { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | { idInfo: string; bioInfo: string };
 
 /**
  * The registration use case (POST /register). Either path draws two guesses from the client's guess
@@ -34,7 +35,9 @@ export async function registerClaim(
   let replacedDid: string | undefined;
   if ('proven' in request) {
     await admit(REGISTRATION);
-    inserted = (await registerProven(storage, proofVerifier, request.proven)).inserted;
+    const outcome = await registerProven(storage, proofVerifier, request.proven, request.moveFromV2);
+    inserted = outcome.inserted;
+    replacedDid = outcome.replacedDid;
     did = request.proven.did;
   } else {
     const admission = await admit(REGISTRATION);

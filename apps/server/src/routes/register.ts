@@ -8,6 +8,7 @@ import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
+import { signedErasure } from '../identity/erase-identity.ts';
 import { Problem } from '../problem.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 
@@ -53,7 +54,11 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       let registration: RegistrationRequest;
       if ('signatures' in body) throw v2Closed();
       if ('commitment' in body) {
-        registration = { proven: checkRegistrationV3(body, v3Evaluator(deps)) };
+        const { moveFromV2, ...registered } = body;
+        const proven = checkRegistrationV3(registered, v3Evaluator(deps));
+        // A move (decision 073): the v2 identity's signatures are checked here too, before anything is spent.
+        const from = moveFromV2 && signedErasure({ ...moveFromV2, challenge: body.challenge }, moveFromV2.signatures);
+        registration = from ? { proven, moveFromV2: { commitment: from.commitment, idTag: from.idTag } } : { proven };
       } else {
         registration = { idInfo: normaliseField(body.id_info, 'id_info'), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
