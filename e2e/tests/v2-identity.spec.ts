@@ -83,8 +83,27 @@ test("the v2 round's code failing to load reads as a message to act on, keeps th
   await expect(page).toHaveURL(/\/user-authorised$/);
 });
 
-test('a v2 identity made before the change erases in Chromium, and then no longer verifies', async ({ page }) => {
-  // Last in this file: it deletes the seeded person. The erasure's v2 round loads on demand (decision 066).
+test('a v2 holder who registers again moves to v3 in one step: the new DID shown with the one it replaces, which is deactivated', async ({
+  page,
+}) => {
+  await page.goto('/register');
+  await page.getByLabel('Enter ID:', { exact: true }).fill(person.id);
+  await page.getByLabel('Biometric Data:', { exact: true }).fill(person.bio);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await expect(page.getByText('It replaces the identity you registered before')).toBeVisible({ timeout: 120_000 });
+  await expect(page.locator('.replaced-did code')).toHaveText(seeded.did);
+  const did = await page.locator('.did code').textContent();
+  expect(did).toMatch(/^did:key:z6Mk/);
+  expect(did).not.toBe(seeded.did);
+  expect((await page.request.get(`/did/${seeded.did}`)).status()).toBe(410);
+  expect((await page.request.get(`/did/${did}`)).status()).toBe(200);
+  // Never neither: the person verifies at once, now with the v3 identity.
+  await verifyThroughUi(page, person.bio);
+  await expect(page).toHaveURL(/\/user-authorised$/);
+});
+
+test('the moved identity erases in Chromium, and then no longer verifies', async ({ page }) => {
+  // Last in this file: it deletes the seeded person, moved to v3 by the test before (its v2 DID stays deactivated).
   await page.goto('/erase');
   await page.getByLabel('Enter ID:', { exact: true }).fill(person.id);
   await page.getByLabel('Biometric Data:', { exact: true }).fill(person.bio);
