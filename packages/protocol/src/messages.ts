@@ -24,6 +24,11 @@ export const MESSAGES = {
 export const DID_ALREADY_GENERATED = 'DID already generated';
 /** The wire field the verification reply is read by. */
 export const VERIFICATION_RESULT = 'Verification Result';
+/**
+ * Added to a registration's reply when it moved the person's protocol v2 identity to v3 (decision
+ * 073; not in the specification): the v2 DID, now deactivated, which the new `DID` replaces.
+ */
+export const REPLACED_DID = 'Replaced DID';
 /** The wire field the erasure reply is read by (decision 022; not in the specification). */
 export const ERASURE_RESULT = 'Erasure Result';
 /**

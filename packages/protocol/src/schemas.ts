@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, VERIFICATION_RESULT } from './messages.ts';
+import { CONFIRMATION_CODE, DID_ALREADY_GENERATED, ERASURE_RESULT, REPLACED_DID, VERIFICATION_RESULT } from './messages.ts';
 import { DID_KEY_PATTERN } from './did-key.ts';
 import { closed, decimal, ed25519Signature } from './schema-parts.ts';
 import { MAX_INPUT_BYTES } from './normalise-input.ts';
@@ -53,6 +53,8 @@ export const ZkRegisterBody = Type.Object(
 );
 
 export const RegisterReply = Type.Union([
+  // A move from protocol v2 (decision 073): the new DID, and the v2 one it replaced (now deactivated).
+  Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(false), DID: Type.String(), [REPLACED_DID]: Type.String() }, closed),
   Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(false), DID: Type.String() }, closed),
   Type.Object({ [DID_ALREADY_GENERATED]: Type.Literal(true) }, closed),
 ]);

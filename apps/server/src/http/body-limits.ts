@@ -19,8 +19,9 @@ export const MAX_PROOF_JSON_BYTES = Buffer.byteLength(JSON.stringify(LONGEST_PRO
 /**
  * …and POST /erase, whose zero-knowledge body carries a sign-in proof per registered sector, up to
  * `MAX_SIGN_IN_SECTORS` (decisions 048 and 055), and under protocol v3 one proof more, its own
- * (`ownProof`, decision 056): the rest of that body fits `BODY_LIMIT` many times over, and each proof
- * takes at most `MAX_PROOF_JSON_BYTES` and a comma: 269 KiB. Never less than the raw body's limit,
+ * (`ownProof`, decision 056), and with the person's v2 identity erased beside it, that identity's
+ * sign-in proofs too (decision 073): the rest of that body fits `BODY_LIMIT` many times over, and
+ * each proof takes at most `MAX_PROOF_JSON_BYTES` and a comma: 530 KiB. Never less than the raw body's limit,
  * which the same route takes.
  */
-export const ERASE_BODY_LIMIT = Math.max(RAW_BODY_LIMIT, BODY_LIMIT + (MAX_SIGN_IN_SECTORS + 1) * (MAX_PROOF_JSON_BYTES + 1));
+export const ERASE_BODY_LIMIT = Math.max(RAW_BODY_LIMIT, BODY_LIMIT + (2 * MAX_SIGN_IN_SECTORS + 1) * (MAX_PROOF_JSON_BYTES + 1));

@@ -3,7 +3,7 @@ import type { Registry } from '../member-tree/member-tree.ts';
 import { PROOF_VERIFICATION, RAW_ERASURE } from '../limits/guess-costs.ts';
 import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { Storage } from '../storage/types.ts';
-import { eraseIdentity, eraseSigned, type SignedErasure } from './erase-identity.ts';
+import { eraseIdentities, eraseSigned, type SignedErasure } from './erase-identity.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
 import type { RawValues } from './raw/raw-identity.ts';
 import { subjectsOfSecret } from '../openid/forget-sign-ins.ts';
@@ -20,6 +20,8 @@ export type ErasureRequest =
       signInProofs: readonly unknown[];
       /** A protocol v3 erasure's proof of the secret (its `ownProof`); a v2 one's signatures proved it. */
       ownProof?: unknown;
+      /** With a v3 erasure, the person's v2 identity, erased in the same transaction or neither is (decision 073). */
+      v2?: { signed: Omit<SignedErasure, 'signInSubjects'>; signInProofs: readonly unknown[] };
     }
   | RawValues;
 
@@ -30,8 +32,8 @@ export type ErasureRequest =
  * that fails its Groth16 check: a 400 that keeps the failure, as a refused proof at /verify does. The raw values are
  * derived and dropped, as at registration. The person's Sign in with ZeroID records go with the
  * identity: found from the pseudonyms the zero-knowledge body proves (decision 048), or from the
- * secret the raw path derives here, of whichever protocol version the person holds (v3 first, then
- * v2). True when the identity was erased.
+ * secret the raw path derives here, of both protocol versions. The raw path erases every identity
+ * the texts name, v3 and v2, in one transaction (decision 073). True when the identity was erased.
  */
 export async function eraseClaim(
   services: { storage: Storage; registry: Registry; deriver: RawDeriver; metrics: Metrics; proofVerifier: ProofVerifier },
@@ -40,14 +42,20 @@ export async function eraseClaim(
 ): Promise<boolean> {
   const { storage, registry, deriver, metrics, proofVerifier } = services;
   if ('signed' in request) {
-    const { signed, signInProofs, ownProof } = request;
+    const { signed, signInProofs, ownProof, v2 } = request;
     const outcome = await spendGuess(
       admit,
       PROOF_VERIFICATION,
       async () => {
         const signInSubjects = await provenSignInSubjects(storage, proofVerifier, { ...signed, ownProof }, signInProofs);
         if (signInSubjects === undefined) return REFUSED_PROOF;
-        return eraseSigned(storage, registry, { ...signed, signInSubjects });
+        const erasures = [{ ...signed, signInSubjects }];
+        if (v2) {
+          const v2Subjects = await provenSignInSubjects(storage, proofVerifier, v2.signed, v2.signInProofs);
+          if (v2Subjects === undefined) return REFUSED_PROOF;
+          erasures.push({ ...v2.signed, signInSubjects: v2Subjects });
+        }
+        return eraseSigned(storage, registry, erasures);
       },
       // A refused sign-in proof cost Groth16 checks, so it keeps the reserved failure (decision 055).
       (erased) => erased !== true,
@@ -61,12 +69,13 @@ export async function eraseClaim(
     async () => {
       const { v3, v2 } = await deriver.registration({ ...request, withSecretScalar: true });
       metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
-      // The person holds one version (decision 056): v3, or v2 if registered before it and never moved.
+      // Every identity the texts name goes, v3 and v2 alike, in one transaction (decision 073): a
+      // person may hold both (registered through the zero-knowledge window of decision 056).
+      const signInSubjects: string[] = [];
       for (const identity of [v3, v2]) {
-        const signInSubjects = identity.secretScalar === undefined ? [] : await subjectsOfSecret(storage, BigInt(identity.secretScalar));
-        if (await eraseIdentity(storage, registry, { ...identity, signInSubjects })) return true;
+        if (identity.secretScalar !== undefined) signInSubjects.push(...(await subjectsOfSecret(storage, BigInt(identity.secretScalar))));
       }
-      return false;
+      return eraseIdentities(storage, registry, [v3, v2], signInSubjects, 'any');
     },
     (erased) => !erased,
   );

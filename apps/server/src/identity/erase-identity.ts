@@ -12,10 +12,11 @@ import { forgetSignIns } from '../openid/forget-sign-ins.ts';
 import { badRequest, challengeUnusable } from '../problem.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 
-/** The three values that name one identity's row; an erasure must present all three (decision 022). */
+/** What a signed erasure names: one identity's commitment, ID tag and DID, and the person's pseudonyms. */
 export interface ErasureClaim {
   commitment: string;
   idTag: string;
+  /** The DID the person signed with: checked by its signature, but not matched against the row (decision 073). */
   did: string;
   /** The person's pseudonym at every sector: their Sign in with ZeroID records go too (decisions 036 and 048). */
   signInSubjects: string[];
@@ -62,26 +63,45 @@ export function signedErasureV3(
   return { commitment, idTag: idTagV3(BigInt(idOutput)).idTag, did, challenge } as Omit<SignedErasure, 'signInSubjects'>;
 }
 
-/** Step two: the challenge is consumed first (no replay), then the row holding all three values is erased. */
-export async function eraseSigned(storage: Storage, registry: Registry, erasure: SignedErasure): Promise<boolean> {
-  if (!(await storage.challenges.consume(erasure.challenge))) {
+/**
+ * Step two: the challenge is consumed first (no replay), then the rows holding each erasure's
+ * commitment and ID tag are erased together, or none is (a v3 erasure with the person's v2 identity,
+ * decision 073, both signed over the one challenge).
+ */
+export async function eraseSigned(storage: Storage, registry: Registry, erasures: readonly SignedErasure[]): Promise<boolean> {
+  if (!(await storage.challenges.consume(erasures[0]!.challenge))) {
     throw challengeUnusable();
   }
-  return eraseIdentity(storage, registry, erasure);
+  const identities = erasures.map(({ commitment, idTag }) => ({ commitment, idTag }));
+  return eraseIdentities(
+    storage,
+    registry,
+    identities,
+    erasures.flatMap((erasure) => erasure.signInSubjects),
+  );
 }
 
 /**
- * Erases the identity whose one row holds this commitment, ID tag and DID, in one transaction
- * (`IdentityRepository.erase`), and has this process's tree catch up at once; other processes catch
- * up from the erasure log before their next tree question, and the bytes it freed are scrubbed
- * (`scrubErased`, decision 034). Anything else (a wrong biometric, a wrong ID, an identity already
- * erased) erases nothing and answers false.
+ * Erases, in one transaction (`IdentityRepository.erase`), the row holding each commitment and ID
+ * tag pair, whatever DID it was stored with (decision 073: the person proves the commitment's secret
+ * and the ID's OPRF output; a registrant could name any DID), and has this process's tree catch up
+ * at once; other processes catch up from the erasure log before their next tree question, and the
+ * bytes it freed are scrubbed (`scrubErased`, decision 034). `every`: all of them or nothing, false
+ * unless each pair is a row's; `any` (the raw path, which derived each version the person might
+ * hold): every one that is, false when none is. A wrong biometric, a wrong ID or an identity already
+ * erased erases nothing and answers false.
  */
-export async function eraseIdentity(storage: Storage, registry: Registry, claim: ErasureClaim): Promise<boolean> {
-  const erased = await storage.identities.erase({ commitment: claim.commitment, idTag: claim.idTag, did: claim.did });
+export async function eraseIdentities(
+  storage: Storage,
+  registry: Registry,
+  identities: ReadonlyArray<{ commitment: string; idTag: string }>,
+  signInSubjects: string[],
+  require: 'every' | 'any' = 'every',
+): Promise<boolean> {
+  const erased = await storage.identities.erase(identities, require);
   if (erased) {
     registry.catchUpSoon();
-    await forgetSignIns(storage, claim.signInSubjects);
+    await forgetSignIns(storage, signInSubjects);
     // Before the Success goes out: on SQLite the erased values' bytes are then gone from every file.
     await storage.identities.scrubErased();
   }

@@ -2,22 +2,24 @@ import type { Metrics } from '../metrics.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 import { REGISTRATION } from '../limits/guess-costs.ts';
 import { giveBackOnNodeFailure, type AdmitGuess } from '../limits/spend-guess.ts';
-import type { Storage } from '../storage/types.ts';
+import type { NewIdentity, Storage } from '../storage/types.ts';
+import { forgetSignIns, subjectsOfSecret } from '../openid/forget-sign-ins.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
 import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
 import { registerProven } from './register-proven.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
-import type { RawValues } from './raw/raw-identity.ts';
+import type { RawIdentity, RawValues } from './raw/raw-identity.ts';
 
 /** A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw values, normalised. */
-export type RegistrationRequest = { proven: CheckedRegistrationV3 } | RawValues;
+export type RegistrationRequest = { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | RawValues;
 
 /**
  * The registration use case (POST /register). Either path draws two guesses from the client's guess
  * budget: a raw registration makes two OPRF evaluations, each a guess (its "already registered"
  * answers one); a zero-knowledge one made its rounds at /oprf, but a finished round can be re-blinded
  * (B + s·G, Z + s·K) and registered again without a new one, so the registration itself is what is
- * counted (decision 061). The raw values are derived and dropped. Answers the DID of a new identity,
+ * counted (decision 061). The raw values are derived and dropped. Answers the DID of a new identity
+ * (and the v2 DID it replaced, when the registration moved the person's v2 identity, decision 073),
  * or undefined when the identity was already registered (whose data is never echoed).
  */
 export async function registerClaim(
@@ -25,27 +27,37 @@ export async function registerClaim(
   admit: AdmitGuess,
   request: RegistrationRequest,
   client: string,
-): Promise<{ did?: string }> {
+): Promise<{ did?: string; replacedDid?: string }> {
   const { storage, registry, deriver, metrics, proofVerifier } = services;
   let did: string;
   let inserted: boolean;
+  let replacedDid: string | undefined;
   if ('proven' in request) {
     await admit(REGISTRATION);
-    inserted = (await registerProven(storage, proofVerifier, request.proven)).inserted;
+    const outcome = await registerProven(storage, proofVerifier, request.proven, request.moveFromV2);
+    inserted = outcome.inserted;
+    replacedDid = outcome.replacedDid;
     did = request.proven.did;
   } else {
     const admission = await admit(REGISTRATION);
-    const derived = await deriver.registration(request, client).catch(async (error: unknown) => {
+    const derived = await deriver.registration({ ...request, withSecretScalar: true }, client).catch(async (error: unknown) => {
       await giveBackOnNodeFailure(admission, error);
       throw error;
     });
     metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
-    // Under v3 only (decision 056), and "already registered" for a person who holds a v2 identity.
-    // Both versions evaluate the same two inputs: still two guesses. No v2 identity is written any
-    // more, so none can appear between the read and the insert.
+    // Under v3 only (decision 056). Both versions evaluate the same two inputs: still two guesses.
     const { v3, v2 } = derived;
-    inserted = !(await storage.identities.holdsCommitmentOrTag(v2)) && (await storage.identities.register(v3)).inserted;
     did = v3.did;
+    if (await storage.identities.holdsCommitmentOrTag(v2)) {
+      // A v2 identity holds one of these texts. If it holds both, it is this person's: it moves to v3
+      // in one transaction (decision 073), evicting whoever registered under the person's v3 values
+      // meanwhile (only the zero-knowledge path could). If it holds one, it is someone else's:
+      // "already registered", as before. Nothing writes a v2 identity any more.
+      replacedDid = await moveRaw(storage, v2, { commitment: v3.commitment, idTag: v3.idTag, did: v3.did });
+      inserted = replacedDid !== undefined;
+    } else {
+      inserted = (await storage.identities.register({ commitment: v3.commitment, idTag: v3.idTag, did: v3.did })).inserted;
+    }
   }
   metrics.registrations.inc({ mode: 'proven' in request ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
   if (!inserted) return {};
@@ -53,5 +65,19 @@ export async function registerClaim(
   // background, with the other registrations of the moment (every tree question catches up
   // first anyway), so a registration's latency does not grow with the tree's depth.
   registry.catchUpSoon();
-  return { did };
+  return replacedDid === undefined ? { did } : { did, replacedDid };
+}
+
+/**
+ * The raw move (decision 073): the person's v2 row replaced by their v3 one and any squat of their
+ * v3 values evicted, in one transaction; then their v2 pseudonyms' sign-in records are forgotten
+ * and the freed bytes scrubbed, as an erasure does. The replaced v2 DID, or undefined when no row
+ * holds both v2 values (another person's v2 identity holds one of them).
+ */
+async function moveRaw(storage: Storage, v2: RawIdentity, v3: NewIdentity): Promise<string | undefined> {
+  const outcome = await storage.identities.moveFromV2({ from: v2, to: v3, evict: true });
+  if (!outcome.moved) return undefined;
+  if (v2.secretScalar !== undefined) await forgetSignIns(storage, await subjectsOfSecret(storage, BigInt(v2.secretScalar)));
+  await storage.identities.scrubErased();
+  return outcome.replacedDid;
 }

@@ -142,7 +142,7 @@ describe('provingDepthFor', () => {
     expect([commitmentsFrom.mock.calls.length, erasuresAfter.mock.calls.length]).toEqual([0, 0]);
 
     // Written by another process's storage would be the same: only the table knows.
-    expect(await storage.identities.erase({ commitment: '10001', idTag: 't1', did: 'd1' })).toBe(true);
+    expect(await storage.identities.erase([{ commitment: '10001', idTag: 't1' }])).toBe(true);
     await registry.catchUp();
     const erased = new Group(Array.from({ length: 4 }, (_, n) => BigInt(10_000 + n)));
     erased.removeMember(1);
@@ -159,7 +159,7 @@ describe('provingDepthFor', () => {
     const running = new Registry(storage, { checkpointEvery: 10 });
     await running.catchUp();
     await running.flush();
-    const erase = (n: number) => storage.identities.erase({ commitment: String(10_000 + n), idTag: `t${n}`, did: `d${n}` });
+    const erase = (n: number) => storage.identities.erase([{ commitment: String(10_000 + n), idTag: `t${n}` }]);
     expect(await erase(3)).toBe(true);
     await register(40, 42);
     expect(await erase(41)).toBe(true);

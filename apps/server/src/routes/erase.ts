@@ -43,8 +43,11 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
       const { body } = request;
       let erasure: ErasureRequest;
       if ('idOutput' in body) {
-        const { ownProof, signInProofs, ...fields } = body;
+        const { ownProof, signInProofs, v2, ...fields } = body;
         erasure = { signed: signedErasureV3(fields), signInProofs, ownProof };
+        // The person's v2 identity too, in the same transaction (decision 073), signed over the same challenge.
+        if (v2)
+          erasure.v2 = { signed: signedErasure({ ...v2, challenge: fields.challenge }, v2.signatures), signInProofs: v2.signInProofs };
       } else if ('commitment' in body) {
         const { signatures, signInProofs, ...fields } = body;
         erasure = { signed: signedErasure(fields, signatures), signInProofs };

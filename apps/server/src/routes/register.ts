@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { DID_ALREADY_GENERATED, RawRegisterBody, RegisterReply } from '@zeroid/protocol';
+import { DID_ALREADY_GENERATED, RawRegisterBody, REPLACED_DID, RegisterReply } from '@zeroid/protocol';
 import { ZkRegisterV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
@@ -8,6 +8,7 @@ import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
+import { signedErasure } from '../identity/erase-identity.ts';
 import { badRequest, Problem } from '../problem.ts';
 import { registrationId } from '../credentials/credential-id.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
@@ -66,13 +67,19 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       if ('signatures' in body) throw v2Closed();
       if ('commitment' in body) {
         if (deps.config.requireCredential) throw provenCredentialUnavailable();
-        registration = { proven: checkRegistrationV3(body, v3Evaluator(deps)) };
+        const { moveFromV2, ...registered } = body;
+        const proven = checkRegistrationV3(registered, v3Evaluator(deps));
+        // A move (decision 073): the v2 identity's signatures are checked here too, before anything is spent.
+        const from = moveFromV2 && signedErasure({ ...moveFromV2, challenge: body.challenge }, moveFromV2.signatures);
+        registration = from ? { proven, moveFromV2: { commitment: from.commitment, idTag: from.idTag } } : { proven };
       } else {
         const id = registrationId(normaliseField(body.id_info, 'id_info'), deps.config, new Date());
         registration = { ...id, bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      const { did } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
-      return did === undefined ? { [DID_ALREADY_GENERATED]: true as const } : { [DID_ALREADY_GENERATED]: false as const, DID: did };
+      const { did, replacedDid } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
+      if (did === undefined) return { [DID_ALREADY_GENERATED]: true as const };
+      if (replacedDid === undefined) return { [DID_ALREADY_GENERATED]: false as const, DID: did };
+      return { [DID_ALREADY_GENERATED]: false as const, DID: did, [REPLACED_DID]: replacedDid };
     },
   );
 }

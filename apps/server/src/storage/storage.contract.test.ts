@@ -128,8 +128,45 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await holds('1009', 'tag-9')).toBe(false);
     // A DID alone is not asked about, and an erased row holds nothing.
     expect(await holds('did:key:z6Mk0', 'did:key:z6Mk0')).toBe(false);
-    expect(await storage.identities.erase(identity(0))).toBe(true);
+    expect(await storage.identities.erase([identity(0)])).toBe(true);
     expect(await holds('1000', 'tag-0')).toBe(false);
+    await storage.close();
+  });
+
+  it('erases every pair in one transaction, by commitment and ID tag whatever the stored DID: all or nothing, or any (decision 073)', async () => {
+    const { storage } = await open();
+    for (const n of [0, 1, 2]) await storage.identities.register(n === 2 ? { ...identity(2), did: 'did:key:z6MkOther' } : identity(n));
+    // `every`: one pair no row holds, and nothing is erased.
+    expect(await storage.identities.erase([identity(0), { commitment: '1009', idTag: 'tag-9' }])).toBe(false);
+    expect(await storage.identities.erasuresAfter(0)).toEqual([]);
+    expect(await storage.identities.erase([identity(0), { commitment: '1009', idTag: 'tag-9' }], 'any')).toBe(true);
+    expect(await storage.identities.erasuresAfter(0)).toEqual([{ seq: 1, leafIndex: 0 }]);
+    // Row 2 was stored under another DID: its commitment and tag erase it, and its stored DID is the one tombstoned.
+    expect(await storage.identities.erase([identity(1), identity(2)])).toBe(true);
+    expect(await storage.identities.commitmentsFrom(0)).toEqual(['0', '0', '0']);
+    expect(await storage.identities.isDeactivated('did:key:z6MkOther')).toBe(true);
+    expect(await storage.identities.erase([identity(1)], 'any')).toBe(false);
+    await storage.close();
+  });
+
+  it('moves a v2 row to v3 in one transaction: keeps an own v3 row, evicts or refuses for the others (decision 073)', async () => {
+    const { storage } = await open();
+    // 0: the v2 identity; 1: a squat of its v3 ID tag; 3: another v2 identity, whose own v3 row (4) exists.
+    for (const row of [identity(0), { ...identity(1), idTag: 'tag-5' }, identity(3), identity(4)]) await storage.identities.register(row);
+    const move = (from: number, to: number, evict: boolean, queries?: string[]) =>
+      storage.identities.moveFromV2({ from: identity(from), to: { ...identity(to), ...(queries ? { queries } : {}) }, evict });
+    expect(await move(9, 5, true)).toEqual({ moved: false, reason: 'no-v2-identity' });
+    expect(await move(0, 5, false, ['p1', 'p2'])).toEqual({ moved: false, reason: 'would-evict' });
+    expect(await storage.identities.erasuresAfter(0)).toEqual([]);
+    expect(await move(0, 5, false, ['p1', 'p3'])).toEqual({ moved: false, reason: 'reused-query' });
+    expect(await move(0, 5, true)).toEqual({ moved: true, leafIndex: 4, replacedDid: 'did:key:z6Mk0', evicted: 1 });
+    expect(await storage.identities.commitmentsFrom(0)).toEqual(['0', '0', '1003', '1004', '1005']);
+    expect(await storage.identities.isDeactivated('did:key:z6Mk0')).toBe(true);
+    expect(await storage.identities.isDeactivated('did:key:z6Mk1')).toBe(true);
+    // The v3 row holding all three values is the person's own: kept, nothing evicted, the v2 row gone.
+    expect(await move(3, 4, false)).toEqual({ moved: true, leafIndex: 3, replacedDid: 'did:key:z6Mk3', evicted: 0 });
+    expect(await storage.identities.commitmentsFrom(0)).toEqual(['0', '0', '0', '1004', '1005']);
+    expect(await move(3, 4, false)).toEqual({ moved: false, reason: 'no-v2-identity' });
     await storage.close();
   });
 
@@ -273,13 +310,13 @@ describe.each(backends)('storage contract on $name', (backend) => {
       await storage.checkpoints.save({ size, root: `r${size}`, nodes: 'pages:v1' });
     }
 
-    expect(await storage.identities.erase({ ...identity(1), idTag: identity(2).idTag })).toBe(false);
+    expect(await storage.identities.erase([{ ...identity(1), idTag: identity(2).idTag }])).toBe(false);
     expect(await storage.identities.erasuresAfter(0)).toEqual([]);
     // What a tree's catch-up checks before it reads (decision 064): the leaves and the last erasure.
     expect(await storage.identities.changeMarks()).toEqual({ leafCount: 3, lastErasure: 0 });
-    expect(await storage.identities.erase(identity(1))).toBe(true);
+    expect(await storage.identities.erase([identity(1)])).toBe(true);
     expect(await storage.identities.changeMarks()).toEqual({ leafCount: 3, lastErasure: 1 });
-    expect(await storage.identities.erase(identity(1))).toBe(false);
+    expect(await storage.identities.erase([identity(1)])).toBe(false);
     expect(await storage.identities.findByCommitment('1001')).toBeUndefined();
     expect(await storage.identities.findByDid('did:key:z6Mk1')).toBeUndefined();
     expect(await storage.identities.commitmentsFrom(0)).toEqual(['1000', '0', '1002']);
@@ -297,7 +334,7 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await storage.checkpoints.save({ size: 3, root: 'r3b', nodes: 'x' }, 1)).toBe(true);
     expect(await storage.checkpoints.latest(3)).toMatchObject({ size: 3, root: 'r3b' });
 
-    expect(await storage.identities.erase(identity(0))).toBe(true);
+    expect(await storage.identities.erase([identity(0)])).toBe(true);
     expect(await storage.roots.rootOf(1), 'the root of one leaf is that leaf').toBeUndefined();
     expect(await storage.identities.erasuresAfter(1)).toEqual([{ seq: 2, leafIndex: 0 }]);
 

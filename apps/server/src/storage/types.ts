@@ -13,6 +13,11 @@ export interface IdentityRecord {
  */
 export type RegisterOutcome = { inserted: true; leafIndex: number } | { inserted: false; reusedQuery?: true };
 
+/** What a move from v2 did: the v3 identity's leaf, the DID it replaced, how many other registrations it evicted; or why it did nothing. */
+export type MoveOutcome =
+  | { moved: true; leafIndex: number; replacedDid: string; evicted: number }
+  | { moved: false; reason: 'no-v2-identity' | 'would-evict' | 'reused-query' };
+
 /** An identity to insert; a v3 registration also names the blinded points it was proven from (`registration_queries`). */
 export interface NewIdentity {
   commitment: string;
@@ -46,12 +51,24 @@ export interface IdentityRepository {
   /** Commitments ordered by leaf_index, from `fromIndex` on, for bringing a tree up to date; '0' for an erased leaf. */
   commitmentsFrom(fromIndex: number, limit?: number): Promise<string[]>;
   /**
-   * Erases the identity whose row holds all three values, in one transaction (decision 022): its
-   * commitment, ID tag and DID become NULL, its leaf is logged in `leaf_erasures` for every process's
-   * tree, its DID is tombstoned (deactivated), and checkpoints holding its leaf are deleted. False,
-   * and nothing written, when no row holds all three.
+   * Erases, in one transaction, the row that holds each of these commitment and ID tag pairs (a
+   * person's identity under each protocol version they may hold, decision 073): the values become
+   * NULL, each leaf is logged in `leaf_erasures` for every process's tree, each row's stored DID is
+   * tombstoned (deactivated), and checkpoints holding a leaf are deleted (decision 022). The DID is
+   * not matched: a zero-knowledge registrant names it, no proof of the texts binds it. `every` (the
+   * default): false, and nothing written, unless every pair is one row's; `any`: erases the pairs
+   * that are, false when none is.
    */
-  erase(identity: { commitment: string; idTag: string; did: string }): Promise<boolean>;
+  erase(identities: ReadonlyArray<{ commitment: string; idTag: string }>, require?: 'every' | 'any'): Promise<boolean>;
+  /**
+   * A person's move from protocol v2 to v3 (decision 073), in one transaction: the row holding the
+   * v2 commitment and v2 ID tag together is erased and the v3 identity inserted, so the person never
+   * holds both, nor neither. A row already holding all three v3 values is the person's own and is
+   * kept. Any other row holding one of the v3 values is erased with it when `evict` (the raw path,
+   * which derived both versions from the same texts), else the move is refused (`would-evict`) and
+   * nothing is erased. With `queries` (a zero-knowledge move), those are recorded first, as by `register`.
+   */
+  moveFromV2(move: { from: { commitment: string; idTag: string }; to: NewIdentity; evict: boolean }): Promise<MoveOutcome>;
   /**
    * After an erasure: makes the bytes it freed unreadable where the database can (decisions 034 and
    * 053). SQLite: a truncating WAL checkpoint, tried once before this resolves and again in the

@@ -7,6 +7,8 @@ export class ApiError extends Error {
     readonly status?: number,
     /** From a 429's Retry-After: how long before trying again can succeed (the screen counts it down). */
     readonly retryAfterSeconds?: number,
+    /** The server's error code, for the few refusals a flow acts on (a move from v2 that would evict, decision 073). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -67,8 +69,9 @@ async function errorFrom(response: Response): Promise<ApiError> {
   const retryAfter = Number(response.headers.get('retry-after'));
   const retryAfterSeconds = response.status === 429 && Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : undefined;
   try {
-    const body = (await response.json()) as { error?: { message?: unknown } };
-    if (typeof body.error?.message === 'string') return new ApiError(body.error.message, response.status, retryAfterSeconds);
+    const body = (await response.json()) as { error?: { message?: unknown; code?: unknown } };
+    const code = typeof body.error?.code === 'string' ? body.error.code : undefined;
+    if (typeof body.error?.message === 'string') return new ApiError(body.error.message, response.status, retryAfterSeconds, code);
   } catch {
     // not JSON: fall through to the generic message
   }

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { closed, decimal, ed25519Signature } from '../schema-parts.ts';
 import { DID_KEY_PATTERN } from '../did-key.ts';
-import { MAX_SIGN_IN_SECTORS, SemaphoreProofSchema } from '../schemas.ts';
+import { MAX_SIGN_IN_SECTORS, SemaphoreProofSchema, ZkEraseBody } from '../schemas.ts';
 import { V3Evaluation, V3Point } from './key-info.ts';
 
 /**
@@ -41,6 +41,23 @@ export const Groth16Points = Type.Array(decimal('coordinate'), { minItems: 8, ma
  * server rebuilds from what it checked itself, and an Ed25519 signature with the DID's key
  * (`v3RegistrationMessage`), which proves the DID is the registrant's.
  */
+/**
+ * A protocol v2 identity, proven held by the biometric and the ID as a v2 erasure proves it (decision
+ * 022): its commitment and DID, oprf(id) (whose HKDF is its ID tag), and both v2 keys' signatures
+ * over the erasure message, with the challenge of the body it travels in. Sent with a v3 registration
+ * to move that identity (decision 073), or with a v3 erasure to erase it too.
+ */
+export const V2Holding = Type.Object(
+  {
+    commitment: ZkEraseBody.properties.commitment,
+    did: ZkEraseBody.properties.did,
+    idProof: ZkEraseBody.properties.idProof,
+    signatures: ZkEraseBody.properties.signatures,
+  },
+  closed,
+);
+export type V2Holding = Static<typeof V2Holding>;
+
 export const ZkRegisterV3Body = Type.Object(
   {
     commitment: decimal('Semaphore identity commitment, proven in the circuit'),
@@ -51,6 +68,11 @@ export const ZkRegisterV3Body = Type.Object(
     id: V3Round,
     proof: Groth16Points,
     didSignature: ed25519Signature('base64url Ed25519 signature over v3RegistrationMessage'),
+    moveFromV2: Type.Optional({
+      ...V2Holding,
+      description:
+        "The registrant's v2 identity, replaced by this registration in one transaction (decision 073); refused with MOVE_WOULD_EVICT when another registration holds one of the v3 values",
+    }),
   },
   { ...closed, description: 'Zero-knowledge registration, protocol v3: every stored value proven from OPRF evaluations.' },
 );
@@ -71,6 +93,15 @@ export const ZkEraseV3Body = Type.Object(
     ownProof: SemaphoreProofSchema,
     didSignature: ed25519Signature('base64url Ed25519 signature over v3ErasureMessage'),
     signInProofs: Type.Array(SemaphoreProofSchema, { maxItems: MAX_SIGN_IN_SECTORS }),
+    v2: Type.Optional(
+      Type.Object(
+        { ...V2Holding.properties, signInProofs: ZkEraseBody.properties.signInProofs },
+        {
+          ...closed,
+          description: "The person's v2 identity too, erased in the same transaction (decision 073): Success only if both are.",
+        },
+      ),
+    ),
   },
   { ...closed, description: 'Zero-knowledge erasure of a protocol v3 identity.' },
 );

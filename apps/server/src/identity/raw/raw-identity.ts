@@ -53,9 +53,9 @@ async function outputsOf(oprf: OprfOutputs, bio: string, id: string): Promise<Ui
  * The specification's raw path: the client sent its raw ID and biometric, so the server runs the
  * client's side of the derivation on its behalf, with the same protocol code the browser uses, and
  * keeps nothing raw. The values leave this function only as OPRF-hardened commitments, DIDs and tags
- * (and, for an erasure only, the identities' secret scalars). Both versions are derived: a
- * registration writes v3, and is "already registered" when the person's v2 identity exists;
- * verification and erasure find whichever version the person holds.
+ * (and, when asked, the identities' secret scalars, to find sign-in records). Both versions are
+ * derived: a registration writes v3, moving the person's v2 identity if they hold one (decision
+ * 073); verification finds whichever version the person holds, and erasure erases both.
  */
 export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawValues): Promise<RawDerivation> {
   await libsodiumReady;

@@ -27,7 +27,7 @@ it('rebuilds identities and roots on SQLite keeping every row, UNIQUE values and
   expect(await storage.identities.findByDid('did:key:z6Mk2')).toMatchObject({ leafIndex: 2, idTag: 'tag-2', createdAt: new Date(5_002) });
   expect(await storage.identities.register({ commitment: '1001', idTag: 'new', did: 'did:key:z6Mknew' })).toEqual({ inserted: false });
   expect(await storage.roots.standing('r3', 60_000, new Date(8_000))).toEqual({ size: 3, accepted: true });
-  expect(await storage.identities.erase({ commitment: '1001', idTag: 'tag-1', did: 'did:key:z6Mk1' })).toBe(true);
+  expect(await storage.identities.erase([{ commitment: '1001', idTag: 'tag-1' }])).toBe(true);
   expect(await storage.identities.register({ commitment: '1001', idTag: 'tag-1', did: 'did:key:z6Mk1' })).toEqual({
     inserted: true,
     leafIndex: 3,

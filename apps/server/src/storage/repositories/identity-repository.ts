@@ -4,7 +4,9 @@ import { ERASURE_TABLES, freedBytesScrubber, type ScrubMark } from '../freed-byt
 import { groupCommit } from '../group-commit.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
 import type { Database } from '../schema.ts';
-import type { IdentityRecord, IdentityRepository, NewIdentity, RegisterOutcome } from '../types.ts';
+import type { IdentityRecord, IdentityRepository, MoveOutcome, NewIdentity, RegisterOutcome } from '../types.ts';
+
+type HeldRow = { leafIndex: number; commitment: string; did: string };
 
 /** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
 export const REGISTRATION_LOCK = 0x2e701d;
@@ -52,9 +54,11 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     return false;
   };
 
-  /** One registration inside a transaction that holds the registration lock. */
-  const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did, queries }: NewIdentity): Promise<RegisterOutcome> => {
-    if (queries && !(await recordQueries(trx, queries))) return { inserted: false, reusedQuery: true };
+  /**
+   * Inserts at the next gapless leaf index, under the registration lock; undefined when a commitment,
+   * ID tag or DID is taken. A DID erased before is active again (decision 022).
+   */
+  const insertRow = async (trx: Transaction<Database>, { commitment, idTag, did }: NewIdentity): Promise<number | undefined> => {
     // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
     const result = await sql<{ leaf_index: number }>`
       INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
@@ -63,11 +67,64 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       ON CONFLICT DO NOTHING
       RETURNING leaf_index`.execute(trx);
     const inserted = result.rows[0];
-    if (inserted) {
-      // Erasure (decision 022): the same biometric derives the same DID, which is active again.
-      await trx.deleteFrom('deactivated_dids').where('did_hash', '=', didHash(did)).execute();
-      return { inserted: true, leafIndex: Number(inserted.leaf_index) };
-    }
+    if (!inserted) return undefined;
+    await trx.deleteFrom('deactivated_dids').where('did_hash', '=', didHash(did)).execute();
+    return Number(inserted.leaf_index);
+  };
+
+  // The registration lock orders erasures with registrations, so `seq` is gapless like leaf_index.
+  const takeErasureLocks = async (trx: Transaction<Database>) => {
+    await takeRegistrationLock(trx);
+    if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${ERASURE_LOCK})`.execute(trx);
+  };
+
+  /**
+   * The row that holds this commitment and this ID tag together: the person's, whatever DID it was
+   * stored with. The two are what a person proves with their texts; the DID a zero-knowledge
+   * registrant names is bound by no proof of those texts (decision 073), so it decides nothing here.
+   */
+  const rowHolding = async (trx: Transaction<Database>, { commitment, idTag }: { commitment: string; idTag: string }) => {
+    const row = await trx
+      .selectFrom('identities')
+      .select(['leaf_index', 'did'])
+      .where('commitment', '=', commitment)
+      .where('id_tag', '=', idTag)
+      .executeTakeFirst();
+    return row && { leafIndex: Number(row.leaf_index), commitment, did: row.did! };
+  };
+
+  /**
+   * Erases one row inside a transaction that holds the erasure locks (decision 022): its values
+   * become NULL, its leaf is logged for every process's tree, its stored DID tombstoned, checkpoints
+   * holding the leaf deleted, and a root equal to its commitment (a one-leaf tree's) forgotten.
+   */
+  const eraseRow = async (trx: Transaction<Database>, { leafIndex, commitment, did }: HeldRow) => {
+    await trx
+      .updateTable('identities')
+      .set({ commitment: null, id_tag: null, did: null, created_at: 0 })
+      .where('leaf_index', '=', leafIndex)
+      .execute();
+    await sql`
+      INSERT INTO leaf_erasures (seq, leaf_index)
+      SELECT COALESCE(MAX(seq), 0) + 1, CAST(${leafIndex} AS INTEGER) FROM leaf_erasures`.execute(trx);
+    await trx
+      .insertInto('deactivated_dids')
+      .values({ did_hash: didHash(did) })
+      .onConflict((oc) => oc.column('did_hash').doNothing())
+      .execute();
+    // Every checkpoint that holds the leaf goes with it; the next catch-up saves a new one.
+    await trx.deleteFrom('tree_checkpoints').where('size', '>', leafIndex).execute();
+    await trx.deleteFrom('tree_checkpoint_pages').where('size', '>', leafIndex).execute();
+    // A LeanIMT of one leaf has that leaf as its root: the root history held the commitment itself
+    // (found by the erasure test's database scan). No proof can be made against it any more.
+    await trx.deleteFrom('roots').where('root', '=', commitment).execute();
+  };
+
+  /** One registration inside a transaction that holds the registration lock. */
+  const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did, queries }: NewIdentity): Promise<RegisterOutcome> => {
+    if (queries && !(await recordQueries(trx, queries))) return { inserted: false, reusedQuery: true };
+    const leafIndex = await insertRow(trx, { commitment, idTag, did });
+    if (leafIndex !== undefined) return { inserted: true, leafIndex };
 
     const holder = await trx
       .selectFrom('identities')
@@ -174,37 +231,46 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       return rows.map((r) => r.commitment ?? '0');
     },
 
-    async erase({ commitment, idTag, did }) {
+    async erase(identities, require = 'every') {
       return retryOnContention(() =>
         db.transaction().execute(async (trx) => {
-          // The registration lock orders erasures with registrations, so `seq` is gapless like leaf_index.
-          await takeRegistrationLock(trx);
-          if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${ERASURE_LOCK})`.execute(trx);
-          const row = await trx
-            .updateTable('identities')
-            .set({ commitment: null, id_tag: null, did: null, created_at: 0 })
-            .where('commitment', '=', commitment)
-            .where('id_tag', '=', idTag)
-            .where('did', '=', did)
-            .returning('leaf_index')
-            .executeTakeFirst();
-          if (!row) return false;
-          const leafIndex = Number(row.leaf_index);
-          await sql`
-            INSERT INTO leaf_erasures (seq, leaf_index)
-            SELECT COALESCE(MAX(seq), 0) + 1, CAST(${leafIndex} AS INTEGER) FROM leaf_erasures`.execute(trx);
-          await trx
-            .insertInto('deactivated_dids')
-            .values({ did_hash: didHash(did) })
-            .onConflict((oc) => oc.column('did_hash').doNothing())
-            .execute();
-          // Every checkpoint that holds the leaf goes with it; the next catch-up saves a new one.
-          await trx.deleteFrom('tree_checkpoints').where('size', '>', leafIndex).execute();
-          await trx.deleteFrom('tree_checkpoint_pages').where('size', '>', leafIndex).execute();
-          // A LeanIMT of one leaf has that leaf as its root: the root history held the commitment itself
-          // (found by the erasure test's database scan). No proof can be made against it any more.
-          await trx.deleteFrom('roots').where('root', '=', commitment).execute();
+          await takeErasureLocks(trx);
+          const rows: HeldRow[] = [];
+          for (const identity of identities) {
+            const row = await rowHolding(trx, identity);
+            if (row) rows.push(row);
+            else if (require === 'every') return false;
+          }
+          if (rows.length === 0) return false;
+          for (const row of rows) await eraseRow(trx, row);
           return true;
+        }),
+      );
+    },
+
+    async moveFromV2({ from, to, evict }) {
+      return retryOnContention(() =>
+        db.transaction().execute(async (trx): Promise<MoveOutcome> => {
+          await takeErasureLocks(trx);
+          if (to.queries && !(await recordQueries(trx, to.queries))) return { moved: false, reason: 'reused-query' };
+          const v2 = await rowHolding(trx, from);
+          if (!v2) return { moved: false, reason: 'no-v2-identity' };
+          // Whoever holds the new values: the person's own v3 row (all three values, made through the
+          // zero-knowledge window of decision 056), or someone else's registration under one of them.
+          const holders = await trx
+            .selectFrom('identities')
+            .select(['leaf_index', 'commitment', 'id_tag', 'did'])
+            .where((eb) => eb.or([eb('commitment', '=', to.commitment), eb('id_tag', '=', to.idTag), eb('did', '=', to.did)]))
+            .execute();
+          const own = holders.find((row) => row.commitment === to.commitment && row.id_tag === to.idTag && row.did === to.did);
+          const others = holders.filter((row) => row !== own);
+          if (others.length > 0 && !evict) return { moved: false, reason: 'would-evict' };
+          for (const row of others) await eraseRow(trx, { leafIndex: Number(row.leaf_index), commitment: row.commitment!, did: row.did! });
+          await eraseRow(trx, v2);
+          if (own) return { moved: true, leafIndex: Number(own.leaf_index), replacedDid: v2.did, evicted: others.length };
+          const leafIndex = await insertRow(trx, to);
+          if (leafIndex === undefined) throw new Error('A move inserted nothing, though every holder of its values was erased');
+          return { moved: true, leafIndex, replacedDid: v2.did, evicted: others.length };
         }),
       );
     },

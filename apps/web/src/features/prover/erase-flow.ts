@@ -18,6 +18,7 @@ import { locateIdentity, type ProvingIdentity } from './locate-identity.ts';
 import { normaliseField } from './normalise-field.ts';
 import { loadOnDemand } from './load-on-demand.ts';
 import { oprfRoundV3 } from './oprf-round-v3.ts';
+import { findV2Holding } from './v2-holding.ts';
 
 /** The group of one identity alone: its root is the commitment itself (decision 048). */
 const OWN_GROUP_DEPTH = 1;
@@ -28,6 +29,7 @@ const OWN_GROUP_DEPTH = 1;
  * - v3: the ID's OPRF output goes along (its Poseidon is the ID tag, so the server erases only when
  *   the ID matches too), with a Semaphore proof in the group of this identity alone whose message and
  *   scope are the challenge (v3 has no EdDSA key to sign with), and the DID key's signature.
+ *   A v2 identity of the same texts goes in the same body and the same transaction (decision 073).
  * - v2 (and a biometric registered under neither): the Semaphore identity and did:key sign a fresh
  *   challenge with the commitment, DID and ID tag, and the ID's v2 OPRF output goes along, as before.
  * So that the server can delete this person's Sign in with ZeroID records and tokens, a Semaphore
@@ -49,13 +51,17 @@ export async function eraseFlow(input: { idInfo: string; bioInfo: string }, prog
     const [{ output: idOutput }, { challenge }] = await Promise.all([oprfRoundV3('id', idInfo), challengeRequest]);
     const { commitment, didKey } = deriveRegistration(located.output, idOutput);
     const fields = { commitment, did: didKey.did, idOutput: idOutput.toString(), challenge };
+    // A person who holds a v2 identity too (registered on this device before decision 073) erases both at once.
+    const held = await findV2Holding({ idInfo, bioInfo }, challenge);
     const [ownProof] = await ownGroupProofs(located.identity, challenge, [challenge], progress);
-    const signInProofs = await ownGroupProofs(located.identity, challenge, (await scopesRequest).scopes, progress);
+    const { scopes } = await scopesRequest;
+    const signInProofs = await ownGroupProofs(located.identity, challenge, scopes, progress);
     body = {
       ...fields,
       ownProof: ownProof!,
       didSignature: signWithDid(v3ErasureMessage(fields), didKey.secretKey),
       signInProofs,
+      ...(held ? { v2: { ...held.holding, signInProofs: await ownGroupProofs(held.identity, challenge, scopes, progress) } } : {}),
     } satisfies ZkEraseV3Body;
   } else {
     const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));

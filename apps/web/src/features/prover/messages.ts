@@ -1,5 +1,6 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
+import type { MoveRefused } from './register-flow.ts';
 import type { Progress } from '../../shared/progress.ts';
 
 /** What the page asks the prover worker, and what the worker answers. */
@@ -15,7 +16,7 @@ export type ProverRequest =
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }
-  | { id: number; type: 'register-result'; reply: RegisterReply }
+  | { id: number; type: 'register-result'; reply: RegisterReply | MoveRefused }
   | { id: number; type: 'verify-result'; reply: VerifyReply }
   | { id: number; type: 'sign-in-result'; proof: SemaphoreProof | undefined }
   | { id: number; type: 'error'; message: string; retryAfterSeconds?: number | undefined };

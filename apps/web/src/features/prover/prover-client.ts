@@ -1,5 +1,6 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
+import type { MoveRefused } from './register-flow.ts';
 import type { Progress } from '../../shared/progress.ts';
 import { ApiError } from '../../shared/http.ts';
 import type { ProverRequest, ProverResponse } from './messages.ts';
@@ -63,8 +64,11 @@ export function prepareRegistration(): void {
   proverWorker().postMessage({ id: 0, type: 'prepare-registration' } satisfies ProverRequest);
 }
 
-export function registerInBrowser(input: { idInfo: string; bioInfo: string }, onProgress?: (p: Progress) => void): Promise<RegisterReply> {
-  return call<RegisterReply>({ type: 'register', ...input }, onProgress);
+export function registerInBrowser(
+  input: { idInfo: string; bioInfo: string },
+  onProgress?: (p: Progress) => void,
+): Promise<RegisterReply | MoveRefused> {
+  return call<RegisterReply | MoveRefused>({ type: 'register', ...input }, onProgress);
 }
 
 export function verifyInBrowser(

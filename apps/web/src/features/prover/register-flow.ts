@@ -10,13 +10,14 @@ import {
 } from '@zeroid/protocol/v3';
 import { groth16 } from 'snarkjs';
 import type { Progress } from '../../shared/progress.ts';
-import { requestJson } from '../../shared/http.ts';
+import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 import { registrationArtifacts } from './artifact-cache.ts';
 import { downloadProgress } from './download-progress.ts';
 import { normaliseField } from './normalise-field.ts';
 import { oprfRoundV3 } from './oprf-round-v3.ts';
+import { findV2Holding } from './v2-holding.ts';
 
 /**
  * Zero-knowledge registration under protocol v3 (decision 056), entirely on this device: one OPRF
@@ -24,20 +25,24 @@ import { oprfRoundV3 } from './oprf-round-v3.ts';
  * the v3 derivations (commitment, ID tag, did:key), then a Groth16 proof of the registration circuit
  * that they are the OPRF outputs of what was blinded, bound to the challenge and the DID, and the
  * DID key's signature. Only blinded points, the nodes' answers, derived values, the proof and the
- * signature are sent; the server rebuilds the proof's public inputs from what it checks itself.
+ * signature are sent; the server rebuilds the proof's public inputs from what it checks itself. A
+ * person who holds a v2 identity moves it here (decision 073): its proof goes with the registration.
  */
-export async function registerFlow(input: { idInfo: string; bioInfo: string }, progress: (p: Progress) => void): Promise<RegisterReply> {
+export async function registerFlow(
+  input: { idInfo: string; bioInfo: string },
+  progress: (p: Progress) => void,
+): Promise<RegisterReply | MoveRefused> {
   const idInfo = normaliseField(input.idInfo, 'The ID');
   const bioInfo = normaliseField(input.bioInfo, 'The biometric data');
   progress({ stage: 'deriving' });
   // Prepared when the page opened; the bar shows what is left of it.
   const artifactsRequest = registrationArtifacts(downloadProgress(progress));
   artifactsRequest.catch(() => undefined); // awaited below; never an unhandled rejection
-  const [bio, id, { challenge }] = await Promise.all([
-    oprfRoundV3('bio', bioInfo),
-    oprfRoundV3('id', idInfo),
-    requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' }),
-  ]);
+  const challengeRequest = requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' });
+  // A person who holds a v2 identity moves it in this registration (decision 073): never both, never neither.
+  const v2Request = challengeRequest.then(({ challenge }) => findV2Holding({ idInfo, bioInfo }, challenge));
+  v2Request.catch(() => undefined); // awaited below
+  const [bio, id, { challenge }] = await Promise.all([oprfRoundV3('bio', bioInfo), oprfRoundV3('id', idInfo), challengeRequest]);
   timelineMark('oprf-round-done');
   const registration = deriveRegistration(bio.output, id.output);
   const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
@@ -47,13 +52,25 @@ export async function registerFlow(input: { idInfo: string; bioInfo: string }, p
   timelineMark('proof-started');
   const { proof } = await groth16.fullProve(proofInput, artifacts.wasm, artifacts.zkey);
   timelineMark('proof-done');
+  const held = await v2Request;
   const body: ZkRegisterV3Body = {
     ...fields,
     bio: bio.round,
     id: id.round,
     proof: packGroth16Proof(proof).map(String),
     didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
+    ...(held ? { moveFromV2: held.holding } : {}),
   };
   progress({ stage: 'sending' });
-  return requestJson<RegisterReply>(apiUrls.register(), { method: 'POST', body });
+  try {
+    return await requestJson<RegisterReply>(apiUrls.register(), { method: 'POST', body });
+  } catch (error) {
+    // Someone registered under this ID or biometric under v3: only the raw move, which the server
+    // derives from both texts, may evict them. The page offers it; nothing was changed.
+    if (error instanceof ApiError && error.code === 'MOVE_WOULD_EVICT') return { moveRefused: true, message: error.message };
+    throw error;
+  }
 }
+
+/** A move from v2 the server refused because it would evict another registration: the page offers the raw move. */
+export type MoveRefused = { moveRefused: true; message: string };

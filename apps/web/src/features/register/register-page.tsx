@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { prepareRegistrationProver, register, type RegisterOutcome } from '../prover/submit-registration.ts';
+import { moveOnServer, prepareRegistrationProver, register, type RegisterOutcome } from '../prover/submit-registration.ts';
 import { config } from '../../shared/config.ts';
 import { CopyButton } from '../../shared/copy-button.tsx';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
@@ -28,16 +28,17 @@ export function RegisterPage() {
   // The registration proof's circuit and key load while the ID and biometric are typed (decision 043).
   useEffect(() => prepareRegistrationProver(), []);
 
-  async function submit(event: FormEvent) {
+  async function submit(event: FormEvent, how: typeof register = register) {
     event.preventDefault();
     setOutcome(undefined);
     // Empty or too long: said at once, under the field, before anything is sent or started.
     if (!check({ idInfo, bioInfo })) return;
-    const done = await run((onProgress) => register({ idInfo, bioInfo }, onProgress), 'Registration failed. Please try again.');
+    const done = await run((onProgress) => how({ idInfo, bioInfo }, onProgress), 'Registration failed. Please try again.');
     if (!done) return;
     setOutcome(done.value);
-    // Registered: nothing typed stays on the screen. Already registered: left as typed, to correct.
-    if (!done.value.alreadyRegistered) {
+    // Registered: nothing typed stays on the screen. Already registered, or a move to make on the
+    // server: left as typed.
+    if ('did' in done.value) {
       setIdInfo('');
       setBioInfo('');
     }
@@ -80,12 +81,25 @@ export function RegisterPage() {
       </form>
       <ErrorAlert message={error} retryIn={retryIn} />
       {outcome?.alreadyRegistered ? <AlreadyRegistered /> : null}
-      {outcome && !outcome.alreadyRegistered ? (
+      {outcome && 'moveRefused' in outcome ? (
+        <div className="notice" role="status">
+          <p>{outcome.moveRefused}</p>
+          <button type="button" disabled={pending} onClick={(event) => void submit(event, moveOnServer)}>
+            Move on the server
+          </button>
+        </div>
+      ) : null}
+      {outcome && 'did' in outcome ? (
         <div className="success" role="status">
           <p>Registered. Your decentralised identifier (DID) is:</p>
           <p className="did">
             <code>{outcome.did}</code>
           </p>
+          {outcome.replacedDid ? (
+            <p className="replaced-did">
+              It replaces the identity you registered before, whose DID is now deactivated: <code>{outcome.replacedDid}</code>
+            </p>
+          ) : null}
           <p className="did-actions">
             <CopyButton text={outcome.did} label="Copy DID" />
             <Link to={routes.didQr(outcome.did)}>Show my DID as a QR code</Link>
