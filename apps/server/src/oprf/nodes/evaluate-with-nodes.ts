@@ -128,7 +128,10 @@ export async function evaluateWithNodes(
   // Ask t nodes first (taking turns, so the load spreads) and the rest only when one of them fails
   // or is slower than the hedge delay: each extra node asked is a scalar multiplication and a proof
   // spent there, and a wasted guess on its budget.
-  const order = [...known.slice(turn % known.length), ...known.slice(0, turn % known.length)];
+  // A node that did not answer its last call in time is asked last for a while (decision 075): with
+  // one node hanging, a round no longer waits the hedge delay for it every other time.
+  const rotated = [...known.slice(turn % known.length), ...known.slice(0, turn % known.length)];
+  const order = [...rotated.filter((node) => !missedLately(node.url)), ...rotated.filter((node) => missedLately(node.url))];
   turn++;
   const pending = new Map<number, Promise<Outcome>>();
   const answers: Answer[] = [];
@@ -224,6 +227,11 @@ const noteAnswerTime = (ms: number) => {
   typicalAnswerMs = typicalAnswerMs === 0 ? ms : 0.95 * typicalAnswerMs + 0.05 * ms;
 };
 let turn = 0;
+/** How long a node that missed its timeout is asked last: then it is tried again among the first. */
+const MISSED_MS = 5000;
+/** Nodes (by URL) that missed their timeout or could not be reached, and until when they are asked last. */
+const missed = new Map<string, number>();
+const missedLately = (url: string) => (missed.get(url) ?? 0) > performance.now();
 
 /**
  * A signal that aborts a round's node calls `timeoutMs` after they were sent, one turn of the event
@@ -253,6 +261,7 @@ async function askNode(
   try {
     response = await postToNode(new URL(`${node.url}${path}`), body, headers, signal);
   } catch {
+    missed.set(node.url, performance.now() + MISSED_MS);
     return fault(signal.aborted ? 'timeout' : 'unreachable');
   }
   if (response.status === 429) return fault('rate-limited', 429);
@@ -262,6 +271,7 @@ async function askNode(
     if (typeof reply.evaluation !== 'string' || !/^[A-Za-z0-9_-]{1,512}$/.test(reply.evaluation))
       return fault('malformed', response.status);
     noteAnswerTime(performance.now() - started);
+    missed.delete(node.url);
     return { index: node.index, evaluation: new Uint8Array(Buffer.from(reply.evaluation, 'base64url')) };
   } catch {
     return fault('malformed', response.status);
