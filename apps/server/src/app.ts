@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import type { AppDeps } from './app-deps.ts';
+import { allowQueuedRequests } from './http/queued-request-timeout.ts';
 import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { acceptStrictJsonOnly } from './http/strict-json.ts';
@@ -50,6 +51,7 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   });
 
   await registerGuessLimits(app, services.limits);
+  if (config.oprfNodes.length > 0) allowQueuedRequests(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -6,7 +6,9 @@ import type { AppDeps, Lifecycle } from './app-deps.ts';
 import type { Config } from './config.ts';
 import type { GuessLimitSettings } from './http/guess-limits.ts';
 import { inProcessDeriver, workerDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts';
+import { queuedDeriver } from './identity/raw/queued-deriver.ts';
 import { thresholdDeriver, workerThresholdDeriver } from './identity/raw/threshold-deriver.ts';
+import { nodeRoundQueue } from './oprf/nodes/node-round-queue.ts';
 import type { OprfNodesState } from './oprf/nodes/oprf-node-set.ts';
 import { connectStorage } from './jobs/connect-storage.ts';
 import type { JobLog } from './jobs/job-log.ts';
@@ -263,7 +265,7 @@ function rawDeriver(
   },
 ): RawDeriver {
   if (oprfNodes) {
-    return (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
+    const deriver = (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
       timeoutMs: config.oprfNodeTimeoutMs,
       threads: config.derivationThreads,
       admissionSeed: admissionSeed(keySecret),
@@ -278,6 +280,8 @@ function rawDeriver(
         if (faults.some((fault) => fault.reason !== 'rate-limited')) oprfNodes.rereadSoon?.();
       },
     });
+    // A burst waits its turn here rather than reaching the nodes all at once (decision 075).
+    return queuedDeriver(deriver, nodeRoundQueue({ concurrency: config.oprfNodeConcurrency, waiting: config.oprfNodeQueue }));
   }
   return config.derivationThreads > 0 ? workerDeriver(oprfKey!, config.derivationThreads) : inProcessDeriver(oprfKey!);
 }

@@ -134,6 +134,20 @@ export const serverSettings = Type.Object({
     default: 2000,
     description: 'threshold mode: how long the raw path waits for a node before going on without it',
   }),
+  OPRF_NODE_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 4,
+    description:
+      'threshold mode: raw-path derivations talking to the nodes at once; more wait their turn, and OPRF_NODE_TIMEOUT_MS counts from when one is sent',
+  }),
+  OPRF_NODE_QUEUE: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    default: 256,
+    description:
+      'threshold mode: raw-path derivations that may wait for their turn; beyond it a request is refused at once with `503 OPRF_BUSY` and Retry-After',
+  }),
   OPRF_NODE_REREAD_MS: Type.Integer({
     minimum: 100,
     maximum: 600_000,
@@ -286,6 +300,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     oprfThreshold,
     oprfNodeTimeoutMs: s.OPRF_NODE_TIMEOUT_MS,
     oprfNodeRereadMs: s.OPRF_NODE_REREAD_MS,
+    /** The queue in front of the nodes (decision 075): derivations in flight, and how many more may wait. */
+    oprfNodeConcurrency: s.OPRF_NODE_CONCURRENCY,
+    oprfNodeQueue: s.OPRF_NODE_QUEUE,
     attemptKeySecret: s.ATTEMPT_KEY_SECRET,
     /** Absent: circuits/artifacts of this checkout. */
     circuitArtifacts: s.CIRCUIT_ARTIFACTS ? path.resolve(env.INIT_CWD || process.cwd(), s.CIRCUIT_ARTIFACTS) : undefined,

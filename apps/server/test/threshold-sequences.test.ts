@@ -407,9 +407,11 @@ describe('threshold nodes under real sequences (decision 033)', () => {
       });
       const registration = (i: number) => answer('/register', { id_info: `SEQ-HANG-${i}`, bio_info: `hanging biometric ${i}` });
       const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => registration(i)));
-      // On a loaded machine a good node may be slower than the timeout too: such a registration is a
-      // 503 and stored nothing (a few register afterwards). The sockets are what this test is about.
-      expect(replies.filter((reply) => reply !== 'false' && reply !== '503 OPRF_UNAVAILABLE')).toEqual([]);
+      // On a loaded machine a good node may be slower than the timeout too, or the queue in front of
+      // the nodes may be full (decision 075): such a registration is a 503 and stored nothing (a few
+      // register afterwards). The sockets are what this test is about.
+      const refusals = new Set(['503 OPRF_UNAVAILABLE', '503 OPRF_BUSY']);
+      expect(replies.filter((reply) => reply !== 'false' && !refusals.has(reply))).toEqual([]);
       expect(replies).toContain('false');
       expect(hanging.posts()).toBeGreaterThan(0);
       await sleep(Math.max(0, hanging.lastPostAt() + 2 * TIMEOUT_MS - Date.now()));

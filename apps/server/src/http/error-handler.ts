@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ProtocolInputError } from '@zeroid/protocol';
 import { GuessRefused } from '../limits/guess-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
+import { OprfNodesBusy } from '../oprf/nodes/node-round-queue.ts';
 import { Problem, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 import { replyProblem } from './reply-problem.ts';
@@ -71,9 +72,19 @@ function toProblem(error: FastifyError | Error): Problem {
  * and no verdict, and nothing was stored. A 503 the client may retry, whose code says whether too few
  * nodes answered (OPRF_UNAVAILABLE) or their keys do not fit together (OPRF_NODES_INCONSISTENT: a
  * node on an old share, or another split's; decision 033); a 429 when the nodes that refused did so
- * because this client is over its guess budget at them.
+ * because this client is over its guess budget at them; `OPRF_BUSY` when the queue in front of the
+ * nodes is full (decision 075).
  */
 function oprfNodesProblem(error: OprfNodesUnavailable): Problem {
+  if (error instanceof OprfNodesBusy) {
+    // Beyond the queue in front of the nodes (decision 075): refused before anything was sent.
+    return new Problem(
+      503,
+      'OPRF_BUSY',
+      'Too many requests are waiting for the OPRF nodes right now. Nothing was saved; please try again in a moment.',
+      { 'retry-after': String(error.retryAfterSeconds) },
+    );
+  }
   if (error.rateLimitedFor !== undefined) {
     return new Problem(429, 'RATE_LIMITED', 'Too many attempts. Please wait a minute and try again.', {
       'retry-after': String(error.rateLimitedFor),

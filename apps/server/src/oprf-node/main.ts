@@ -5,6 +5,7 @@ import { loadNodeShare } from '../oprf/oprf-share-store.ts';
 import { ShareFileError } from '../oprf/oprf-share-file.ts';
 import { openStorage } from '../storage/open-storage.ts';
 import { buildNodeApp } from './build-node-app.ts';
+import { warmUpNode } from './warm-up-node.ts';
 import { loadNodeConfig, nodeSettings, type NodeConfig } from './node-config.ts';
 import { settingsHelp } from '../settings/settings-table.ts';
 
@@ -55,6 +56,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
 
+  warmUpNode(share);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { index: share.index, threshold: share.threshold, count: share.count, group: ristretto255Backend },

@@ -2,6 +2,7 @@ import { workerData } from 'node:worker_threads';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation, type RawValues } from './raw-identity.ts';
 import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
+import { warmUpThresholdThread } from './warm-up-threshold-thread.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
 import { nodeSetFromThread, type NodeSetOnThread } from '../../oprf/nodes/node-set-for-thread.ts';
@@ -31,7 +32,7 @@ export type ThresholdOutcome =
 /** The server's admission key, given to every thread once (decision 032). */
 const admissions = admissionSigner((workerData as { admissionSeed: Uint8Array }).admissionSeed);
 
-export default async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
+async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
   // The set came encoded (`nodeSetToThread`): its v3 points are decoded here, once, for every round.
   const set = nodeSetFromThread(task.set);
   const faults: NodeFault[][] = [];
@@ -66,3 +67,9 @@ export default async function derive(task: ThresholdTask): Promise<ThresholdOutc
     throw error;
   }
 }
+
+// piscina awaits a promised handler before the thread runs a task, so tasks wait for the warm-up.
+export default (async () => {
+  await warmUpThresholdThread();
+  return derive;
+})();

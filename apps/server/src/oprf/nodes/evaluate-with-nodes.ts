@@ -124,13 +124,17 @@ export async function evaluateWithNodes(
       : { path: '/oprf/batch', body: JSON.stringify({ request: encoded }) };
   // Not aborted once t answers verify: a request cut mid-way closes its kept-alive connection, and
   // under load the next one paid a new TCP connection. It ends by itself, or at the timeout.
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = nodeDeadline(timeoutMs);
   // Ask t nodes first (taking turns, so the load spreads) and the rest only when one of them fails
   // or is slower than the hedge delay: each extra node asked is a scalar multiplication and a proof
   // spent there, and a wasted guess on its budget.
-  const order = [...known.slice(turn % known.length), ...known.slice(0, turn % known.length)];
+  // A node that did not answer its last call in time is asked last for a while (decision 075): with
+  // one node hanging, a round no longer waits the hedge delay for it every other time.
+  const rotated = [...known.slice(turn % known.length), ...known.slice(0, turn % known.length)];
+  const order = [...rotated.filter((node) => !missedLately(node.url)), ...rotated.filter((node) => missedLately(node.url))];
   turn++;
   const pending = new Map<number, Promise<Outcome>>();
+  const answers: Answer[] = [];
   let asked = 0;
   const askNext = () => {
     const node = order[asked++];
@@ -140,9 +144,28 @@ export async function evaluateWithNodes(
   let hedged: (value: Outcome) => void = () => undefined;
   const HEDGE = -1;
   pending.set(HEDGE, new Promise<Outcome>((resolve) => (hedged = resolve)));
-  const hedge = setTimeout(() => hedged({ index: HEDGE, url: '', reason: 'timeout' }), hedgeDelay(timeoutMs));
+  // The others are asked when a node asked is slow next to its peers (decision 075): once the hedge
+  // delay has passed and some node asked has answered or failed. While none has, every node is slow
+  // alike (the nodes are busy, not one of them down), and asking the rest too would only add work;
+  // at half the timeout they are asked all the same, in case every node asked is down.
+  const started = performance.now();
+  const askTheRest = () => hedged({ index: HEDGE, url: '', reason: 'timeout' });
+  let delayPassed = false;
+  let hedge = setTimeout(() => {
+    delayPassed = true;
+    if (answers.length + faults.length > 0) askTheRest();
+    else hedge = setTimeout(askTheRest, Math.max(0, timeoutMs / 2 - hedgeDelay(timeoutMs)));
+  }, hedgeDelay(timeoutMs));
+  /** The first node asked has answered: the others get as long again as it took, at least the hedge delay. */
+  const peerAnswered = () => {
+    if (!pending.has(HEDGE) || answers.length + faults.length !== 1) return;
+    if (delayPassed) {
+      clearTimeout(hedge);
+      const elapsed = performance.now() - started;
+      hedge = setTimeout(askTheRest, elapsed);
+    }
+  };
 
-  const answers: Answer[] = [];
   let retryAfter: number | undefined;
   let lastRejected: number[] = [];
   let lastInconsistent: number[] = [];
@@ -161,6 +184,7 @@ export async function evaluateWithNodes(
         continue;
       }
       answers.push(outcome);
+      peerAnswered();
       if (answers.length < threshold) continue;
       try {
         const { outputs, rejected, inconsistent } = round.finalize(answers);
@@ -203,6 +227,24 @@ const noteAnswerTime = (ms: number) => {
   typicalAnswerMs = typicalAnswerMs === 0 ? ms : 0.95 * typicalAnswerMs + 0.05 * ms;
 };
 let turn = 0;
+/** How long a node that missed its timeout is asked last: then it is tried again among the first. */
+const MISSED_MS = 5000;
+/** Nodes (by URL) that missed their timeout or could not be reached, and until when they are asked last. */
+const missed = new Map<string, number>();
+const missedLately = (url: string) => (missed.get(url) ?? 0) > performance.now();
+
+/**
+ * A signal that aborts a round's node calls `timeoutMs` after they were sent, one turn of the event
+ * loop late: a thread busy with other rounds' proofs when the timer falls due has answers waiting
+ * unread on its sockets, and Node runs due timers before it reads them. Deferred to `setImmediate`,
+ * the answers that came in time are read first, so this thread's own CPU time is not counted as the
+ * node's slowness (decision 075). Unref'd, as AbortSignal.timeout is.
+ */
+function nodeDeadline(timeoutMs: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => setImmediate(() => controller.abort()).unref(), timeoutMs).unref();
+  return controller.signal;
+}
 
 const urlOf = (nodes: readonly OprfNode[], index: number) => nodes.find((node) => node.index === index)?.url ?? '';
 
@@ -219,6 +261,7 @@ async function askNode(
   try {
     response = await postToNode(new URL(`${node.url}${path}`), body, headers, signal);
   } catch {
+    missed.set(node.url, performance.now() + MISSED_MS);
     return fault(signal.aborted ? 'timeout' : 'unreachable');
   }
   if (response.status === 429) return fault('rate-limited', 429);
@@ -228,6 +271,7 @@ async function askNode(
     if (typeof reply.evaluation !== 'string' || !/^[A-Za-z0-9_-]{1,512}$/.test(reply.evaluation))
       return fault('malformed', response.status);
     noteAnswerTime(performance.now() - started);
+    missed.delete(node.url);
     return { index: node.index, evaluation: new Uint8Array(Buffer.from(reply.evaluation, 'base64url')) };
   } catch {
     return fault('malformed', response.status);
