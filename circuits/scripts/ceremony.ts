@@ -120,7 +120,14 @@ switch (command) {
       `The setup verifies: the circuit compiles to these files, phase 1 and phase 2 carry the transcript's contributions, ` +
         `phase 2 is built on this phase 1, and every hash is the one pinned in code. State: ${JSON.stringify(state)}`,
     );
-    if (!state.final) console.warn('Not final: a public phase 1, two or more phase-2 contributions and a closing beacon are missing.');
+    console.log(`Phase 1's BLAKE2b-512: ${state.phase1Blake2b}`);
+    const missing = [
+      state.phase1 === 'public' ? '' : 'a public phase 1 (import-phase1)',
+      state.contributions >= 2 ? '' : `${2 - state.contributions} more phase-2 contribution(s)`,
+      state.beacon ? '' : 'a closing beacon',
+    ].filter(Boolean);
+    if (!state.final)
+      console.warn(`Not final: missing ${missing.join(', ')}. Contributions count as independent only if their contributors are.`);
     break;
   }
   default:

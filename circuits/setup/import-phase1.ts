@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileDigest } from './file-digest.ts';
+import { PUBLIC_PHASE1, PUBLIC_PHASE1_HASHES } from './public-phase1.ts';
 import { startPhase2 } from './phase-steps.ts';
 import { readPhase1 } from './read-contributions.ts';
 import { setupFiles, type SetupLayout } from './setup-files.ts';
@@ -10,16 +11,28 @@ import { writeTranscript, type TranscriptEntry } from './transcript.ts';
 /**
  * Replaces phase 1 with a public ceremony's powers-of-tau file the operator brought (nothing is
  * downloaded) and starts phase 2 on it again. Refused unless
- * - the file's BLAKE2b-512 is `published`, the hash its ceremony published (the Hermez files' are
- *   in snarkjs's README);
+ * - `published` is a hash this build pins as a public ceremony's (`PUBLIC_PHASE1`: the Hermez files'
+ *   from snarkjs's README), and the file's BLAKE2b-512 is that hash;
  * - snarkjs verifies its contribution chain;
  * - it is large enough for the circuit (snarkjs's own check when phase 2 starts).
  * The transcript then begins with the import and lists the file's own contributions, so `verify`
  * holds them against the file like any other. Returns the prepared phase 1's SHA-256, to pin.
  */
-export async function importPhase1(layout: SetupLayout, source: string, published: string, log?: Logger): Promise<string> {
+export async function importPhase1(
+  layout: SetupLayout,
+  source: string,
+  published: string,
+  log?: Logger,
+  publicHashes: readonly string[] = PUBLIC_PHASE1_HASHES,
+): Promise<string> {
   const expected = published.toLowerCase();
   if (!/^[0-9a-f]{128}$/.test(expected)) throw new Error('The published hash is a BLAKE2b-512: 128 hex digits');
+  if (!publicHashes.includes(expected)) {
+    throw new Error(
+      `${expected.slice(0, 16)}… is not the published hash of a public phase 1 this build knows (${Object.keys(PUBLIC_PHASE1).join(', ')}): ` +
+        "a file of one's own is not a public ceremony",
+    );
+  }
   const actual = await fileDigest(source, 'blake2b512');
   if (actual !== expected) throw new Error(`${path.basename(source)} has BLAKE2b-512 ${actual}, not the published ${expected}`);
   const chain = await readPhase1(source, log);

@@ -25,6 +25,26 @@ function addBeaconLine(last: FileContribution | undefined, text: string): void {
 }
 
 /**
+ * The contributions read, first to last, after checking that they are numbered 1 to n and that the
+ * report mentions no contribution number that was not read (a header the reading missed).
+ */
+function inOrder(
+  byId: Map<number, FileContribution>,
+  messages: readonly { text: string }[],
+  mention: RegExp,
+  what: string,
+): FileContribution[] {
+  const ids = [...byId.keys()].sort((a, b) => a - b);
+  if (ids.some((id, i) => id !== i + 1)) throw new Error(`The contributions of ${what} are not numbered 1 to ${ids.length}`);
+  for (const { text } of messages) {
+    for (const match of text.matchAll(mention)) {
+      if (!byId.has(Number(match[1]))) throw new Error(`snarkjs reports contribution #${match[1]} of ${what}, which could not be read`);
+    }
+  }
+  return ids.map((id) => byId.get(id)!);
+}
+
+/**
  * Verifies a powers-of-tau file with snarkjs (every contribution follows the one before it, and the
  * powers follow from the last) and reads its contributions, first to last, from what snarkjs reports.
  * `prepared`: the file carries the Lagrange bases phase 2 needs; `power`: its size, 2^power.
@@ -51,7 +71,7 @@ export async function readPhase1(file: string, echo?: Logger): Promise<ReadChain
       addBeaconLine(current, text);
     }
   }
-  const contributions = [...byId.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+  const contributions = inOrder(byId, log.messages, /^Contribution #(\d+)/gm, 'phase 1');
   const prepared = !log.messages.some(({ text }) => text.includes('does not contain phase2 precalculated values'));
   return { valid, prepared, power, contributions };
 }
@@ -77,13 +97,14 @@ export async function readPhase2(
   let circuitHash = '';
   for (const { level, text } of log.messages) {
     if (level === 'debug') continue;
-    const header = /^contribution #(\d+) (.*):\n/.exec(text);
+    // A name may hold anything, a line break too: the header ends at the first ":\n" after it.
+    const header = /^contribution #(\d+) ([\s\S]*?):\n/.exec(text);
     if (text.startsWith('Circuit Hash: ')) circuitHash = hashOf(text);
     else if (header) {
       current = { name: header[2]!, hash: hashOf(text) };
       byId.set(Number(header[1]), current);
     } else addBeaconLine(current, text);
   }
-  const contributions = [...byId.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+  const contributions = inOrder(byId, log.messages, /^contribution #(\d+)/gm, 'the proving key');
   return { valid, circuitHash, contributions, errors: log.messages.filter((m) => m.level === 'error').map((m) => m.text) };
 }

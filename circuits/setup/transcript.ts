@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PUBLIC_PHASE1_HASHES } from './public-phase1.ts';
 import type { FileContribution } from './read-contributions.ts';
 
 /**
@@ -21,7 +22,10 @@ export interface TranscriptEntry {
 
 /** What the setup is, as the server reports it (/healthz `setup`) and warns about at start. */
 export interface SetupState {
-  /** `public`: phase 1 is a public multi-party ceremony's file (imported); `local`: made here. */
+  /**
+   * `public`: phase 1 is a public multi-party ceremony's file, imported with a BLAKE2b-512 this build
+   * pins (`PUBLIC_PHASE1`); `local`: anything else, made here or imported under a hash nobody pinned.
+   */
   phase1: 'public' | 'local';
   /** Phase-2 contributions recorded (beacons not counted). */
   contributions: number;
@@ -42,8 +46,10 @@ export function writeTranscript(file: string, entries: TranscriptEntry[]): void 
   renameSync(`${file}.${process.pid}.tmp`, file);
 }
 
-export function setupState(entries: TranscriptEntry[]): SetupState {
-  const phase1: SetupState['phase1'] = entries.find((e) => e.phase === 1)?.kind === 'import' ? 'public' : 'local';
+export function setupState(entries: TranscriptEntry[], publicHashes: readonly string[] = PUBLIC_PHASE1_HASHES): SetupState {
+  const first = entries.find((e) => e.phase === 1);
+  const phase1: SetupState['phase1'] =
+    first?.kind === 'import' && first.blake2b !== undefined && publicHashes.includes(first.blake2b) ? 'public' : 'local';
   const phase2 = entries.filter((e) => e.phase === 2);
   const contributions = phase2.filter((e) => e.kind === 'contribution').length;
   const beacon = phase2.at(-1)?.kind === 'beacon';

@@ -10,7 +10,7 @@ import { beaconPhase2, contributePhase1, contributePhase2, initPhase1, startPhas
 import { preparePhase1 } from './prepare-phase1.ts';
 import { currentPins } from './setup-pins.ts';
 import { setupFiles, type SetupLayout, type SetupPins } from './setup-files.ts';
-import { curves, powersOfTau, releaseCurve } from './snarkjs-setup.ts';
+import { curves, powersOfTau, releaseCurve, zKey } from './snarkjs-setup.ts';
 import { readTranscript, writeTranscript } from './transcript.ts';
 import { verifySetup } from './verify-setup.ts';
 
@@ -21,6 +21,8 @@ const fixtures = path.join(import.meta.dirname, 'fixture');
 const scratch = mkdtempSync(path.join(tmpdir(), 'zeroid-setup-'));
 const POWER = 5;
 const beacon = { value: '0f'.repeat(32), iterationsExp: 10, source: 'a value announced in advance' };
+
+const BLAKE2B = expect.stringMatching(/^[0-9a-f]{128}$/) as unknown as string;
 
 let good: SetupLayout;
 let goodPins: SetupPins;
@@ -81,7 +83,13 @@ afterAll(async () => {
 
 describe('ceremony verify', { timeout: 240_000 }, () => {
   it('passes the setup as built, and reports what it is', async () => {
-    await expect(verifySetup(good, goodPins)).resolves.toEqual({ phase1: 'local', contributions: 2, beacon: false, final: false });
+    await expect(verifySetup(good, goodPins)).resolves.toEqual({
+      phase1: 'local',
+      contributions: 2,
+      beacon: false,
+      final: false,
+      phase1Blake2b: BLAKE2B,
+    });
   });
 
   it('refuses a substituted R1CS and witness generator, set up again and re-pinned, with the transcript put back', async () => {
@@ -219,13 +227,31 @@ describe('ceremony verify', { timeout: 240_000 }, () => {
     const closed = copyOfGood();
     await beaconPhase2(closed, beacon);
     const pins = await currentPins(closed, goodPins.preparedPhase1);
-    await expect(verifySetup(closed, pins)).resolves.toEqual({ phase1: 'local', contributions: 2, beacon: true, final: false });
+    await expect(verifySetup(closed, pins)).resolves.toEqual({
+      phase1: 'local',
+      contributions: 2,
+      beacon: true,
+      final: false,
+      phase1Blake2b: BLAKE2B,
+    });
     // A beacon run with another value than the transcript's.
     const t3 = readTranscript(closed.transcript);
     t3.at(-1)!.beacon = { ...beacon, value: '1f'.repeat(32) };
     writeTranscript(closed.transcript, t3);
     await expect(verifySetup(closed, pins)).rejects.toThrow(
       'the beacon in product.zkey is not the value and iterations transcript.json records',
+    );
+  });
+
+  it('refuses a phase-2 contribution whose name holds a line break, which would hide it from the reading of the file', async () => {
+    const attacked = copyOfGood();
+    const files = setupFiles(attacked);
+    const next = `${files.zkey}.next`;
+    await zKey.contribute(files.zkey, next, 'fixture phase 2, contribution 3\n', 'c'.repeat(64));
+    copyFileSync(next, files.zkey);
+    writeFileSync(files.vkey, `${JSON.stringify(await zKey.exportVerificationKey(files.zkey), null, 2)}\n`);
+    await expect(verifySetup(attacked, await currentPins(attacked, goodPins.preparedPhase1))).rejects.toThrow(
+      'product.zkey holds a contribution whose name has a control character: "fixture phase 2, contribution 3\\n"',
     );
   });
 
@@ -255,13 +281,38 @@ describe('ceremony import-phase1', { timeout: 240_000 }, () => {
   }
 
   let published: { file: string; blake2b: string };
+  /** The public hashes this test's "build" pins: the fixture ceremony's, in place of the Hermez files'. */
+  let known: string[];
   beforeAll(async () => {
     published = await publicPhase1(POWER);
+    known = [published.blake2b];
   }, 240_000);
+
+  it('refuses a file of one’s own imported under its own hash: "public" is only what the build pins', async () => {
+    const layout = copyOfGood();
+    const own = await publicPhase1(POWER);
+    await expect(importPhase1(layout, own.file, own.blake2b)).rejects.toThrow(
+      /is not the published hash of a public phase 1 this build knows \(powersOfTau28_hez_final_14\.ptau/,
+    );
+    await expect(importPhase1(layout, own.file, own.blake2b, undefined, known)).rejects.toThrow('is not the published hash');
+    await expect(verifySetup(layout, goodPins)).resolves.toMatchObject({ phase1: 'local' });
+    // A transcript that records an import under a hash nobody pinned describes a local phase 1.
+    const imported = copyOfGood();
+    await importPhase1(imported, own.file, own.blake2b, undefined, [own.blake2b]);
+    await contributePhase2(imported, 'operator A');
+    await contributePhase2(imported, 'operator B');
+    await beaconPhase2(imported, beacon);
+    const pins = await currentPins(imported, await fileDigest(own.file), known);
+    expect(pins.state).toEqual({ phase1: 'local', contributions: 2, beacon: true, final: false });
+    await expect(verifySetup(imported, pins, undefined, known)).resolves.toMatchObject({ phase1: 'local', final: false });
+    await expect(
+      verifySetup(imported, { ...pins, state: { ...pins.state, phase1: 'public', final: true } }, undefined, known),
+    ).rejects.toThrow(/^The transcript describes the setup as .*"phase1":"local"/);
+  });
 
   it('takes a public file with its published hash, restarts phase 2 on it, and verify then holds it to its own chain', async () => {
     const layout = copyOfGood();
-    const prepared = await importPhase1(layout, published.file, published.blake2b.toUpperCase());
+    const prepared = await importPhase1(layout, published.file, published.blake2b.toUpperCase(), undefined, known);
     expect(prepared).toBe(await fileDigest(published.file));
     const transcript = readTranscript(layout.transcript);
     expect(transcript.map((e) => [e.phase, e.kind, e.name])).toEqual([
@@ -271,26 +322,28 @@ describe('ceremony import-phase1', { timeout: 240_000 }, () => {
       [1, 'beacon', 'public beacon'],
       [2, 'start', 'groth16 setup of product.r1cs'],
     ]);
-    await expect(verifySetup(layout, await currentPins(layout, prepared))).resolves.toEqual({
+    await expect(verifySetup(layout, await currentPins(layout, prepared, known), undefined, known)).resolves.toEqual({
       phase1: 'public',
       contributions: 0,
       beacon: false,
       final: false,
+      phase1Blake2b: published.blake2b,
     });
     await contributePhase2(layout, 'operator A');
     await contributePhase2(layout, 'operator B');
     await beaconPhase2(layout, beacon);
-    await expect(verifySetup(layout, await currentPins(layout, prepared))).resolves.toEqual({
+    await expect(verifySetup(layout, await currentPins(layout, prepared, known), undefined, known)).resolves.toEqual({
       phase1: 'public',
       contributions: 2,
       beacon: true,
       final: true,
+      phase1Blake2b: published.blake2b,
     });
   });
 
   it('refuses a wrong published hash, and leaves the setup as it was', async () => {
     const layout = copyOfGood();
-    await expect(importPhase1(layout, published.file, 'ee'.repeat(64))).rejects.toThrow(
+    await expect(importPhase1(layout, published.file, 'ee'.repeat(64), undefined, [...known, 'ee'.repeat(64)])).rejects.toThrow(
       `final.ptau has BLAKE2b-512 ${published.blake2b}, not the published ${'ee'.repeat(64)}`,
     );
     await expect(verifySetup(layout, goodPins)).resolves.toMatchObject({ phase1: 'local' });
@@ -303,15 +356,16 @@ describe('ceremony import-phase1', { timeout: 240_000 }, () => {
     bytes[Math.floor(bytes.length / 8)]! ^= 0x01;
     writeFileSync(tampered, bytes);
     const layout = copyOfGood();
-    await expect(importPhase1(layout, tampered, published.blake2b)).rejects.toThrow(
+    await expect(importPhase1(layout, tampered, published.blake2b, undefined, known)).rejects.toThrow(
       /^tampered\.ptau has BLAKE2b-512 [0-9a-f]{128}, not the published/,
     );
-    await expect(importPhase1(layout, tampered, await fileDigest(tampered, 'blake2b512'))).rejects.toThrow('tampered.ptau does not verify');
+    const ownHash = await fileDigest(tampered, 'blake2b512');
+    await expect(importPhase1(layout, tampered, ownHash, undefined, [ownHash])).rejects.toThrow('tampered.ptau does not verify');
   });
 
   it('refuses a public file too small for the circuit', async () => {
     const small = await publicPhase1(2);
-    await expect(importPhase1(copyOfGood(), small.file, small.blake2b)).rejects.toThrow(
+    await expect(importPhase1(copyOfGood(), small.file, small.blake2b, undefined, [small.blake2b])).rejects.toThrow(
       'final.ptau is 2^2, too small for the circuit: 3 constraints need 2^3',
     );
   });
