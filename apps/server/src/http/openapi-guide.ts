@@ -109,7 +109,7 @@ export const GUIDE: Record<string, Guide> = {
   },
   'get /issuers': {
     tag: 'Registration and verification',
-    summary: 'The issuers whose credentials register here (decision 079)',
+    summary: 'The issuers whose credentials register here',
     description:
       'The operator’s `TRUSTED_ISSUERS`, with their names, and `REQUIRE_CREDENTIAL`. A credential (`npm run issuer -- issue`) is one line sent as `id_info`: the server checks its signature, that its issuer is listed here and that it has not expired, derives the identity from its ID in that issuer’s own ID-tag space, and keeps neither the credential nor the ID. Refusals: `MALFORMED_CREDENTIAL`, `CREDENTIAL_SIGNATURE_INVALID`, `ISSUER_NOT_TRUSTED`, `CREDENTIAL_EXPIRED`, and `CREDENTIAL_REQUIRED` for a plain ID (or, until a circuit proves a credential, any zero-knowledge registration) when credentials are required.',
     replies: {
@@ -227,7 +227,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Operations',
     summary: 'Ready: storage and tree loaded',
     description:
-      '`setup` is what the v3 registration circuit’s trusted setup is (decision 072): `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. It does not change the status.',
+      '`setup` is what the v3 registration circuit’s trusted setup is: `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. It does not change the status.',
     replies: {
       '200': {
         ready: {

@@ -48,6 +48,9 @@ const probes = (): Record<string, Probe[]> => ({
   'post /oprf': [json('/oprf', { blinded: 'AAAA' })],
   'post /oprf/admission': [json('/oprf/admission', { request: 'AAE' })],
   'post /challenge': [json('/challenge', {})],
+  'post /reservations': [json('/reservations', { guesses: 2 }), json('/reservations', { guesses: 99 })],
+  'post /reservations/release': [json('/reservations/release', { reservation: 'nope' })],
+  'get /issuers': [{ method: 'GET', url: '/issuers' }],
   'get /members': [
     { method: 'GET', url: '/members' },
     { method: 'GET', url: '/members?bucket=zz' },

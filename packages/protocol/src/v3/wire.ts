@@ -71,7 +71,7 @@ export const ZkRegisterV3Body = Type.Object(
     moveFromV2: Type.Optional({
       ...V2Holding,
       description:
-        "The registrant's v2 identity, replaced by this registration in one transaction (decision 073); refused with MOVE_WOULD_EVICT when another registration holds one of the v3 values",
+        "The registrant's v2 identity, replaced by this registration in one transaction; refused with MOVE_WOULD_EVICT when another registration holds one of the v3 values",
     }),
   },
   { ...closed, description: 'Zero-knowledge registration, protocol v3: every stored value proven from OPRF evaluations.' },
@@ -98,7 +98,7 @@ export const ZkEraseV3Body = Type.Object(
         { ...V2Holding.properties, signInProofs: ZkEraseBody.properties.signInProofs },
         {
           ...closed,
-          description: "The person's v2 identity too, erased in the same transaction (decision 073): Success only if both are.",
+          description: "The person's v2 identity too, erased in the same transaction: Success only if both are.",
         },
       ),
     ),
