@@ -20,7 +20,7 @@ import { Problem } from '../problem.ts';
 import { confirmOnScreen } from '../sessions/confirm-on-screen.ts';
 import { createSession } from '../sessions/create-session.ts';
 import { failOnPhone } from '../sessions/fail-on-phone.ts';
-import { openOnPhone } from '../sessions/open-on-phone.ts';
+import { openSessionOnPhone } from '../openid/open-session-on-phone.ts';
 import { ownedSession } from '../sessions/owned-session.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
 import { typed } from '../http/typed-app.ts';
@@ -84,12 +84,12 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  // The phone's view: whether the session still waits, never its outcome (sessions/open-on-phone.ts).
+  // The phone's view: whether the session still waits, never its outcome (openid/open-session-on-phone.ts).
   api.get(
     '/sessions/:id/open',
     { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
-      const opened = await openOnPhone(deps, request.params.id, request.log);
+      const opened = await openSessionOnPhone(deps, request.params.id, request.log);
       return opened ?? replyProblem(reply, notFound);
     },
   );
