@@ -3,7 +3,7 @@ import { ProtocolInputError } from '@zeroid/protocol';
 import { GuessRefused } from '../limits/guess-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import { OprfNodesBusy } from '../oprf/nodes/node-round-queue.ts';
-import { Problem, unavailable } from '../problem.ts';
+import { oprfUnavailable, Problem, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 import { replyProblem } from './reply-problem.ts';
 import { isStorageFailure } from '../storage/storage-failure.ts';
@@ -98,10 +98,7 @@ function oprfNodesProblem(error: OprfNodesUnavailable): Problem {
       { 'retry-after': '30' },
     );
   }
-  return new Problem(
-    503,
-    'OPRF_UNAVAILABLE',
+  return oprfUnavailable(
     'Too few of the OPRF nodes answered correctly to derive your identity. Nothing was saved; please try again shortly.',
-    { 'retry-after': '5' },
   );
 }

@@ -12,7 +12,7 @@ import {
 import { combineV3Answers } from '../oprf/nodes/combine-v3-answers.ts';
 import type { OprfNodeSet } from '../oprf/nodes/oprf-node-set.ts';
 import type { OprfV3Key } from '../oprf/oprf-v3-key.ts';
-import { badRequest, Problem } from '../problem.ts';
+import { badRequest, oprfUnavailable } from '../problem.ts';
 import { verifyDidSignature } from './verify-did-signature.ts';
 
 declare const checked: unique symbol;
@@ -100,9 +100,7 @@ function evaluation(
   }
   const v3 = evaluator.nodes;
   if (!v3) {
-    throw new Problem(503, 'OPRF_UNAVAILABLE', 'The OPRF nodes have not published their protocol v3 keys yet. Please try again shortly.', {
-      'retry-after': '5',
-    });
+    throw oprfUnavailable('The OPRF nodes have not published their protocol v3 keys yet. Please try again shortly.');
   }
   if (!body.bio.answers || !body.id.answers) {
     throw badRequest('EVALUATION_REFUSED', 'Threshold mode: each round must carry the node answers it combined.');

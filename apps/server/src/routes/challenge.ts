@@ -5,8 +5,6 @@ import { guessLimited } from '../http/guess-limits.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 
 /** POST /challenge: a fresh one-time challenge for a registration or a proof. */
-export function challengeRoute(app: FastifyInstance, { storage, config, limits }: AppDeps) {
-  app.post('/challenge', { ...guessLimited(limits), schema: { response: { 200: ChallengeReply } } }, async () =>
-    issueChallenge(storage.challenges, config.challengeTtlMs),
-  );
+export function challengeRoute(app: FastifyInstance, deps: AppDeps) {
+  app.post('/challenge', { ...guessLimited(deps.limits), schema: { response: { 200: ChallengeReply } } }, async () => issueChallenge(deps));
 }

@@ -11,10 +11,10 @@ import { Problem } from '../problem.ts';
  * DID belongs to a ZeroID member. An erased one answers `deactivated: true` until the same person
  * registers again (the same biometric derives the same DID).
  */
-export function didDocumentRoute(app: FastifyInstance, { storage }: AppDeps) {
+export function didDocumentRoute(app: FastifyInstance, deps: AppDeps) {
   app.get<{ Params: { did: string } }>('/did/:did', async (request, reply) => {
     const { did } = request.params;
-    const known = await resolveDid(storage, did);
+    const known = await resolveDid(deps, did);
     // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,
     // with the resolution result and `deactivated: true` in the document metadata.
     if (known === 'deactivated') {

@@ -3,6 +3,7 @@ import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { replyProblem } from '../http/reply-problem.ts';
+import { treeReadiness } from '../member-tree/tree-readiness.ts';
 import { Problem } from '../problem.ts';
 
 /**
@@ -11,7 +12,8 @@ import { Problem } from '../problem.ts';
  * 072): a setup that is not final does not make the instance unready, but nobody should read
  * `ready` as "the setup is trustworthy".
  */
-export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycle, oprf, oprfNodes }: AppDeps) {
+export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { lifecycle, oprf, oprfNodes } = deps;
   const setup = { ...REGISTRATION_V3_SETUP.state };
   app.get('/livez', async () => ({ status: 'ok' }));
   app.get('/healthz', async (request, reply) => {
@@ -34,17 +36,16 @@ export function healthRoutes(app: FastifyInstance, { storage, registry, lifecycl
       );
     }
     try {
-      await storage.ping();
-      await registry.catchUp();
+      const { members, root } = await treeReadiness(deps);
       const set = oprfNodes?.current;
       const leftOut = (set?.nodes ?? []).flatMap(({ index, problem }) => (problem ? [{ index, problem }] : []));
       // Protocol v3's shares, once the nodes hold some: a node that serves v2 only is named too.
       const v3LeftOut = set?.v3 ? set.nodes.flatMap(({ index, v3Problem }) => (v3Problem ? [{ index, problem: v3Problem }] : [])) : [];
       if (leftOut.length > 0 || v3LeftOut.length > 0) {
         const nodes = { leftOut, ...(v3LeftOut.length > 0 ? { v3LeftOut } : {}) };
-        return { status: 'degraded', members: registry.size, root: registry.root, oprfNodes: nodes, setup };
+        return { status: 'degraded', members, root, oprfNodes: nodes, setup };
       }
-      return { status: 'ready', members: registry.size, root: registry.root, setup };
+      return { status: 'ready', members, root, setup };
     } catch (error) {
       return replyNotReady(request, reply, error);
     }

@@ -14,7 +14,7 @@ import { SUITE_ID, babyJubjubSuite, decodePoint, encodePoint, type Point } from 
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited } from '../http/guess-limits.ts';
 import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
-import { Problem } from '../problem.ts';
+import { oprfUnavailable, Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import { typed } from '../http/typed-app.ts';
@@ -58,9 +58,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
       // The same for v3: a v3 round needs t nodes whose v3 shares fit the v3 group key.
       const v3 = oprfNodes?.current?.v3;
       if (suite && (!v3 || v3.shares.size < v3.threshold)) {
-        throw new Problem(503, 'OPRF_UNAVAILABLE', 'Fewer OPRF nodes than the threshold serve protocol v3 now. Please try again shortly.', {
-          'retry-after': '5',
-        });
+        throw oprfUnavailable('Fewer OPRF nodes than the threshold serve protocol v3 now. Please try again shortly.');
       }
       const cost = { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length };
       await admitGuess(request, limits, cost, oprfNodes, { answering: true });
@@ -74,9 +72,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
     app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => {
       const set = oprfNodes?.current;
       if (!set) {
-        throw new Problem(503, 'OPRF_UNAVAILABLE', 'The OPRF nodes have not published their keys yet. Please try again shortly.', {
-          'retry-after': '5',
-        });
+        throw oprfUnavailable('The OPRF nodes have not published their keys yet. Please try again shortly.');
       }
       return {
         suite: OPRF_SUITE,

@@ -4,6 +4,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { replyProblem } from '../http/reply-problem.ts';
 import { Problem } from '../problem.ts';
+import { pendingSessionQr } from '../sessions/pending-session-qr.ts';
 import { renderQrPng } from '../sessions/session-qr-images.ts';
 import { typed } from '../http/typed-app.ts';
 
@@ -13,7 +14,8 @@ import { typed } from '../http/typed-app.ts';
  * are drawn once (the plain one at start-up, a session's on first request) and the route is
  * rate-limited per client, so a flood of requests draws nothing.
  */
-export function qrCodeRoute(app: FastifyInstance, { config, storage, limits, qrImages }: AppDeps) {
+export function qrCodeRoute(app: FastifyInstance, deps: AppDeps) {
+  const { config, limits } = deps;
   const api = typed(app);
   const link = `${config.publicUrl}/user-verification`;
   let plain: Promise<Buffer> | undefined;
@@ -26,13 +28,10 @@ export function qrCodeRoute(app: FastifyInstance, { config, storage, limits, qrI
         .header('cache-control', 'no-store')
         .send(await plain);
     }
-    const found = await storage.sessions.find(session);
-    if (found?.status !== 'pending') {
+    const image = await pendingSessionQr(deps, session);
+    if (image === undefined) {
       return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
     }
-    return reply
-      .type('image/png')
-      .header('cache-control', 'no-store')
-      .send(await qrImages.forSession(session, found.expiresAt));
+    return reply.type('image/png').header('cache-control', 'no-store').send(image);
   });
 }

@@ -17,20 +17,18 @@ import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
 import { replyProblem } from '../http/reply-problem.ts';
 import { Problem } from '../problem.ts';
+import { confirmOnScreen } from '../sessions/confirm-on-screen.ts';
 import { createSession } from '../sessions/create-session.ts';
-import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
-import { findSignInRequest } from '../openid/sign-in-request.ts';
-import { currentProvider } from '../openid/current-provider.ts';
-import { sessionSecretMatches } from '../sessions/session-secret.ts';
+import { failOnPhone } from '../sessions/fail-on-phone.ts';
+import { openSessionOnPhone } from '../openid/open-session-on-phone.ts';
+import { ownedSession } from '../sessions/owned-session.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
-import { reportSessionFailure } from '../sessions/settle-session.ts';
 import { typed } from '../http/typed-app.ts';
 
 const KEEP_ALIVE_MS = 15_000;
 /** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */
 const STREAM_RETRY_SECONDS = 10;
 const notFound = new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist.');
-const forbidden = new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
 const tooManyStreams = {
   client: 'This client already follows too many sessions.',
   session: 'This session already has too many screens following it.',
@@ -56,10 +54,8 @@ const describe = (s: SessionState) => ({
  * through Server-Sent Events or by polling GET /sessions/:id. The streams only subscribe to the
  * process's session watcher, which reads the database once per interval for all of them.
  */
-export function sessionRoutes(
-  app: FastifyInstance,
-  { storage, config, limits, sessionWatcher, streamCaps, openidProvider, qrImages }: AppDeps,
-) {
+export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { limits, sessionWatcher, streamCaps, qrImages } = deps;
   const api = typed(app);
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
   const openStreams = new Set<() => void>();
@@ -68,18 +64,14 @@ export function sessionRoutes(
   });
 
   app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () => {
-    const created = await createSession(storage, config.sessionTtlMs);
+    const created = await createSession(deps);
     return { ...created, link: qrImages.link(created.session) };
   });
 
   /** The session, if the request holds its secret; otherwise a reply has been sent. */
-  async function ownedSession(id: string, secret: string | undefined, reply: FastifyReply) {
-    const session = await storage.sessions.find(id);
-    if (!session) {
-      await replyProblem(reply, notFound);
-      return undefined;
-    }
-    if (!sessionSecretMatches(session.secretHash, secret)) throw forbidden;
+  async function screenSession(id: string, secret: string | undefined, reply: FastifyReply) {
+    const session = await ownedSession(deps, id, secret);
+    if (!session) await replyProblem(reply, notFound);
     return session;
   }
 
@@ -87,33 +79,18 @@ export function sessionRoutes(
     '/sessions/:id',
     { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
     async (request, reply) => {
-      const session = await ownedSession(request.params.id, request.headers['session-secret'], reply);
+      const session = await screenSession(request.params.id, request.headers['session-secret'], reply);
       return session && describe(session);
     },
   );
 
-  // The phone's view: whether the session still waits, never its outcome; for a sign-in (decision
-  // 029), the site that asks, which the phone names before the person proves anything.
+  // The phone's view: whether the session still waits, never its outcome (openid/open-session-on-phone.ts).
   api.get(
     '/sessions/:id/open',
     { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
-      const session = await storage.sessions.find(request.params.id);
-      if (!session) return replyProblem(reply, notFound);
-      const signIn =
-        session.signIn === undefined
-          ? undefined
-          : await findSignInRequest(await currentProvider(openidProvider, request.log), session.signIn);
-      // A sign-in whose request has expired or was answered on the screen is no longer open either.
-      const open = session.status === 'pending' && (session.signIn === undefined || signIn !== undefined);
-      // The screen says "phone connected" before the verdict (decision 043), from whichever process follows it.
-      if (open && !session.phoneOpened) await storage.sessions.markOpened(session.id);
-      return {
-        session: session.id,
-        open,
-        expiresAt: session.expiresAt.toISOString(),
-        ...(signIn ? { signIn: { site: signIn.site } } : {}),
-      };
+      const opened = await openSessionOnPhone(deps, request.params.id, request.log);
+      return opened ?? replyProblem(reply, notFound);
     },
   );
 
@@ -121,16 +98,12 @@ export function sessionRoutes(
     '/sessions/:id/failure',
     { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
-      const session = await storage.sessions.find(request.params.id);
-      if (!session) return replyProblem(reply, notFound);
-      await reportSessionFailure(storage, session.id);
-      return { session: session.id, open: false, expiresAt: session.expiresAt.toISOString() };
+      const failed = await failOnPhone(deps, request.params.id);
+      return failed ?? replyProblem(reply, notFound);
     },
   );
 
-  // The phone showed a code when it completed the session; the person at this screen types it here,
-  // and only then does the screen move on (decision 035). A phone the person does not hold completes
-  // nothing they see.
+  // The person at this screen types the code the phone showed (decision 035; sessions/confirm-on-screen.ts).
   api.post(
     '/sessions/:id/confirm',
     {
@@ -143,14 +116,8 @@ export function sessionRoutes(
       },
     },
     async (request, reply) => {
-      const session = await ownedSession(request.params.id, request.headers['session-secret'], reply);
-      if (!session) return;
-      if (session.signIn !== undefined || session.status !== 'success') {
-        throw new Problem(409, 'SESSION_NOT_CONFIRMABLE', 'This session has no phone verification waiting to be confirmed.');
-      }
-      const { confirmed, attemptsLeft } = await confirmSession(storage, session.id, request.body.code);
-      if (!confirmed && attemptsLeft > 0) throw wrongCode(attemptsLeft);
-      return { session: session.id, confirmed, attemptsLeft };
+      const confirmed = await confirmOnScreen(deps, request.params.id, request.headers['session-secret'], request.body.code);
+      return confirmed ?? replyProblem(reply, notFound);
     },
   );
 
@@ -170,7 +137,7 @@ export function sessionRoutes(
       const { release } = place;
       let session;
       try {
-        session = await ownedSession(request.params.id, request.query.secret, reply);
+        session = await screenSession(request.params.id, request.query.secret, reply);
       } catch (error) {
         release();
         throw error;

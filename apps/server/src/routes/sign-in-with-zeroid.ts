@@ -5,7 +5,6 @@ import { Type } from '@sinclair/typebox';
 import {
   CreatedSessionReply,
   ErrorReply,
-  nullifierSubject,
   parseSemaphoreProof,
   SessionSecretHeaders,
   SignInDetailsReply,
@@ -19,21 +18,19 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { PROOF_VERIFICATION } from '../limits/guess-costs.ts';
-import { Problem } from '../problem.ts';
+import { signInNotFound } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
 import { createSession } from '../sessions/create-session.ts';
+import { anotherSignInTry } from '../openid/another-sign-in-try.ts';
+import { finishSignInOnPhone } from '../openid/finish-sign-in-on-phone.ts';
+import { proveSignIn } from '../openid/prove-sign-in.ts';
 import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
-import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
-import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
-import { checkSignInProof } from '../openid/check-sign-in-proof.ts';
 import { currentProvider } from '../openid/current-provider.ts';
 import { asIssuer, openidProviderRoutes } from './openid-provider.ts';
 import { signInOnPhoneRoutes } from './sign-in-on-phone.ts';
 import { typed } from '../http/typed-app.ts';
 
-const notFound = () =>
-  new Problem(404, 'SIGN_IN_NOT_FOUND', 'This sign-in has expired or was already completed. Go back to the site and sign in again.');
 const uidParams = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
 
 /**
@@ -53,7 +50,7 @@ const uidParams = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64
  */
 export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
-  const { config, storage, limits, metrics, openidProvider: provider, qrImages } = deps;
+  const { config, limits, openidProvider: provider, qrImages } = deps;
   const setIssuer = asIssuer(config.publicUrl);
   openidProviderRoutes(app, deps);
 
@@ -62,9 +59,9 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     const current = await currentProvider(provider, request.log);
     setIssuer(request);
     const interaction = await current.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-    if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw notFound();
+    if (!interaction || interaction.uid !== request.params.uid || interaction.result !== undefined) throw signInNotFound();
     const client = await clientOf(current, interaction);
-    if (!client) throw notFound();
+    if (!client) throw signInNotFound();
     // The scope comes from the client the provider is signing in to, never from the request.
     return { provider: current, interaction, client, scope: sectorScope(client) };
   }
@@ -73,23 +70,12 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     return { redirectTo: await current.interactionResult(request.raw, reply.raw, result, { mergeWithLastSubmission: false }) };
   }
 
-  /**
-   * A try that did not sign the person in (decision 051): the interaction keeps waiting, and the next
-   * try gets a fresh challenge (a refused proof consumed its own). What bounds the tries is the
-   * client's budget (every try spends an OPRF evaluation and a failed verification), not the
-   * interaction: a script that opens a new one per guess spends the same budget.
-   */
-  async function anotherTry(): Promise<SignInRetryReply> {
-    const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
-    return { result: 'Failure', challenge, expiresAt };
-  }
-
   api.get(
     '/signin/:uid/details',
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
     async (request, reply) => {
       const { interaction, client, scope } = await signIn(request, reply);
-      const { challenge, expiresAt } = await issueChallenge(storage.challenges, config.challengeTtlMs);
+      const { challenge, expiresAt } = await issueChallenge(deps);
       return { site: siteOf(client, interaction), scope, challenge, expiresAt };
     },
   );
@@ -100,17 +86,13 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
-      const verdict = await checkSignInProof(deps, guessAdmitter(request, limits), proof, {
+      const proved = await proveSignIn(deps, guessAdmitter(request, limits), proof, {
         scope,
         uid: request.params.uid,
         challenge: request.body.challenge,
       });
-      metrics.verifications.inc({ mode: 'zk', result: verdict === 'Success' ? 'Success' : 'Failure' });
-      if (verdict === 'Stale') {
-        throw new Problem(409, 'STALE_PROOF', 'The group changed while this proof was made. Please verify again.');
-      }
-      if (verdict === 'Failure') return anotherTry();
-      return answer(request, reply, current, { login: { accountId: nullifierSubject(proof.nullifier), remember: false } });
+      if (proved.result === 'Failure') return proved;
+      return answer(request, reply, current, { login: { accountId: proved.subject, remember: false } });
     },
   );
 
@@ -126,7 +108,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       await signIn(request, reply);
       await admitGuess(request, limits, PROOF_VERIFICATION);
-      return anotherTry();
+      return anotherSignInTry(deps);
     },
   );
 
@@ -146,7 +128,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     { ...guessLimited(limits), schema: { params: uidParams, response: { 200: CreatedSessionReply, 404: ErrorReply } } },
     async (request, reply) => {
       await signIn(request, reply);
-      const created = await createSession(storage, config.sessionTtlMs, request.params.uid);
+      const created = await createSession(deps, request.params.uid);
       return { ...created, link: qrImages.link(created.session) };
     },
   );
@@ -167,20 +149,9 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request, reply) => {
       const { provider: current } = await signIn(request, reply);
-      const session = await storage.sessions.find(request.params.id);
-      if (session?.signIn !== request.params.uid) throw notFound();
-      if (!sessionSecretMatches(session.secretHash, request.headers['session-secret'])) {
-        throw new Problem(403, 'SESSION_SECRET_REQUIRED', 'Only the screen that created this session can read its outcome.');
-      }
-      if (session.status === 'pending') throw new Problem(409, 'SESSION_PENDING', 'The phone has not finished yet.');
-      const denied: InteractionResults = { error: 'access_denied', error_description: 'The person did not sign in on their phone.' };
-      if (session.status !== 'success' || session.subject === undefined) return answer(request, reply, current, denied);
-      const { code } = request.body ?? {};
-      if (code === undefined) throw new Problem(400, 'CONFIRMATION_CODE_REQUIRED', 'Type the code your phone shows.');
-      // The subject was read before the confirmation clears it; it is written once, with the success.
-      const { confirmed, attemptsLeft } = await confirmSession(storage, session.id, code);
-      if (!confirmed && attemptsLeft > 0) throw wrongCode(attemptsLeft);
-      return answer(request, reply, current, confirmed ? { login: { accountId: session.subject, remember: false } } : denied);
+      const { id } = request.params;
+      const result = await finishSignInOnPhone(deps, request.params.uid, id, request.headers['session-secret'], request.body?.code);
+      return answer(request, reply, current, result);
     },
   );
 

@@ -1,0 +1,33 @@
+import { nullifierSubject, type WireSemaphoreProof } from '@zeroid/protocol';
+import type { AdmitGuess } from '../limits/spend-guess.ts';
+import { staleProof } from '../problem.ts';
+import type { ProofCheckServices } from '../proofs/membership-check-deps.ts';
+import { settleSession } from '../sessions/settle-session.ts';
+import { checkSignInProof } from './check-sign-in-proof.ts';
+import { openPhoneSignIn, type PhoneSignInServices } from './open-phone-sign-in.ts';
+
+/**
+ * The phone's proof for a sign-in (decision 029), checked by every rule of the on-screen sign-in with
+ * the same binding: the scope of the site's sector and the challenge bound to this authorization
+ * request, both from the server's records, never from the phone. An accepted proof completes the
+ * session with its pseudonym, once, and gives the code the phone shows; the screen finishes only once
+ * its person has typed it (decision 035). A stale proof is a 409, counted as a failed verification.
+ */
+export async function proveSignInOnPhone(
+  services: ProofCheckServices & PhoneSignInServices,
+  admit: AdmitGuess,
+  id: string,
+  proof: WireSemaphoreProof,
+  challenge: string,
+  log: { error(details: object, message: string): void },
+) {
+  const { uid, scope } = await openPhoneSignIn(services, id, log);
+  const verdict = await checkSignInProof(services, admit, proof, { scope, uid, challenge });
+  if (verdict === 'Stale') {
+    services.metrics.verifications.inc({ mode: 'zk', result: 'Failure' });
+    throw staleProof();
+  }
+  const { verdict: result, confirmationCode } = await settleSession(services.storage, id, verdict, nullifierSubject(proof.nullifier));
+  services.metrics.verifications.inc({ mode: 'zk', result });
+  return { session: id, result, ...(confirmationCode === undefined ? {} : { confirmationCode }) };
+}
