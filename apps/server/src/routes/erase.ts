@@ -9,7 +9,7 @@ import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
 import { erasureId } from '../credentials/credential-id.ts';
 import { signedErasure, signedErasureV3 } from '../identity/erase-identity.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
-import { sectorScopes } from '../openid/forget-sign-ins.ts';
+import { erasureScopes } from '../identity/erasure-scopes.ts';
 
 /**
  * POST /erase (decision 022): erases an identity, proven by the person. The zero-knowledge body
@@ -23,9 +23,8 @@ import { sectorScopes } from '../openid/forget-sign-ins.ts';
  */
 export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
-  // What a zero-knowledge erasure proves its pseudonyms at (decision 048): public, as the sites are.
   api.get('/erase/sign-in-scopes', { schema: { response: { 200: SignInScopesReply } } }, async () => ({
-    scopes: await sectorScopes(deps.storage),
+    scopes: await erasureScopes(deps),
   }));
 
   api.post(
