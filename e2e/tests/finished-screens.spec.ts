@@ -103,7 +103,9 @@ for (const size of WIDTHS) {
       // This server's PUBLIC_URL is 127.0.0.1: no phone reaches it, and the screen says how to start one that does.
       const note = page.getByTestId('loopback-note');
       await expect(note).toContainText("A phone cannot reach this link: 127.0.0.1 is this computer's own address.");
-      await expect(note.locator('code')).toHaveText(`HOST=0.0.0.0 PUBLIC_URL=http://<LAN IP>:${new URL(baseURL).port} npm start`);
+      await expect(note.locator('code')).toHaveText(
+        `HOST=0.0.0.0 PORT=${new URL(baseURL).port} PUBLIC_URL=http://<LAN IP>:${new URL(baseURL).port} npm start`,
+      );
       // The session lives SESSION_TTL_SECONDS (20 here): the clock never shows more.
       await expect(page.getByRole('timer')).toHaveText(/^This code expires in 0:(1\d|20|0\d)$/);
       await expectFits(page, size.viewport.width);

@@ -8,6 +8,9 @@ import { isLoopbackLink } from './is-loopback-link.ts';
  */
 export function PhoneLink({ link }: { link: string }) {
   const url = new URL(link);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  // The port it runs on now, unless it is the default, so the restarted server is where the links point.
+  const restart = `HOST=0.0.0.0 ${port === '8080' ? '' : `PORT=${port} `}PUBLIC_URL=http://<LAN IP>:${port} npm start`;
   return (
     <div className="phone-link">
       <p>Or open this link on your phone:</p>
@@ -22,9 +25,12 @@ export function PhoneLink({ link }: { link: string }) {
           <p>
             <strong>A phone cannot reach this link:</strong> {url.hostname} is this computer&apos;s own address.
           </p>
-          <p>To verify with a phone on the same network, restart the server like this, with this computer&apos;s network address:</p>
+          <p>
+            To verify with a phone on the same network, restart the server like this, with this computer&apos;s network address (and any
+            other settings it runs with, such as DATA_DIR):
+          </p>
           <pre>
-            <code>{`HOST=0.0.0.0 PUBLIC_URL=http://<LAN IP>:${url.port || (url.protocol === 'https:' ? '443' : '80')} npm start`}</code>
+            <code>{restart}</code>
           </pre>
         </div>
       ) : null}
