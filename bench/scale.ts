@@ -8,6 +8,7 @@ import { startEmbeddedPostgres } from '../apps/server/test/embedded-postgres.ts'
 import { startPersistentPostgres } from './persistent-postgres.ts';
 import { startServerProcess } from '../apps/server/test/server-process.ts';
 import { randomIdentities, SeedTree, seedIdentities } from './seed-identities.ts';
+import { median } from './stats.ts';
 
 export interface ScaleRow {
   dialect: 'sqlite' | 'postgres';
@@ -23,7 +24,6 @@ export interface ScaleRow {
   run?: string;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const range = (xs: number[]): [number, number] => [+Math.min(...xs).toFixed(1), +Math.max(...xs).toFixed(1)];
 
 /**

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStorage, SQLite } from './server.ts';
 import { seedRows } from './seed-rows.ts';
 import { seedSqlite, STAGING_TABLE } from './seed-sqlite.ts';
+import { removeTempDirs, tempDir } from '../apps/server/test/support/temp-dir.ts';
 
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-seed-sqlite-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = tempDir('zeroid-seed-sqlite-');
+afterAll(removeTempDirs);
 
 const schemaOf = (file: string) => {
   const db = new SQLite(file, { readonly: true });

@@ -19,6 +19,7 @@ import {
   SQLite,
 } from './server.ts';
 import { seedRows } from './seed-rows.ts';
+import { median } from './stats.ts';
 
 /** Measurements at small scale, each the median of `runs`, that the extrapolation scales up. */
 export interface SimulationInputs {
@@ -53,7 +54,6 @@ export interface SimulationRow {
   membersReplyKb: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 // Memory deltas need a collection before each reading; tsx gives no way to pass --expose-gc.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

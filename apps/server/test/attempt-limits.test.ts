@@ -1,12 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * The attempt limits against a real server process with its default limits (60 a minute per client
@@ -19,7 +19,7 @@ let oprfKey: Uint8Array;
 let publicKey: Uint8Array;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-limits-'));
+  dataDir = tempDir('zeroid-limits-');
   ({ privateKey: oprfKey, publicKey } = await generateOprfKeyPair());
   server = await startServerProcess({
     DATA_DIR: dataDir,
@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 interface Reply {

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from '@zeroid/protocol/messages';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * The server as `npm start` runs it (decision 018): the bundles in dist/, built first if missing or
@@ -23,13 +23,13 @@ beforeAll(async () => {
   // A build of other sources, as after a checkout: the start must notice and rebuild.
   mkdirSync(distDir, { recursive: true });
   writeFileSync(path.join(distDir, 'build-stamp.json'), JSON.stringify({ sourceDigest: 'of other sources' }));
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-compiled-'));
+  dataDir = tempDir('zeroid-compiled-');
   server = await startServerProcess({ DATA_DIR: dataDir, DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' }, { compiled: true });
 }, 120_000);
 
 afterAll(async () => {
   await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * The operational surface of a real server process: /metrics off the public listener unless a token
@@ -15,7 +13,7 @@ let plain: ServerProcess;
 let metricsPort: number;
 let withToken: ServerProcess;
 // Each process on a database of its own, never the repository's ./data.
-const dataDirs = [0, 1].map(() => mkdtempSync(path.join(tmpdir(), 'zeroid-operational-')));
+const dataDirs = [0, 1].map(() => tempDir('zeroid-operational-'));
 
 beforeAll(async () => {
   metricsPort = await freePort();
@@ -26,7 +24,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([plain?.stop(), withToken?.stop()]);
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /** One request written byte for byte, as a client that does not normalise its URL would send it. */

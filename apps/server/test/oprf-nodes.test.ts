@@ -1,5 +1,4 @@
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -23,8 +22,9 @@ import { admissionSigner } from '../src/oprf/oprf-admission-signer.ts';
 import { invalidEncodings } from './ristretto255-invalid-encodings.ts';
 import { admissions, NODE_ADMISSION_ENV } from './threshold-processes.ts';
 import { nodeSlack } from '../src/oprf-node/node-limits.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-oprf-nodes-'));
+const root = tempDir('zeroid-oprf-nodes-');
 const APP_ORIGIN = 'https://app.example';
 const GUESSES = 4;
 /** What a node lets an end user's client evaluate: the server's bucket and the refill of a reservation's life (decision 074). */
@@ -100,7 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(nodes.map((node) => node.stop()));
-  rmSync(root, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe('three OPRF node processes (2-of-3) split from a real server key', () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { CONFIRMATION_CODE, signInMessage, VERIFICATION_RESULT } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +6,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { addPublicClient, discoverSite, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * The session swap of decision 035, run as the attack review ran it: the victim's screen shows
@@ -32,7 +30,7 @@ let journey: SignInJourney;
 const notThe = (code: string) => (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-takeover-'));
+  dataDir = tempDir('zeroid-takeover-');
   server = await startServerProcess({ DATA_DIR: dataDir });
   artifacts = await Artifacts.load();
   journey = signInJourney(server.url, artifacts);
@@ -45,7 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
 

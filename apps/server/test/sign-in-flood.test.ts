@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationUrl, authorize, FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { blindOprfInput, normaliseInput, type OprfKeyReply } from '@zeroid/protocol';
 import { addPublicClient, Browser } from './sign-in-journey.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * Interactions cost the caller, not the service (decision 037): the authorization
@@ -20,7 +20,7 @@ let dataDir: string;
 let server: ServerProcess;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-flood-'));
+  dataDir = tempDir('zeroid-flood-');
   // The default per-client limit, the client's address from a proxy we trust (the test), a small
   // file, sign-ins that wait fifteen seconds, and a purge every second.
   server = await startServerProcess(
@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe('a flood of authorization requests, on SQLite', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { generateOprfKeyPair, nullifierSubject, signInScope, signInSubject } from '@zeroid/protocol';
@@ -16,6 +15,7 @@ import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
 import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
 import { v3ErasureBody } from './v3-identity.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * Sign in with ZeroID at many sites from one browser, with nothing linkable at rest (decision
@@ -74,7 +74,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
   };
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), `zeroid-many-sites-${dialect}-`));
+    dataDir = tempDir(`zeroid-many-sites-${dialect}-`);
     if (dialect === 'postgres') {
       postgres = await startEmbeddedPostgres();
       const { privateKey } = await generateOprfKeyPair();
@@ -113,7 +113,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
   afterAll(async () => {
     await Promise.all([a?.stop(), b === a ? undefined : b?.stop()]);
     await postgres?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    removeTempDirs();
     await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
   });
 

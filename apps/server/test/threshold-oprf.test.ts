@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { runServerUntilExit, startServerProcess, type ServerProcess } from './se
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { nodesV3Round } from './threshold-v3-round.ts';
 import { post, postJson } from './support/post.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * Threshold mode end to end (decision 021), on real processes: a key made by a single-key server on
@@ -132,7 +132,7 @@ class ThresholdZkClient extends ZkTestClient {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'zeroid-threshold-'));
+  root = tempDir('zeroid-threshold-');
   singleDir = path.join(root, 'single');
   const [pgStarted] = await Promise.all([
     startEmbeddedPostgres(),
@@ -157,7 +157,7 @@ afterAll(async () => {
   await new Promise((resolve) => (liar ? liar.close(resolve) : resolve(undefined)));
   await postgres?.stop();
   await releaseSnarkjs();
-  if (root) rmSync(root, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe('threshold OPRF mode (2 of 3 nodes)', () => {

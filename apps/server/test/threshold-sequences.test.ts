@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -21,6 +19,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { nodesV3Round } from './threshold-v3-round.ts';
 import { post } from './support/post.ts';
 import { until } from './support/until.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * Decision 033 (keys that fit, nodes assessed one by one, real timeouts), on real processes: three OPRF nodes (2-of-3), a threshold server on
@@ -87,7 +86,7 @@ const restartNode = async (i: number, dataDir: string) => {
 };
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'zeroid-sequences-'));
+  root = tempDir('zeroid-sequences-');
   privateKey = (await generateOprfKeyPair()).privateKey;
   const keyEnv = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: path.join(root, 'unused') };
   oldDirs = await splitKey(keyEnv, path.join(root, 'shares'));
@@ -111,7 +110,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([server?.stop(), limited?.stop()]);
   await Promise.all(nodes.map(killOprfNode));
-  if (root) rmSync(root, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /**

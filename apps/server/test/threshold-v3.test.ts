@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -31,6 +30,7 @@ import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
 import { viaInject, ZkTestClient } from './zk-client.ts';
 import { nodesV3Round } from './threshold-v3-round.ts';
+import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
  * Threshold mode under protocol v3 (decision 058), on real node processes: a real server key split
@@ -38,7 +38,7 @@ import { nodesV3Round } from './threshold-v3-round.ts';
  * as written before v3 (no v3 share), and a server app in threshold mode whose node set is kept by
  * the real watcher on a real SQLite database.
  */
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-threshold-v3-'));
+const root = tempDir('zeroid-threshold-v3-');
 const GUESSES = 4;
 let v3Key: Uint8Array;
 let nodes: ServerProcess[] = [];
@@ -126,7 +126,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.destroy();
   await Promise.all([...nodes, oldNode].filter(Boolean).map((node) => node.stop()));
-  rmSync(root, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe('threshold mode under protocol v3', () => {

@@ -9,7 +9,6 @@ import {
   memberBucket,
   normaliseInput,
   sessionMessage,
-  signRegistration,
   type OprfDomain,
 } from '@zeroid/protocol';
 import {
@@ -32,6 +31,7 @@ import {
   signWithDid,
 } from '@zeroid/protocol/v3';
 import type { FastifyInstance } from 'fastify';
+import { signV2Registration } from '../../../packages/protocol/test/v2-registration.ts';
 
 /** What the client needs of a server: one request, one reply. */
 export interface Reply {
@@ -129,7 +129,7 @@ export class ZkTestClient {
   async v2RegistrationBody(idInfo: string, bioInfo: string) {
     const { identity, didKey, idTag } = await this.derive(idInfo, bioInfo);
     const fields = { commitment: identity.commitment.toString(), idTag, did: didKey.did, challenge: await this.challenge() };
-    return { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) };
+    return { ...fields, signatures: signV2Registration(identity, didKey.secretKey, fields) };
   }
 
   /** The single key's v3 public key K, from GET /oprf/public-key. */

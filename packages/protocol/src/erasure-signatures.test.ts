@@ -4,7 +4,7 @@ import { deriveIdTag } from './derive-id-tag.ts';
 import { deriveIdentity } from './derive-identity.ts';
 import { deriveDidKey } from './did-key.ts';
 import { signErasure, verifyErasure } from './erasure-signatures.ts';
-import { signRegistration } from './registration-signatures.ts';
+import { signV2Registration } from '../test/v2-registration.ts';
 
 const oprfBio = new Uint8Array(64).fill(1);
 const oprfId = new Uint8Array(64).fill(7);
@@ -36,7 +36,7 @@ describe('erasure proof (decision 022)', () => {
   });
 
   it('never accepts a registration signature over the same values as an erasure (own domain)', () => {
-    const registration = signRegistration(alice.identity, alice.didKey.secretKey, { ...claim, idTag: deriveIdTag(oprfId) });
+    const registration = signV2Registration(alice.identity, alice.didKey.secretKey, { ...claim, idTag: deriveIdTag(oprfId) });
     expect(verifyErasure(fields, registration)).toBeUndefined();
   });
 });

@@ -33,16 +33,7 @@ export {
 } from './did-key.ts';
 export { voprfEvaluate, type RistrettoMultiply } from './voprf-evaluate.ts';
 export { SNARK_SCALAR_FIELD, BN254_BASE_FIELD, isFieldElement, isCanonicalBelow } from './field.ts';
-export {
-  registrationMessage,
-  signRegistration,
-  signPossession,
-  verifyPossession,
-  verifyRegistration,
-  isDegenerateRegistration,
-  type ZkRegisterFields,
-  type RegistrationSignatures,
-} from './registration-signatures.ts';
+export { signPossession, verifyPossession, type RegistrationSignatures } from './registration-signatures.ts';
 export { signErasure, verifyErasure, erasureIdTag, type ZkEraseFields } from './erasure-signatures.ts';
 export { isSemaphorePublicKey, isDegenerateCommitment, SMALL_ORDER_POINTS } from './semaphore-public-key.ts';
 export { semaphoreHash } from './semaphore-hash.ts';

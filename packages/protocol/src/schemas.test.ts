@@ -5,7 +5,6 @@ import { DID_ALREADY_GENERATED, VERIFICATION_RESULT } from './messages.ts';
 import { SNARK_SCALAR_FIELD } from './field.ts';
 import { deriveIdentity } from './derive-identity.ts';
 import { deriveDidKey } from './did-key.ts';
-import { signRegistration } from './registration-signatures.ts';
 import {
   ChallengeReply,
   ErrorReply,
@@ -20,6 +19,7 @@ import {
   ZkRegisterBody,
   ZkVerifyBody,
 } from './schemas.ts';
+import { signV2Registration } from '../test/v2-registration.ts';
 
 // The server's validator (Fastify's Ajv) knows date-time; TypeBox's Value needs to be told.
 if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => !Number.isNaN(Date.parse(value)));
@@ -30,7 +30,7 @@ const oprfBio = new Uint8Array(64).fill(9);
 const identity = deriveIdentity(oprfBio);
 const didKey = deriveDidKey(oprfBio);
 const fields = { commitment: identity.commitment.toString(), idTag: 'a1'.repeat(32), did: didKey.did, challenge: '987654321' };
-const zkRegister = { ...fields, signatures: signRegistration(identity, didKey.secretKey, fields) };
+const zkRegister = { ...fields, signatures: signV2Registration(identity, didKey.secretKey, fields) };
 const proof = {
   merkleTreeDepth: 10,
   merkleTreeRoot: '123',

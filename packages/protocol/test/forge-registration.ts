@@ -1,11 +1,11 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { base64urlnopad } from '@scure/base';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { poseidon5 } from 'poseidon-lite/poseidon5';
 import { BabyJubjub } from '../src/baby-jubjub-commitment.ts';
-import { registrationMessage, type RegistrationSignatures, type ZkRegisterFields } from '../src/registration-signatures.ts';
+import type { RegistrationSignatures } from '../src/registration-signatures.ts';
 import { SMALL_ORDER_POINTS } from '../src/semaphore-public-key.ts';
+import { v2RegistrationMessage, v2RegistrationScalar, type ZkRegisterFields } from './v2-registration.ts';
 
 /** The order l of Baby Jubjub's prime subgroup. */
 export const SUBGROUP_ORDER = BabyJubjub.Fn.ORDER;
@@ -40,7 +40,7 @@ export function forgeSemaphoreSignature(publicKey: Point, k: bigint, message: bi
 }
 
 /**
- * A complete zero-knowledge registration body for `publicKey` (commitment poseidon2 of the key unless
+ * A complete v2 zero-knowledge registration body for `publicKey` (commitment poseidon2 of the key unless
  * given), with a forged Semaphore signature and a real Ed25519 signature by `didSecretKey`.
  */
 export function forgeRegistration(
@@ -50,10 +50,7 @@ export function forgeRegistration(
   k: bigint,
 ): { fields: ZkRegisterFields; signatures: RegistrationSignatures } {
   const fields = { ...base, commitment: base.commitment ?? poseidon2(publicKey).toString() };
-  const { R8, S } = forgeSemaphoreSignature(publicKey, k, registrationMessage(fields));
-  const bytes = sha256(
-    new TextEncoder().encode(['zeroid/register/v1', fields.challenge, fields.commitment, fields.idTag, fields.did].join('\u0000')),
-  );
+  const { R8, S } = forgeSemaphoreSignature(publicKey, k, v2RegistrationScalar(fields));
   return {
     fields,
     signatures: {
@@ -61,7 +58,7 @@ export function forgeRegistration(
         publicKey: [publicKey[0].toString(), publicKey[1].toString()],
         signature: { R8: [R8[0].toString(), R8[1].toString()], S: S.toString() },
       },
-      did: base64urlnopad.encode(ed25519.sign(bytes, didSecretKey)),
+      did: base64urlnopad.encode(ed25519.sign(v2RegistrationMessage(fields), didSecretKey)),
     },
   };
 }

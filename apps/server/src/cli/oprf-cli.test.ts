@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,9 +10,10 @@ import { loadOprfKey } from '../oprf/oprf-key.ts';
 import { readShareFile } from '../oprf/oprf-share-store.ts';
 import { decodeShareFile, encodeShareFile, type OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { runOprfCli } from './oprf-cli.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-oprf-cli-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = tempDir('zeroid-oprf-cli-');
+afterAll(removeTempDirs);
 
 /** Runs the tool in-process; returns its exit code and everything it printed. */
 async function oprf(args: string[], env: NodeJS.ProcessEnv = {}) {

@@ -1,19 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveWebApp } from './web-app.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
-const dist = mkdtempSync(path.join(tmpdir(), 'zeroid-web-'));
+const dist = tempDir('zeroid-web-');
 const script = 'console.log("the prover");'.repeat(100);
 mkdirSync(path.join(dist, 'assets'));
 writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>ZeroID</title>');
 writeFileSync(path.join(dist, 'assets', 'prover-abc.js'), script);
 writeFileSync(path.join(dist, 'assets', 'prover-abc.js.br'), zlib.brotliCompressSync(script));
 writeFileSync(path.join(dist, 'assets', 'prover-abc.js.gz'), zlib.gzipSync(script));
-afterAll(() => rmSync(dist, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 describe('serveWebApp', () => {
   it('sends the build’s brotli or gzip copy as Accept-Encoding allows, immutable under assets/', async () => {

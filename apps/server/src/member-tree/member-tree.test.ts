@@ -1,21 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
 import { BACKGROUND_CATCH_UP_MS, Registry, bucketHexChars, provingDepthFor } from './member-tree.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
 let dataDir: string;
 let storage: Storage;
 beforeEach(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-registry-'));
+  dataDir = tempDir('zeroid-registry-');
   storage = await openStorage({ dataDir });
 });
 afterEach(async () => {
   await storage.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const register = async (from: number, to: number) => {

@@ -1,6 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
@@ -19,18 +18,19 @@ import {
   rotateSigningKeys,
 } from './signing-keys.ts';
 import { ownersOf, storageAdapter } from './storage-adapter.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
 /** Sign in with ZeroID's keys and artifacts on a real SQLite database (decisions 023 and 038). */
 let dataDir: string;
 let storage: Storage;
 const secret = new Uint8Array(randomBytes(32));
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-oidc-keys-'));
+  dataDir = tempDir('zeroid-oidc-keys-');
   storage = await openStorage({ dataDir });
 });
 afterAll(async () => {
   await storage.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /** Which of `needles` (text, and base64url decoded to bytes) any file under `dir` holds. */
@@ -85,7 +85,7 @@ describe('signing keys', () => {
   });
 
   it('treats a key found in clear as compromised: sealed, replaced, scrubbed from the files, and unpublished once its successor signs (decision 049)', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-oidc-clear-keys-'));
+    const dir = tempDir('zeroid-oidc-clear-keys-');
     const old = await openStorage({ dataDir: dir });
     try {
       // What an earlier version wrote: the signing key and the cookie secret in clear, an hour old.

@@ -8,15 +8,13 @@ import { libsodiumReady } from './libsodium.ts';
 import {
   sodiumBlind,
   sodiumBlindedElements,
-  sodiumBlindEvaluate,
   sodiumBlindEvaluateBatch,
   sodiumCombine,
-  sodiumFinalize,
   sodiumFinalizeUnblinded,
   sodiumUnblinder,
-  sodiumVerifiedEvaluation,
   sodiumVerifiedEvaluations,
 } from './sodium-voprf.ts';
+import { sodiumBlindEvaluate, sodiumFinalize, sodiumVerifiedEvaluation } from '../../test/sodium-single-element.ts';
 import sodium from 'libsodium-wrappers-sumo';
 
 const randomKey = () => sodium.crypto_core_ristretto255_scalar_random();

@@ -71,22 +71,6 @@ const challenge = (publicKey: Uint8Array, m: Uint8Array, z: Uint8Array, t2: Uint
   hashToScalar(...[publicKey, m, z, t2, t3].flatMap(lengthPrefixed), CHALLENGE);
 
 /**
- * BlindEvaluate plus GenerateProof (RFC 9497 §2.2.1, §3.3.2) for one blinded element: the serialized
- * Evaluation voprf-ts's `VOPRFServer.blindEvaluate` would give (with another random proof scalar).
- * `blinded` is the element itself (32 bytes), checked by the caller (`sodiumBlindedElements`);
- * `publicKey` is privateKey·G. `proofScalar` is for the RFC's test vectors only: by default a fresh
- * random scalar from node:crypto, as the proof's zero knowledge requires.
- */
-export function sodiumBlindEvaluate(
-  privateKey: Uint8Array,
-  publicKey: Uint8Array,
-  blinded: Uint8Array,
-  proofScalar?: Uint8Array,
-): Uint8Array {
-  return sodiumBlindEvaluateBatch(privateKey, publicKey, [blinded], proofScalar);
-}
-
-/**
  * BlindEvaluate of a batch of blinded elements with ONE DLEQ proof for all of them (RFC 9497 §2.2.1,
  * GenerateProof over lists, ComputeCompositesFast as the prover knows k): the serialized Evaluation
  * (count, the evaluated elements, the mode, c, s) that voprf-ts gives for the same EvaluationRequest.
@@ -134,15 +118,6 @@ export function sodiumBlindedElements(request: Uint8Array, max: number): Uint8Ar
 }
 
 /**
- * The evaluated element of a serialized one-element VOPRF Evaluation whose DLEQ proof shows
- * log_G(publicKey) = log_blinded(evaluated) (VerifyProof, RFC 9497 §2.2.2); undefined for anything
- * else (malformed bytes, another mode, a non-canonical scalar, a proof that fails).
- */
-export function sodiumVerifiedEvaluation(publicKey: Uint8Array, blinded: Uint8Array, serialized: Uint8Array): Uint8Array | undefined {
-  return sodiumVerifiedEvaluations(publicKey, [blinded], serialized)?.[0];
-}
-
-/**
  * The evaluated elements of a serialized VOPRF Evaluation of the batch `blinded` (in order) whose one
  * DLEQ proof shows log_G(publicKey) = log_Cᵢ(Dᵢ) for every i (VerifyProof over lists, RFC 9497
  * §2.2.2, ComputeComposites); undefined for anything else (another count, malformed bytes, another
@@ -186,11 +161,6 @@ export function sodiumBlind(input: Uint8Array): { blind: Uint8Array; blinded: Ui
   const element = ristretto255.fromHash(expandMessage64(input, HASH_TO_GROUP_DST));
   const blind = randomScalar();
   return { blind, blinded: ristretto255.scalarmult(blind, element) };
-}
-
-/** Finalize (RFC 9497 §3.3.2): H(input, r⁻¹·evaluated, "Finalize"). */
-export function sodiumFinalize(input: Uint8Array, blind: Uint8Array, evaluated: Uint8Array): Uint8Array {
-  return sodiumFinalizeUnblinded(input, ristretto255.scalarmult(sodium.crypto_core_ristretto255_scalar_invert(blind), evaluated));
 }
 
 /** Finalize's hash of an element already unblinded (r⁻¹·evaluated): `sodiumCombine` with `scale` r⁻¹ gives one. */

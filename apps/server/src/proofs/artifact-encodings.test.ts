@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createArtifactEncodings } from './artifact-encodings.ts';
 import type { Artifact } from './artifacts.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'zeroid-encodings-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('zeroid-encodings-');
+afterAll(removeTempDirs);
 
 // 200 KB that compresses (as a circuit does), in a file like the pinned ones.
 const bytes = Buffer.from(Array.from({ length: 20_000 }, (_, i) => `line ${i % 977};`).join(''));

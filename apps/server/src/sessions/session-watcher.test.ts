@@ -1,21 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { SessionRepository, Storage } from '../storage/types.ts';
 import { createSessionWatcher, type SessionState } from './session-watcher.ts';
 import { until } from '../../test/support/until.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
 let dataDir: string;
 let storage: Storage;
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-watcher-'));
+  dataDir = tempDir('zeroid-watcher-');
   storage = await openStorage({ dataDir });
 });
 afterAll(async () => {
   await storage.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 let counter = 0;

@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOprfKey } from '../oprf/oprf-key.ts';
 import { loadDataDirSecret } from './data-dir-secret.ts';
+import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 
-const parent = mkdtempSync(path.join(tmpdir(), 'zeroid-data-dir-'));
-afterAll(() => rmSync(parent, { recursive: true, force: true }));
+const parent = tempDir('zeroid-data-dir-');
+afterAll(removeTempDirs);
 
 const modeOf = (file: string) => (statSync(file).mode & 0o777).toString(8);
 

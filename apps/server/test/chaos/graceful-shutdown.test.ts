@@ -1,20 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../server-process.ts';
 import { report } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
 
 /**
  * SIGTERM while requests are in flight: the instance drains (not ready, still serving), then stops
  * accepting connections; a burst of registrations and one whose body is still arriving when the
  * listener closes all get their answer, what was acknowledged is stored, and the process exits 0.
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-term-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-chaos-term-');
+afterAll(removeTempDirs);
 
 /** Sends the body in two parts, `pauseMs` apart. */
 function slowRegistration(url: string, body: unknown, pauseMs: number) {

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
 import { generateOprfKeyPair } from '@zeroid/protocol';
@@ -9,20 +7,21 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgre
 import { startServerProcess } from '../server-process.ts';
 import { KILL_CYCLES, report } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
 
 /**
  * P7, nothing acknowledged is lost: registrations race from 8 clients while the server is killed
  * with SIGKILL, cycle after cycle. Afterwards every registration that was answered `false` answers
  * `true`, and the root the restarted server loads equals the root of a tree built from the table.
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-kill-'));
+const dataDir = tempDir('zeroid-chaos-kill-');
 let postgres: RunningPostgres;
 beforeAll(async () => {
   postgres = await startEmbeddedPostgres();
 });
 afterAll(async () => {
   await postgres?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const backends = [

@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { healthyP95 } from '../healthy-client.ts';
 import { startServerProcess } from '../server-process.ts';
 import { FULL, report } from './chaos-settings.ts';
 import { median } from '../support/median.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
 
 /**
  * A QR flood: 32 connections ask for one session's QR image as fast as the server answers. The
@@ -15,8 +14,8 @@ import { median } from '../support/median.ts';
  * on a twin server process nobody floods, in turns with the flooded one (so this machine's other
  * load weighs on both sides of the ratio alike).
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-qr-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-chaos-qr-');
+afterAll(removeTempDirs);
 
 const FLOOD_SECONDS = FULL ? 60 : 8;
 const autocannon = path.resolve(import.meta.dirname, '../../../../node_modules/autocannon/autocannon.js');

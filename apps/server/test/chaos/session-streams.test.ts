@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { healthyP95, residentMb } from '../healthy-client.ts';
 import { startServerProcess } from '../server-process.ts';
 import { FULL, report } from './chaos-settings.ts';
 import { median } from '../support/median.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
 
 /**
  * Live-update streams cannot exhaust the server (decision 012). One address opens 5,000 event
@@ -19,8 +18,8 @@ import { median } from '../support/median.ts';
  * with the attacked one: this machine's load from other work then weighs on both sides of the ratio
  * alike (a baseline taken only before the attack let a neighbour's burst fail the test).
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-streams-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-chaos-streams-');
+afterAll(removeTempDirs);
 
 const ATTEMPTS = FULL ? 5000 : 2000;
 const HOLD_MS = FULL ? 5 * 60_000 : 8_000;

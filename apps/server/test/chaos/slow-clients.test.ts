@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess } from '../server-process.ts';
 import { report, SLOW_CLIENTS } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
 import { median } from '../support/median.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
 
 /**
  * Slowloris: hundreds of clients that open a connection and dribble out their headers or body a
@@ -15,8 +14,8 @@ import { median } from '../support/median.ts';
  * sides of the ratio alike), and Node's lowered header timeout must cut them off instead of holding a
  * socket each for minutes.
  */
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-slow-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-chaos-slow-');
+afterAll(removeTempDirs);
 
 async function healthyP95(url: string, requests: number): Promise<number> {
   const times: number[] = [];

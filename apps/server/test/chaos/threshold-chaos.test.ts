@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { generateOprfKeyPair, normaliseInput, type OprfDomain, type Verdict } from '@zeroid/protocol';
@@ -14,6 +13,7 @@ import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode
 import { viaHttp, ZkTestClient, type V3Round } from '../zk-client.ts';
 import { FULL, report } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
+import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
 
 /**
  * Threshold mode under chaos (decision 033): a 2-of-3 key on three real node processes, a
@@ -263,7 +263,7 @@ async function faults(until: () => boolean) {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'zeroid-chaos-threshold-'));
+  root = tempDir('zeroid-chaos-threshold-');
   privateKey = (await generateOprfKeyPair()).privateKey;
   current = await splitKey(
     { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: path.join(root, 'unused') },
@@ -305,7 +305,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await Promise.all(nodes.map(killOprfNode));
-  if (root) rmSync(root, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe('threshold mode under chaos', () => {

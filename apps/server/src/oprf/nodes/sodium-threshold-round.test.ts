@@ -3,7 +3,8 @@ import { OprfEvaluator, oprfPublicShare, refreshOprfShares, splitOprfKey, Thresh
 import sodium from 'libsodium-wrappers-sumo';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { libsodiumReady } from '../libsodium.ts';
-import { sodiumBlindEvaluate, sodiumBlindEvaluateBatch } from '../sodium-voprf.ts';
+import { sodiumBlindEvaluateBatch } from '../sodium-voprf.ts';
+import { sodiumBlindEvaluate } from '../../../test/sodium-single-element.ts';
 import { sodiumThresholdRound } from './sodium-threshold-round.ts';
 
 /** A registration's two inputs, as the raw path evaluates them in one batch (decision 027). */

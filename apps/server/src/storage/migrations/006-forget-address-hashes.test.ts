@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SQLite } from '../sqlite/sqlite-driver.ts';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { migrations } from '../migrate-to-latest.ts';
 import { openStorage } from '../open-storage.ts';
+import { removeTempDirs, tempDir } from '../../../test/support/temp-dir.ts';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-migration-006-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-migration-006-');
+afterAll(removeTempDirs);
 
 it('deletes the counters keyed by SHA-256 of an address, and keeps the others', async () => {
   // A database as a release before 006 left it: migrated up to 004, with counters of both kinds.

@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SQLite } from '../sqlite/sqlite-driver.ts';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { migrations } from '../migrate-to-latest.ts';
 import { openStorage } from '../open-storage.ts';
+import { removeTempDirs, tempDir } from '../../../test/support/temp-dir.ts';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-migration-008-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-migration-008-');
+afterAll(removeTempDirs);
 
 it('rebuilds identities and roots on SQLite keeping every row, UNIQUE values and the root index, then erases', async () => {
   // A database as a release before 008 left it: migrated up to 007, with identities and roots.

@@ -1,6 +1,4 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
@@ -10,9 +8,10 @@ import { COMPROMISED_RETIREMENT_MS, KEY_ACTIVATION_MS, loadOidcKeys } from '../.
 import { migrations } from '../migrate-to-latest.ts';
 import { openStorage } from '../open-storage.ts';
 import { SQLite } from '../sqlite/sqlite-driver.ts';
+import { removeTempDirs, tempDir } from '../../../test/support/temp-dir.ts';
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-migration-021-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const dataDir = tempDir('zeroid-migration-021-');
+afterAll(removeTempDirs);
 
 it('retires every key stored before it with a successor, as a key found in clear, and none created after it (SQLite)', async () => {
   // A database as decision 038's release left it (migrated up to 019): the first signing key and cookie

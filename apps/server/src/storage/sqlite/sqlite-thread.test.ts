@@ -1,19 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isStorageFailure } from '../storage-failure.ts';
 import { openSqliteThread, type SqliteThread } from './sqlite-thread.ts';
+import { removeTempDirs, tempDir } from '../../../test/support/temp-dir.ts';
 
 let dataDir: string;
 let thread: SqliteThread | undefined;
 afterEach(async () => {
   await thread?.close();
   thread = undefined;
-  rmSync(dataDir, { recursive: true, force: true });
+  removeTempDirs();
 });
 const open = async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-sqlite-thread-'));
+  dataDir = tempDir('zeroid-sqlite-thread-');
   return (thread = await openSqliteThread(dataDir));
 };
 
@@ -51,7 +51,7 @@ describe('the SQLite thread', () => {
   });
 
   it('fails to open with the reason, when the data directory cannot be made', async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'zeroid-sqlite-thread-'));
+    dataDir = tempDir('zeroid-sqlite-thread-');
     const notADirectory = path.join(dataDir, 'file');
     writeFileSync(notADirectory, 'x');
     await expect(openSqliteThread(notADirectory)).rejects.toMatchObject({ code: 'EEXIST' });
