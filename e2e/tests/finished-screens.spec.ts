@@ -150,6 +150,26 @@ for (const size of WIDTHS) {
       await context.close();
     });
 
+    test('the API reference’s section headers wrap: a name, then its description at full width, never a column of letters', async ({
+      browser,
+    }) => {
+      const { context, page } = await open(browser, size);
+      await page.goto('/docs');
+      const headers = page.locator('.opblock-tag');
+      await expect(headers.filter({ hasText: 'Sign in with ZeroID (OpenID Connect)' })).toBeVisible();
+      const heights = await headers.evaluateAll((all) => all.map((header) => header.getBoundingClientRect().height));
+      expect(heights.length).toBeGreaterThan(1);
+      for (const height of heights) expect(height, 'a section header a few lines tall').toBeLessThan(300);
+      const wider = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((element) => element.getBoundingClientRect().width > window.innerWidth)
+          .map((element) => `${element.tagName}.${element.className}`),
+      );
+      expect(wider, 'no element wider than the screen').toEqual([]);
+      await expectFits(page, size.viewport.width);
+      await context.close();
+    });
+
     test('an expired QR link on the phone does not offer its dead session: it leads to verifying on this device, which works', async ({
       browser,
     }) => {
