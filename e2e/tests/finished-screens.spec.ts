@@ -151,5 +151,55 @@ for (const size of WIDTHS) {
       await expectFits(page, size.viewport.width);
       await context.close();
     });
+
+    test('the API reference’s section headers wrap: a name, then its description at full width, never a column of letters', async ({
+      browser,
+    }) => {
+      const { context, page } = await open(browser, size);
+      await page.goto('/docs');
+      const headers = page.locator('.opblock-tag');
+      await expect(headers.filter({ hasText: 'Sign in with ZeroID (OpenID Connect)' })).toBeVisible();
+      const heights = await headers.evaluateAll((all) => all.map((header) => header.getBoundingClientRect().height));
+      expect(heights.length).toBeGreaterThan(1);
+      for (const height of heights) expect(height, 'a section header a few lines tall').toBeLessThan(300);
+      const wider = await page.evaluate(() =>
+        [...document.querySelectorAll('body *')]
+          .filter((element) => element.getBoundingClientRect().width > window.innerWidth)
+          .map((element) => `${element.tagName}.${element.className}`),
+      );
+      expect(wider, 'no element wider than the screen').toEqual([]);
+      await expectFits(page, size.viewport.width);
+      await context.close();
+    });
+
+    test('an expired QR link on the phone does not offer its dead session: it leads to verifying on this device, which works', async ({
+      browser,
+    }) => {
+      test.setTimeout(120_000);
+      const { context, page } = await open(browser, size);
+      const person = await registered(page);
+      const { session } = (await (await page.request.post('/sessions')).json()) as { session: string };
+      // Sessions live SESSION_TTL_SECONDS (20 here): the server itself says when this one has expired.
+      await expect
+        .poll(async () => ((await (await page.request.get(`/sessions/${session}/open`)).json()) as { open: boolean }).open, {
+          timeout: 45_000,
+          intervals: [2_000],
+        })
+        .toBe(false);
+      await page.goto(`/user-verification?session=${session}`);
+      await expect(page.getByRole('alert')).toHaveText('This verification link has expired or was already used. Ask for a new QR code.');
+      await expect(page.getByRole('heading', { level: 1, name: 'VERIFICATION', exact: true })).toBeVisible();
+      await expect(page.getByPlaceholder('Touch to verify!', { exact: true })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Verify User', exact: true })).toBeDisabled();
+      await expectFits(page, size.viewport.width);
+      await page.getByRole('link', { name: 'Verify on this device instead', exact: true }).click();
+      await expect(page).toHaveURL(/\/user-verification$/);
+      await expect(page.getByRole('alert')).toHaveCount(0);
+      await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(person.bio);
+      await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+      await expect(page).toHaveURL(/\/user-authorised$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Verified' })).toBeVisible();
+      await context.close();
+    });
   });
 }

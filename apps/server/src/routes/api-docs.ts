@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import swaggerUi from '@fastify/swagger-ui';
 
-/** ZeroID's colours, and a layout that stays inside a 390 px screen (long paths, schemas, examples wrap). */
+/**
+ * ZeroID's colours, and a layout that stays inside a 390 px screen (long paths, schemas, examples wrap; a
+ * section header puts its description under its name at full width, not in a column beside it).
+ */
 const THEME_CSS = `body{background:#eef2f8;color:#14213d}
 .swagger-ui .wrapper{padding:0 12px;max-width:1100px}
 .swagger-ui .info{margin:24px 0}
@@ -16,7 +19,9 @@ const THEME_CSS = `body{background:#eef2f8;color:#14213d}
 .swagger-ui .responses-table thead{display:none}.swagger-ui .responses-table tr,.swagger-ui .responses-table td{display:block;width:100%}
 .swagger-ui .response-col_links{display:none}.swagger-ui .response-control-media-type,.swagger-ui .response-control-examples{width:100%}
 .swagger-ui select{max-width:100%}
-.swagger-ui .opblock-tag{font-size:18px}.swagger-ui .info .title{font-size:28px}}`;
+.swagger-ui .opblock-tag{font-size:18px;flex-wrap:wrap;padding:10px 4px}.swagger-ui .info .title{font-size:28px}
+.swagger-ui .opblock-tag>a{flex:1 1 0;min-width:0;overflow-wrap:anywhere}
+.swagger-ui .opblock-tag small,.swagger-ui .opblock-tag>div{flex:1 0 100%;order:1;min-width:0;padding:4px 0 0;white-space:normal}}`;
 
 /**
  * GET /docs: the API reference, rendered in the browser by Swagger UI (@fastify/swagger-ui, decision

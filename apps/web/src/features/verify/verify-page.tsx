@@ -20,25 +20,38 @@ export function VerifyPage() {
   const { problems, check, clear } = useFieldProblems({ bioInfo: { label: 'The biometric data', id: BIOMETRIC_FIELD_ID } });
   // A sign-in screen's QR code (decision 029): the site that asks.
   const [signIn, setSignIn] = useState<SessionOpenReply['signIn']>();
+  // The server says this session has expired or was used: verifying for it could only fail, and would
+  // say the person is not registered. The screen offers verifying on this device instead.
+  const [sessionClosed, setSessionClosed] = useState(false);
 
   // The prover and its artifacts load while the biometric is typed (decision 043).
   useEffect(() => prepareProver('high'), []);
 
   // Opened from another screen's QR code: say so, and say at once if that session is no longer open.
   useEffect(() => {
+    // The same screen without the session ("Verify on this device instead"): nothing of it stays.
+    setSessionClosed(false);
+    setError(undefined);
     if (!session) return;
+    let current = true;
     sessionOpen(session).then(
       (reply) => {
+        if (!current) return;
         setSignIn(reply.signIn);
-        if (!reply.open) setError('This verification link has expired or was already used. Ask for a new QR code.');
+        if (reply.open) return;
+        setSessionClosed(true);
+        setError('This verification link has expired or was already used. Ask for a new QR code.');
       },
-      () => setError('This verification link is not valid. Ask for a new QR code.'),
+      () => current && setError('This verification link is not valid. Ask for a new QR code.'),
     );
+    return () => {
+      current = false;
+    };
   }, [session]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!check({ bioInfo })) return;
+    if (sessionClosed || !check({ bioInfo })) return;
     const done = await run((onProgress) => verify({ bioInfo, session }, onProgress), 'Verification failed. Please try again.');
     // Another screen's session: its person types this phone's code there (decision 035).
     if (done) {
@@ -66,9 +79,14 @@ export function VerifyPage() {
         pending={pending}
         progress={progress}
         problem={problems.bioInfo}
-        notReady={retryIn > 0}
+        notReady={retryIn > 0 || sessionClosed}
       />
       <ErrorAlert message={error} retryIn={retryIn} />
+      {sessionClosed ? (
+        <p className="other-device">
+          <Link to={routes.verify}>Verify on this device instead</Link>
+        </p>
+      ) : null}
       {session ? null : (
         <p className="other-device">
           Your biometric is on your phone? <Link to={routes.qr}>Verify on another device</Link>: this screen shows a QR code, and your phone
