@@ -55,6 +55,11 @@ export async function registerClaim(
       // "already registered", as before. Nothing writes a v2 identity any more.
       replacedDid = await moveRaw(storage, v2, { commitment: v3.commitment, idTag: v3.idTag, did: v3.did });
       inserted = replacedDid !== undefined;
+      // No move, and no v2 identity holds either text any more: the person's own erasure (another tab, a
+      // retry) took it between the check and the move. Nothing is registered, so this is a registration.
+      if (!inserted && !(await storage.identities.holdsCommitmentOrTag(v2))) {
+        inserted = (await storage.identities.register({ commitment: v3.commitment, idTag: v3.idTag, did: v3.did })).inserted;
+      }
     } else {
       inserted = (await storage.identities.register({ commitment: v3.commitment, idTag: v3.idTag, did: v3.did })).inserted;
     }

@@ -61,9 +61,9 @@ async function verdictFor(
   // the v2 one an identity registered before protocol v3 still holds (decision 056).
   const commitments = await deriver.commitment(claim.bioInfo, client);
   metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
-  const found =
-    (await storage.identities.findByCommitment(commitments.v3)) !== undefined ||
-    (await storage.identities.findByCommitment(commitments.v2)) !== undefined;
+  // One read for both (decision 073): a move from v2 committing between two reads would make a
+  // registered person fail, found under neither version.
+  const found = await storage.identities.holdsAnyCommitment([commitments.v3, commitments.v2]);
   const settled = await settleSession(storage, session, found ? 'Success' : 'Failure');
   metrics.verifications.inc({ mode: 'raw', result: settled.verdict });
   return settled;

@@ -170,6 +170,23 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('sees a person under v2 or v3 in one read while their moves commit, never under neither (decision 073)', async () => {
+    const { storage } = await open();
+    const people = range(0, 30);
+    for (const n of people) await storage.identities.register(identity(n));
+    // Person n's v2 row is identity(n); their v3 row is identity(100 + n).
+    const moves = people.map((n) => storage.identities.moveFromV2({ from: identity(n), to: identity(100 + n), evict: true }));
+    const reads = people.flatMap((n) =>
+      range(0, 4).map(() => storage.identities.holdsAnyCommitment([identity(100 + n).commitment, identity(n).commitment])),
+    );
+    const [moved, seen] = await Promise.all([Promise.all(moves), Promise.all(reads)]);
+    expect(moved.every((m) => m.moved)).toBe(true);
+    expect(seen.filter((found) => !found)).toEqual([]);
+    expect(await storage.identities.holdsAnyCommitment([])).toBe(false);
+    expect(await storage.identities.holdsAnyCommitment(['no-such-commitment'])).toBe(false);
+    await storage.close();
+  });
+
   it('inserts exactly one of 50 concurrent identical registrations', async () => {
     const { storage } = await open();
     const outcomes = await Promise.all(range(0, 50).map(() => storage.identities.register(identity(7))));

@@ -43,6 +43,11 @@ export interface IdentityRepository {
   importBatch(identities: Array<{ commitment: string; idTag: string; did: string }>): Promise<void>;
   findByCommitment(commitment: string): Promise<IdentityRecord | undefined>;
   /**
+   * Whether any of these commitments is a registered leaf, in one statement: one snapshot, so a move
+   * from v2 to v3 committing meanwhile is seen wholly before or wholly after (decision 073).
+   */
+  holdsAnyCommitment(commitments: readonly string[]): Promise<boolean>;
+  /**
    * True when a registered identity holds this commitment or this ID tag: the raw path's check that a
    * person's protocol v2 identity exists before it registers their v3 one (decision 056).
    */

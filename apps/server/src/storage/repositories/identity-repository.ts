@@ -204,6 +204,16 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       return row && toRecord(row);
     },
 
+    async holdsAnyCommitment(commitments) {
+      if (commitments.length === 0) return false;
+      const row = await db
+        .selectFrom('identities')
+        .select('leaf_index')
+        .where('commitment', 'in', [...commitments])
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     // Both columns are UNIQUE, so each side of the OR is an index lookup.
     async holdsCommitmentOrTag({ commitment, idTag }) {
       const row = await db
