@@ -6,6 +6,7 @@ import { readPhase1 } from './read-contributions.ts';
 import { setupFiles, type SetupLayout } from './setup-files.ts';
 import { curves, powersOfTau, zKey, type Logger } from './snarkjs-setup.ts';
 import { readTranscript, writeTranscript, type TranscriptEntry } from './transcript.ts';
+import { hasUnprintable } from './printable-name.ts';
 
 /**
  * The ceremony's steps on one setup (`ceremony.ts` runs them on the v3 circuit's, the tests on a
@@ -27,6 +28,7 @@ const NAME_CHARACTERS = 64;
 const inFile = (name: string) => name.substring(0, NAME_CHARACTERS);
 
 function checkName(name: string): void {
+  if (hasUnprintable(name)) throw new Error(`A contribution's name has a control or format character: ${JSON.stringify(name)}`);
   if (name.length > NAME_CHARACTERS)
     throw new Error(`A contribution's name is at most ${NAME_CHARACTERS} characters (the file keeps no more)`);
 }

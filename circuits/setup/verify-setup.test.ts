@@ -255,6 +255,12 @@ describe('ceremony verify', { timeout: 240_000 }, () => {
     );
   });
 
+  it('refuses to make a contribution whose name has a control or format character (U+2028, a bidirectional override)', async () => {
+    for (const name of ['x\u2028Contribution #2: fake', 'right\u202Eleft', 'zero\u200Bwidth', 'tab\there']) {
+      await expect(contributePhase2(copyOfGood(), name)).rejects.toThrow("A contribution's name has a control or format character");
+    }
+  });
+
   it('refuses a contribution name longer than the file keeps, so the transcript always says what the file carries', async () => {
     await expect(contributePhase2(copyOfGood(), 'x'.repeat(65))).rejects.toThrow("A contribution's name is at most 64 characters");
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { compileCircom } from './compile-circom.ts';
 import { fileDigest } from './file-digest.ts';
 import { preparePhase1 } from './prepare-phase1.ts';
+import { hasUnprintable } from './printable-name.ts';
 import { PUBLIC_PHASE1_HASHES } from './public-phase1.ts';
 import { readPhase1, readPhase2, type FileContribution } from './read-contributions.ts';
 import { setupFiles, type SetupLayout, type SetupPins } from './setup-files.ts';
@@ -128,7 +129,7 @@ async function verifyCopies(
  * snarkjs's report (a header split over two lines), and no honest contributor needs one.
  */
 function refuseUnprintableNames(contributions: FileContribution[], fileName: string): void {
-  const unprintable = contributions.find((c) => /[\u0000-\u001f\u007f]/.test(c.name));
+  const unprintable = contributions.find((c) => hasUnprintable(c.name));
   if (unprintable)
     throw new Error(`${fileName} holds a contribution whose name has a control character: ${JSON.stringify(unprintable.name)}`);
 }
