@@ -48,20 +48,21 @@ export async function registerClaim(
     // Under v3 only (decision 056). Both versions evaluate the same two inputs: still two guesses.
     const { v3, v2 } = derived;
     did = v3.did;
+    const row: NewIdentity = { commitment: v3.commitment, idTag: v3.idTag, did: v3.did };
     if (await storage.identities.holdsCommitmentOrTag(v2)) {
       // A v2 identity holds one of these texts. If it holds both, it is this person's: it moves to v3
       // in one transaction (decision 073), evicting whoever registered under the person's v3 values
       // meanwhile (only the zero-knowledge path could). If it holds one, it is someone else's:
       // "already registered", as before. Nothing writes a v2 identity any more.
-      replacedDid = await moveRaw(storage, v2, { commitment: v3.commitment, idTag: v3.idTag, did: v3.did });
+      replacedDid = await moveRaw(storage, v2, row);
       inserted = replacedDid !== undefined;
       // No move, and no v2 identity holds either text any more: the person's own erasure (another tab, a
       // retry) took it between the check and the move. Nothing is registered, so this is a registration.
       if (!inserted && !(await storage.identities.holdsCommitmentOrTag(v2))) {
-        inserted = (await storage.identities.register({ commitment: v3.commitment, idTag: v3.idTag, did: v3.did })).inserted;
+        inserted = (await storage.identities.register(row)).inserted;
       }
     } else {
-      inserted = (await storage.identities.register({ commitment: v3.commitment, idTag: v3.idTag, did: v3.did })).inserted;
+      inserted = (await storage.identities.register(row)).inserted;
     }
   }
   metrics.registrations.inc({ mode: 'proven' in request ? 'zk' : 'raw', outcome: inserted ? 'new' : 'existing' });
