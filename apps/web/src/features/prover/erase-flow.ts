@@ -15,8 +15,8 @@ import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';
 import { locateIdentity, type ProvingIdentity } from './locate-identity.ts';
-import { normaliseField } from './normalise-field.ts';
-import { loadOnDemand } from './load-on-demand.ts';
+import { normaliseField } from '../../shared/normalise-field.ts';
+import { loadOnDemand } from '../../shared/load-on-demand.ts';
 import { oprfRoundV3 } from './oprf-round-v3.ts';
 import { findV2Holding } from './v2-holding.ts';
 

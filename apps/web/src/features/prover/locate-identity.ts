@@ -3,7 +3,7 @@ import { provingIdentityV3 } from '@zeroid/protocol/v3';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
-import { loadOnDemand } from './load-on-demand.ts';
+import { loadOnDemand } from '../../shared/load-on-demand.ts';
 import { oprfRoundV3, v3GroupKey } from './oprf-round-v3.ts';
 
 type Member = NonNullable<MembersReply['members']>[number];

@@ -15,7 +15,7 @@ import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 import { registrationArtifacts } from './artifact-cache.ts';
 import { downloadProgress } from './download-progress.ts';
-import { normaliseField } from './normalise-field.ts';
+import { normaliseField } from '../../shared/normalise-field.ts';
 import { oprfRoundV3 } from './oprf-round-v3.ts';
 import { findV2Holding } from './v2-holding.ts';
 

@@ -3,7 +3,7 @@ import type { V2Holding } from '@zeroid/protocol/v3';
 import type { Identity } from '@semaphore-protocol/identity';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { loadOnDemand } from './load-on-demand.ts';
+import { loadOnDemand } from '../../shared/load-on-demand.ts';
 
 /** A person's protocol v2 identity, proven for one challenge, with the key that makes its sign-in proofs. */
 export interface HeldV2 {

@@ -6,7 +6,7 @@ import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { BiometricForm } from '../../shared/biometric-form.tsx';
-import { ConfirmationCode } from '../outcome/confirmation-code.tsx';
+import { ConfirmationCode } from '../../shared/confirmation-code.tsx';
 
 const prover = () => import('../prover/prover-client.ts');
 
