@@ -17,7 +17,7 @@ import { provingArtifacts } from './artifact-cache.ts';
 import { locateIdentity, type ProvingIdentity } from './locate-identity.ts';
 import { normaliseField } from '../../shared/normalise-field.ts';
 import { loadOnDemand } from '../../shared/load-on-demand.ts';
-import { oprfRoundV3 } from './oprf-round-v3.ts';
+import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
 import { findV2Holding } from './v2-holding.ts';
 
 /** The group of one identity alone: its root is the commitment itself (decision 048). */
@@ -64,7 +64,7 @@ export async function eraseFlow(input: { idInfo: string; bioInfo: string }, prog
       ...(held ? { v2: { ...held.holding, signInProofs: await ownGroupProofs(held.identity, challenge, scopes, progress) } } : {}),
     } satisfies ZkEraseV3Body;
   } else {
-    const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));
+    const { oprfRound } = await loadOnDemand(() => import('../../oprf/oprf-round.ts'));
     const [oprfId, { challenge }] = await Promise.all([oprfRound('id', idInfo), challengeRequest]);
     const identity = deriveIdentity(located.output);
     const didKey = deriveDidKey(located.output);

@@ -5,7 +5,7 @@ import { prepareProving, prepareRegistration } from './prepare-proving.ts';
 import { registerFlow } from './register-flow.ts';
 import { verifyFlow } from './verify-flow.ts';
 import { signInFlow } from './sign-in-flow.ts';
-import { FLOW_GUESSES, withReservation } from './with-reservation.ts';
+import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 
 /**

@@ -16,7 +16,7 @@ import { timelineMark } from '../../shared/timeline-mark.ts';
 import { registrationArtifacts } from './artifact-cache.ts';
 import { downloadProgress } from './download-progress.ts';
 import { normaliseField } from '../../shared/normalise-field.ts';
-import { oprfRoundV3 } from './oprf-round-v3.ts';
+import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
 import { findV2Holding } from './v2-holding.ts';
 
 /**

@@ -4,7 +4,7 @@ import { config } from '../../shared/config.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import type { Progress } from '../../shared/progress.ts';
-import { FLOW_GUESSES, withReservation } from './with-reservation.ts';
+import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
 
 /**
  * Erases an identity: true when it was erased. In the default "browser" mode the ID and biometric

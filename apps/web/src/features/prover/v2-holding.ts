@@ -19,7 +19,7 @@ export interface HeldV2 {
  */
 export async function findV2Holding(input: { idInfo: string; bioInfo: string }, challenge: string): Promise<HeldV2 | undefined> {
   // Protocol v2's round loads only when asked (decision 066).
-  const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));
+  const { oprfRound } = await loadOnDemand(() => import('../../oprf/oprf-round.ts'));
   const [output, params] = await Promise.all([oprfRound('bio', input.bioInfo), requestJson<MembersReply>(apiUrls.members())]);
   const identity = deriveIdentity(output);
   const commitment = identity.commitment.toString();
