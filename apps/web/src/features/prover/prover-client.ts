@@ -1,9 +1,8 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { MoveRefused } from './register-flow.ts';
 import type { Progress } from '../../shared/progress.ts';
 import { ApiError } from '../../shared/http.ts';
-import type { ProverRequest, ProverResponse } from './messages.ts';
+import type { MoveRefused, ProverRequest, ProverResponse } from './messages.ts';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((p: Progress) => void) | undefined };
 

@@ -2,7 +2,7 @@
 import { ApiError } from '../../shared/http.ts';
 import type { ProverRequest, ProverResponse } from './messages.ts';
 import { prepareProving, prepareRegistration } from './prepare-proving.ts';
-import { registerFlow } from './register-flow.ts';
+import { proveRegistration } from '../register/prove-registration.ts';
 import { verifyFlow } from './verify-flow.ts';
 import { signInFlow } from './sign-in-flow.ts';
 import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
@@ -34,7 +34,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         reply({
           id: request.id,
           type: 'register-result',
-          reply: await withReservation(FLOW_GUESSES.register, () => registerFlow(request, progress)),
+          reply: await withReservation(FLOW_GUESSES.register, () => proveRegistration(request, progress)),
         });
         return;
       case 'verify':
