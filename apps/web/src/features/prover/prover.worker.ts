@@ -3,7 +3,7 @@ import { ApiError } from '../../shared/http.ts';
 import type { ProverRequest, ProverResponse } from './messages.ts';
 import { prepareProving, prepareRegistration } from './prepare-proving.ts';
 import { proveRegistration } from '../register/prove-registration.ts';
-import { verifyFlow } from './verify-flow.ts';
+import { proveVerification } from '../verify/prove-verification.ts';
 import { signInFlow } from './sign-in-flow.ts';
 import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
@@ -41,7 +41,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         reply({
           id: request.id,
           type: 'verify-result',
-          reply: await withReservation(FLOW_GUESSES.verify, () => verifyFlow(request, progress)),
+          reply: await withReservation(FLOW_GUESSES.verify, () => proveVerification(request, progress)),
         });
         return;
       case 'sign-in':
