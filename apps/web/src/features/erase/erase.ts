@@ -14,7 +14,7 @@ export async function erase(input: { idInfo: string; bioInfo: string }, onProgre
   onProgress(config.proving === 'browser' ? { stage: 'starting' } : { stage: 'sending' });
   const reply =
     config.proving === 'browser'
-      ? await withReservation(FLOW_GUESSES.erase, async () => (await import('./erase-flow.ts')).eraseFlow(input, onProgress))
+      ? await withReservation(FLOW_GUESSES.erase, async () => (await import('./prove-erasure.ts')).proveErasure(input, onProgress))
       : await requestJson<EraseReply>(apiUrls.erase(), { method: 'POST', body: { id_info: input.idInfo, bio_info: input.bioInfo } });
   return reply[ERASURE_RESULT] === 'Success';
 }
