@@ -4,7 +4,7 @@ import type { ProverRequest, ProverResponse } from './messages.ts';
 import { prepareProving, prepareRegistration } from './prepare-proving.ts';
 import { proveRegistration } from '../register/prove-registration.ts';
 import { proveVerification } from '../verify/prove-verification.ts';
-import { signInFlow } from './sign-in-flow.ts';
+import { proveSignIn } from '../sign-in/prove-sign-in.ts';
 import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 
@@ -48,7 +48,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         reply({
           id: request.id,
           type: 'sign-in-result',
-          proof: await withReservation(FLOW_GUESSES.verify, () => signInFlow(request, progress)),
+          proof: await withReservation(FLOW_GUESSES.verify, () => proveSignIn(request, progress)),
         });
         return;
     }
