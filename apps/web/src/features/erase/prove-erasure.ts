@@ -13,12 +13,12 @@ import { deriveRegistration, signWithDid, v3ErasureMessage, type ZkEraseV3Body }
 import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { provingArtifacts } from '../prover/artifact-cache.ts';
-import { locateIdentity, type ProvingIdentity } from '../prover/locate-identity.ts';
+import { provingArtifacts } from '../../prover/artifact-cache.ts';
+import { locateIdentity, type ProvingIdentity } from '../../prover/locate-identity.ts';
 import { normaliseField } from '../../shared/normalise-field.ts';
 import { loadOnDemand } from '../../shared/load-on-demand.ts';
 import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
-import { findV2Holding } from '../prover/v2-holding.ts';
+import { findV2Holding } from '../../prover/v2-holding.ts';
 
 /** The group of one identity alone: its root is the commitment itself (decision 048). */
 const OWN_GROUP_DEPTH = 1;

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { ApiError } from '../../shared/http.ts';
-import type { ProverRequest, ProverResponse } from './messages.ts';
-import { prepareProving, prepareRegistration } from './prepare-proving.ts';
+import type { ProverRequest, ProverResponse } from '../../prover/messages.ts';
+import { prepareProving, prepareRegistration } from '../../prover/prepare-proving.ts';
 import { proveRegistration } from '../register/prove-registration.ts';
 import { proveVerification } from '../verify/prove-verification.ts';
 import { proveSignIn } from '../sign-in/prove-sign-in.ts';

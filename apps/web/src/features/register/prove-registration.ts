@@ -13,12 +13,12 @@ import type { Progress } from '../../shared/progress.ts';
 import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
-import { registrationArtifacts } from '../prover/artifact-cache.ts';
-import { downloadProgress } from '../prover/download-progress.ts';
+import { registrationArtifacts } from '../../prover/artifact-cache.ts';
+import { downloadProgress } from '../../prover/download-progress.ts';
 import { normaliseField } from '../../shared/normalise-field.ts';
 import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
-import { findV2Holding } from '../prover/v2-holding.ts';
-import type { MoveRefused } from '../prover/messages.ts';
+import { findV2Holding } from '../../prover/v2-holding.ts';
+import type { MoveRefused } from '../../prover/messages.ts';
 
 /**
  * Zero-knowledge registration under protocol v3 (decision 056), entirely on this device: one OPRF

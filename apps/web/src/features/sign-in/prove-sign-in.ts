@@ -1,7 +1,7 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import { signInMessage } from '@zeroid/protocol';
 import type { Progress } from '../../shared/progress.ts';
-import { proveMembership } from '../prover/prove-membership.ts';
+import { proveMembership } from '../../prover/prove-membership.ts';
 
 /**
  * Sign in with ZeroID (decision 023): a membership proof (`proveMembership`) with the scope of the

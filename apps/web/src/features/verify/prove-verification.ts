@@ -2,7 +2,7 @@ import { sessionMessage, type ChallengeReply, type VerifyReply } from '@zeroid/p
 import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { proveMembership } from '../prover/prove-membership.ts';
+import { proveMembership } from '../../prover/prove-membership.ts';
 
 const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
 

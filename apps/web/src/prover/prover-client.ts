@@ -1,7 +1,7 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/progress.ts';
-import { ApiError } from '../../shared/http.ts';
+import type { Progress } from '../shared/progress.ts';
+import { ApiError } from '../shared/http.ts';
 import type { MoveRefused, ProverRequest, ProverResponse } from './messages.ts';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((p: Progress) => void) | undefined };
@@ -13,7 +13,7 @@ const pending = new Map<number, Pending>();
 /** One long-lived worker per page: snarkjs, the OPRF key and the proving key stay loaded in it. */
 function proverWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL('./prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
+  worker = new Worker(new URL('../features/prover/prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
   worker.onmessage = (event: MessageEvent<ProverResponse>) => {
     const message = event.data;
     const call = pending.get(message.id);

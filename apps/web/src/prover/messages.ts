@@ -1,6 +1,6 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/progress.ts';
+import type { Progress } from '../shared/progress.ts';
 
 /** What the page asks the prover worker, and what the worker answers. */
 export type ProverRequest =
