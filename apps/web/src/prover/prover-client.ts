@@ -10,10 +10,13 @@ let worker: Worker | undefined;
 let nextId = 1;
 const pending = new Map<number, Pending>();
 
-/** One long-lived worker per page: snarkjs, the OPRF key and the proving key stay loaded in it. */
+/**
+ * One long-lived worker per page: snarkjs, the OPRF key and the proving key stay loaded in it. Its
+ * entry is app/prover.worker.ts: like main.tsx it assembles the screens' steps, so it lives with the app.
+ */
 function proverWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL('../features/prover/prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
+  worker = new Worker(new URL('../app/prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
   worker.onmessage = (event: MessageEvent<ProverResponse>) => {
     const message = event.data;
     const call = pending.get(message.id);

@@ -1,12 +1,12 @@
 /// <reference lib="webworker" />
-import { ApiError } from '../../shared/http.ts';
-import type { ProverRequest, ProverResponse } from '../../prover/messages.ts';
-import { prepareProving, prepareRegistration } from '../../prover/prepare-proving.ts';
-import { proveRegistration } from '../register/prove-registration.ts';
-import { proveVerification } from '../verify/prove-verification.ts';
-import { proveSignIn } from '../sign-in/prove-sign-in.ts';
-import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
-import { timelineMark } from '../../shared/timeline-mark.ts';
+import { ApiError } from '../shared/http.ts';
+import type { ProverRequest, ProverResponse } from '../prover/messages.ts';
+import { prepareProving, prepareRegistration } from '../prover/prepare-proving.ts';
+import { proveRegistration } from '../features/register/prove-registration.ts';
+import { proveVerification } from '../features/verify/prove-verification.ts';
+import { proveSignIn } from '../features/sign-in/prove-sign-in.ts';
+import { FLOW_GUESSES, withReservation } from '../oprf/with-reservation.ts';
+import { timelineMark } from '../shared/timeline-mark.ts';
 
 /**
  * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
