@@ -13,6 +13,7 @@ const ASSEMBLY_AND_HTTP = [
   'apps/server/src/server.ts',
   'apps/server/src/routes',
   'apps/server/src/http',
+  'apps/server/src/openapi',
 ];
 
 /** One zone a layer may not import from: `target` files may not import `from` files. */
@@ -100,6 +101,11 @@ export default tseslint.config(
               'apps/server/src/http',
               ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/routes'],
               'http/ is used by app.ts and the routes, not the other way round.',
+            ),
+            zone(
+              'apps/server/src/openapi',
+              ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/routes'],
+              'openapi/ is used by app.ts and the routes, not the other way round.',
             ),
             ...SERVER_DOMAINS.map((domain) =>
               zone(

@@ -1,5 +1,5 @@
 import { SUITE_ID } from '@zeroid/protocol/v3';
-import { SEMAPHORE_PROOF_EXAMPLE, ZK_REGISTER_EXAMPLE } from './openapi-example-values.ts';
+import { SEMAPHORE_PROOF_EXAMPLE, ZK_REGISTER_EXAMPLE } from './example-proofs.ts';
 
 type Examples = Record<string, { summary: string; value: unknown }>;
 interface Guide {

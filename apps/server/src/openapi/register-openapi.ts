@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
-import { GUIDE, OIDC_PATHS, TAGS } from './openapi-guide.ts';
+import { GUIDE, OIDC_PATHS, TAGS } from './oidc-paths.ts';
 
 type Operation = {
   tags?: string[];
@@ -14,7 +14,7 @@ type Document = { paths?: Record<string, Record<string, Operation>> };
 /**
  * The OpenAPI 3.1 document, generated from the route schemas (themselves the TypeBox schemas of
  * `@zeroid/protocol`), so the reference can never drift from what the server validates. For people
- * it adds, from `openapi-guide.ts`, a table of contents (tags), a summary and examples for each
+ * it adds, from `oidc-paths.ts`, a table of contents (tags), a summary and examples for each
  * operation, and the OpenID provider's endpoints, which oidc-provider serves outside the schemas.
  * Register before the routes: the plugin collects them as they are added.
  */
