@@ -23,7 +23,7 @@ import { nodeSetFromThread, nodeSetToThread } from '../src/oprf/nodes/node-set-f
 import { v3ThresholdRound } from '../src/oprf/nodes/v3-threshold-round.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/v3-batch.ts';
-import { v3OutputsOverNodes } from '../src/identity/raw/v3-outputs-over-nodes.ts';
+import { v3OutputsOverNodes } from '../src/identity/raw/outputs-over-nodes-v3.ts';
 import { startOprfNodeProcess } from './oprf-node-process.ts';
 import { freePort, type ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
