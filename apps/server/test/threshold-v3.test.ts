@@ -20,7 +20,7 @@ import { runOprfCli } from '../src/cli/oprf-cli.ts';
 import { keyFingerprint, V3_PURPOSE } from '../src/oprf/check-key-fingerprint.ts';
 import { watchNodeKeys } from '../src/oprf/nodes/watch-node-keys.ts';
 import { nodeSetFromThread, nodeSetToThread } from '../src/oprf/nodes/node-set-for-thread.ts';
-import { v3ThresholdRound } from '../src/oprf/nodes/v3-threshold-round.ts';
+import { v3ThresholdRound } from '../src/oprf/nodes/threshold-round-v3.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/v3-batch.ts';
 import { v3OutputsOverNodes } from '../src/identity/raw/outputs-over-nodes-v3.ts';
