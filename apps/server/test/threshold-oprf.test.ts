@@ -4,7 +4,7 @@ import path from 'node:path';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { babyJubjubSuite, decodePoint, decodeScalar, SUITE_ID, v3KeyFromV2 } from '@zeroid/protocol/v3';
-import { v3BlindedPoints, v3EvaluateBatch } from '../src/oprf/v3-batch.ts';
+import { v3BlindedPoints, v3EvaluateBatch } from '../src/oprf/batch-v3.ts';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { checkKeyFingerprint } from '../src/oprf/check-key-fingerprint.ts';

@@ -22,7 +22,7 @@ import { watchNodeKeys } from '../src/oprf/nodes/watch-node-keys.ts';
 import { nodeSetFromThread, nodeSetToThread } from '../src/oprf/nodes/node-set-for-thread.ts';
 import { v3ThresholdRound } from '../src/oprf/nodes/threshold-round-v3.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
-import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/v3-batch.ts';
+import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/batch-v3.ts';
 import { v3OutputsOverNodes } from '../src/identity/raw/outputs-over-nodes-v3.ts';
 import { startOprfNodeProcess } from './oprf-node-process.ts';
 import { freePort, type ServerProcess } from './server-process.ts';

@@ -11,7 +11,7 @@ import {
 } from '@zeroid/protocol/v3';
 import { combineV3Answers } from '../oprf/nodes/combine-answers-v3.ts';
 import type { OprfNodeSet } from '../oprf/nodes/oprf-node-set.ts';
-import type { OprfV3Key } from '../oprf/oprf-v3-key.ts';
+import type { OprfV3Key } from '../oprf/oprf-key-v3.ts';
 import { badRequest, oprfUnavailable } from '../problem.ts';
 import { verifyDidSignature } from './verify-did-signature.ts';
 

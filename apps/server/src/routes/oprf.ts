@@ -19,7 +19,7 @@ import { oprfUnavailable, Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import { typed } from '../http/typed-app.ts';
-import { v3BlindedPoints } from '../oprf/v3-batch.ts';
+import { v3BlindedPoints } from '../oprf/batch-v3.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
