@@ -7,7 +7,7 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 import { addPublicClient, discoverSite, signInJourney, type SignInJourney } from './sign-in-journey.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { v3ErasureBody } from './v3-identity.ts';
+import { v3ErasureBody } from './identity-v3.ts';
 import { ZkTestClient, type ProvingIdentity, type Reply, type Send } from './zk-client.ts';
 import { terminateCurve } from './support/terminate-curve.ts';
 

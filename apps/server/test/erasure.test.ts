@@ -15,7 +15,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { semaphoreHolder, v3ErasureBody, v3Identity } from './v3-identity.ts';
+import { semaphoreHolder, v3ErasureBody, v3Identity } from './identity-v3.ts';
 import { median } from './support/median.ts';
 import { terminateCurve } from './support/terminate-curve.ts';
 

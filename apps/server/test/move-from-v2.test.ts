@@ -17,7 +17,7 @@ import { postJson } from './support/post.ts';
 import { rawApi } from './support/raw-api.ts';
 import { stopProcesses } from './support/stop-processes.ts';
 import { tempDir } from './support/temp-dir.ts';
-import { v3ErasureBody, v3Identity } from './v3-identity.ts';
+import { v3ErasureBody, v3Identity } from './identity-v3.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**

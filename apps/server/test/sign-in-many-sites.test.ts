@@ -14,7 +14,7 @@ import { addClient, addPublicClient, Browser, discoverSite, oidcCli, signInJourn
 import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
 import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
-import { v3ErasureBody } from './v3-identity.ts';
+import { v3ErasureBody } from './identity-v3.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { terminateCurve } from './support/terminate-curve.ts';
 

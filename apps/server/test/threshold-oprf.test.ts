@@ -19,7 +19,7 @@ import { admissions, killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, t
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
-import { nodesV3Round } from './threshold-v3-round.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
 import { post, postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 

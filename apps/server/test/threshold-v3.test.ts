@@ -29,7 +29,7 @@ import { freePort, type ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
 import { viaInject, ZkTestClient } from './zk-client.ts';
-import { nodesV3Round } from './threshold-v3-round.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
@@ -310,7 +310,7 @@ describe('threshold mode under protocol v3', () => {
 
   it('accepts a zero-knowledge registration whose answers come from t real nodes, and refuses a wrong key, a node outside the set and a tampered proof', async () => {
     const client = new ZkTestClient(app.app, app.services.artifacts);
-    // The browser's round (threshold-v3-round.ts): nodes 1, 2 and 3 asked, the first two that fit combined.
+    // The browser's round (threshold-round-v3.ts): nodes 1, 2 and 3 asked, the first two that fit combined.
     const nodeRound = async (domain: OprfDomain, raw: string) => {
       const round = await nodesV3Round(viaInject(app.app), domain, raw);
       return { round, answers: round.answers! };

@@ -8,7 +8,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { rawApi } from './support/raw-api.ts';
 import { stopProcesses } from './support/stop-processes.ts';
 import { tempDir } from './support/temp-dir.ts';
-import { ownGroupProof, signInProofs, v3ErasureBody, v3Identity, type V3Identity } from './v3-identity.ts';
+import { ownGroupProof, signInProofs, v3ErasureBody, v3Identity, type V3Identity } from './identity-v3.ts';
 
 /**
  * The raw path and erasure under protocol v3 (decision 056), on real server processes, one on SQLite
