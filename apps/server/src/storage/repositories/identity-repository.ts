@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ERASURE_TABLES, freedBytesScrubber, type ScrubMark } from '../freed-bytes-scrubber.ts';
 import { groupCommit } from '../group-commit.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
