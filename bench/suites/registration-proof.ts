@@ -68,7 +68,7 @@ export async function runRegistrationProof({ runs }: { runs: number }): Promise<
   assertChromium();
   const scratch = () => mkdtempSync(path.join(tmpdir(), 'zeroid-v3-proof-'));
   const bareProver = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', 'bare-prover.ts'), scratch());
-  const v3Prover = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', 'registration-v3-prover.ts'), scratch());
+  const v3Prover = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', 'registration-prover-v3.ts'), scratch());
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples = { semaphore: [] as number[], registration: [] as number[] };
   let clientMs: number | undefined;

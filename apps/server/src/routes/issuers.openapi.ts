@@ -1,0 +1,20 @@
+import type { OperationGuide } from '../openapi/operation-guide.ts';
+
+/** GET /issuers */
+export const issuersGuide: OperationGuide = {
+  tag: 'Registration and verification',
+  summary: 'The issuers whose credentials register here',
+  description:
+    'The operator’s `TRUSTED_ISSUERS`, with their names, and `REQUIRE_CREDENTIAL`. A credential (`npm run issuer -- issue`) is one line sent as `id_info`: the server checks its signature, that its issuer is listed here and that it has not expired, derives the identity from its ID in that issuer’s own ID-tag space, and keeps neither the credential nor the ID. Refusals: `MALFORMED_CREDENTIAL`, `CREDENTIAL_SIGNATURE_INVALID`, `ISSUER_NOT_TRUSTED`, `CREDENTIAL_EXPIRED`, and `CREDENTIAL_REQUIRED` for a plain ID (or, until a circuit proves a credential, any zero-knowledge registration) when credentials are required.',
+  replies: {
+    '200': {
+      one: {
+        summary: 'One trusted issuer, plain IDs still accepted',
+        value: {
+          issuers: [{ name: 'Example University', publicKey: 'XtGKu4yllQRQwdQ61w4oYP4coWTf0sjdVXRge2oTqIE' }],
+          credentialRequired: false,
+        },
+      },
+    },
+  },
+};
