@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import { RESERVATION_HEADER } from '@zeroid/protocol';
 import type { Admission, GuessBudget, GuessCost } from '../limits/guess-budget.ts';
 import type { AdmitGuess } from '../limits/spend-guess.ts';
-import { clientKey } from './client-key.ts';
+import { clientKey } from '../limits/client-key.ts';
 import { Problem } from '../problem.ts';
 import { assertEnoughNodes } from '../oprf/nodes/evaluate-with-nodes.ts';
 import type { OprfNodesState } from '../oprf/nodes/oprf-node-set.ts';

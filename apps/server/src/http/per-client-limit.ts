@@ -1,5 +1,5 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { clientKey } from './client-key.ts';
+import { clientKey } from '../limits/client-key.ts';
 import { Problem } from '../problem.ts';
 
 const WINDOW_MS = 60_000;

@@ -1,6 +1,6 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { clientKey } from '../http/client-key.ts';
-import { exactAddress } from '../http/exact-address.ts';
+import { clientKey } from '../limits/client-key.ts';
+import { exactAddress } from '../limits/exact-address.ts';
 import { BURST_CLIENTS } from '../http/guess-limits.ts';
 import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
 import { GuessBudget, RESERVATION_MS } from '../limits/guess-budget.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { ReservationRelease, ReservationReleaseReply, ReservationReply, ReservationRequest } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { clientKey } from '../http/client-key.ts';
+import { clientKey } from '../limits/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { typed } from '../http/typed-app.ts';
 
