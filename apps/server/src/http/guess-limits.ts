@@ -15,8 +15,6 @@ export interface GuessLimitSettings {
   ipv6Prefix: number;
   /** The limits kept in the database: the failure throttle, the guess budget and the global budget. */
   budget: GuessBudget;
-  /** The burst limit's client key; `clientKey` of the address by default (an OPRF node keys its listed servers exactly). */
-  keyOf?: (request: FastifyRequest) => string;
 }
 
 /**
@@ -31,7 +29,13 @@ export interface GuessLimitSettings {
  * Clients are keyed by `clientKey` (IPv6 by network), from the address Fastify sees: X-Forwarded-For
  * only through the configured proxy, so a spoofed header changes nothing. 0 disables all of them.
  */
-export async function registerGuessLimits(app: FastifyInstance, settings: GuessLimitSettings) {
+export async function registerGuessLimits(
+  app: FastifyInstance,
+  settings: Pick<GuessLimitSettings, 'perMinute' | 'ipv6Prefix'> & {
+    /** The burst limit's client key; `clientKey` of the address by default (an OPRF node keys its listed servers exactly). */
+    keyOf?: (request: FastifyRequest) => string;
+  },
+) {
   if (settings.perMinute === 0) return;
   await app.register(rateLimit, {
     global: false,
@@ -53,10 +57,17 @@ export async function registerGuessLimits(app: FastifyInstance, settings: GuessL
  */
 export const BURST_CLIENTS = 50_000;
 
-/** Route options that put one route under the per-client burst limit; spread them into the route's options. */
-export function guessLimited(settings: GuessLimitSettings): Pick<RouteShorthandOptions, 'config'> {
+/**
+ * Route options that put one route under the per-client burst limit; spread them into the route's
+ * options. `perMinuteOf` gives a client key its own limit (an OPRF node's listed servers).
+ */
+export function guessLimited(
+  settings: Pick<GuessLimitSettings, 'perMinute'>,
+  perMinuteOf?: (key: string) => number,
+): Pick<RouteShorthandOptions, 'config'> {
   if (settings.perMinute === 0) return {};
-  return { config: { rateLimit: { max: settings.perMinute, timeWindow: 60_000, cache: BURST_CLIENTS } } };
+  const max = perMinuteOf ? (_request: FastifyRequest, key: string) => perMinuteOf(key) : settings.perMinute;
+  return { config: { rateLimit: { max, timeWindow: 60_000, cache: BURST_CLIENTS } } };
 }
 
 const admitted: Admission = { releaseVerification: async () => undefined, releaseGuesses: async () => undefined };

@@ -11,7 +11,7 @@ import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
 import { admissionChecker } from './check-admission.ts';
-import { nodeLimits } from './node-limits.ts';
+import { nodeLimits } from '../limits/node-limits.ts';
 import { nodeRoutes } from './node-routes.ts';
 
 /**
@@ -43,8 +43,7 @@ export async function buildNodeApp(
   await registerGuessLimits(app, {
     perMinute: config.rateLimitPerMinute,
     ipv6Prefix: config.ipv6ClientPrefix,
-    budget: limits.budget,
-    keyOf: limits.keyOf,
+    keyOf: (request) => limits.keyOf(request.ip),
   });
   nodeRoutes(app, { share, limits, checkAdmission: admissionChecker(config.admissionKeys, config.admissionMaxAgeMs), ping: deps.ping });
   return app;
