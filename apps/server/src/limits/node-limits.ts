@@ -1,20 +1,13 @@
 import { clientKey } from './client-key.ts';
 import { exactAddress } from './exact-address.ts';
 import { OPRF_EVALUATION } from './guess-costs.ts';
-import { GuessBudget, RESERVATION_MS } from './guess-budget.ts';
+import { createGuessLimits, type GuessLimitConfig } from './create-guess-limits.ts';
+import { RESERVATION_MS } from './guess-budget.ts';
 import { GuessRefused } from './guess-refused.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 
 /** What a node's limits read of its configuration (`oprf-node/node-config.ts`, which names them as the server does). */
-export interface NodeLimitConfig {
-  rateLimitPerMinute: number;
-  rateLimitGlobalPerMinute: number;
-  ipv6ClientPrefix: number;
-  guessesBeforeDelay: number;
-  guessRefillMs: number;
-  guessDelayMs: number;
-  guessMaxDelayMs: number;
-  guessForgetMs: number;
+export interface NodeLimitConfig extends GuessLimitConfig {
   serverClients: readonly string[];
   serverClientPerMinute: number;
   admissionMaxAgeMs: number;
@@ -38,19 +31,8 @@ const SERVER = 'server ';
  */
 export function nodeLimits(config: NodeLimitConfig, attempts: AttemptRepository, keySecret: Uint8Array) {
   const on = config.rateLimitPerMinute > 0;
-  const limits = new GuessBudget(
-    attempts,
-    {
-      globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
-      failuresBeforeDelay: 0, // a node verifies nothing; there are no failures to throttle
-      guessCapacity: on && config.guessesBeforeDelay > 0 ? config.guessesBeforeDelay + nodeSlack(config) : 0,
-      guessRefillMs: config.guessRefillMs,
-      delayMs: config.guessDelayMs,
-      maxDelayMs: config.guessMaxDelayMs,
-      forgetAfterMs: config.guessForgetMs,
-    },
-    keySecret,
-  );
+  // A node verifies nothing: there are no failures to throttle.
+  const limits = createGuessLimits(config, attempts, keySecret, { failuresBeforeDelay: 0, extraGuesses: nodeSlack(config) }).budget;
   const servers = new Set(config.serverClients);
   /** A listed server by its exact address; everyone else as every limit keys clients (IPv6 by network). */
   const keyOf = (address: string) => {
