@@ -9,7 +9,7 @@ import type { OprfNodesState } from './oprf/nodes/oprf-node-set.ts';
 import { connectStorage } from './jobs/connect-storage.ts';
 import type { JobLog } from './jobs/job-log.ts';
 import { schedulePurge } from './jobs/schedule-purge.ts';
-import { attemptKeySecret, loadAttemptKeySecret } from './limits/attempt-key-secret.ts';
+import { guessKeySecret, loadGuessKeySecret } from './limits/guess-key-secret.ts';
 import { createGuessLimits } from './limits/create-guess-limits.ts';
 import { Registry } from './member-tree/member-tree.ts';
 import { createMetrics, observeOprfNodes, observeSessionStreams } from './metrics.ts';
@@ -79,7 +79,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   precomputeFixedBases(); // a long-lived process: r·G, k·G and s·Base8 from window tables (decision 066)
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
   const oprfV3 = oprfKey && oprfV3Key(oprfKey);
-  const keySecret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
+  const keySecret = oprfKey ? guessKeySecret(oprfKey) : await loadGuessKeySecret(config.dataDir, config.attemptKeySecret);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   if (threshold) warnOfTheWholeKey(config.dataDir);
   const metrics = createMetrics();

@@ -42,7 +42,7 @@ export async function registerGuessLimits(
 /**
  * Clients each route's burst limit remembers at once. `@fastify/rate-limit` keeps 5,000 by default,
  * least recently used first out, so 5,000 other addresses in a minute (an IPv6 /51 holds 8,192
- * networks of /64) gave a refused client a fresh allowance. 50,000 entries cost a few MB per route.
+ * networks of /64) gave a refused client a fresh count. 50,000 entries cost a few MB per route.
  */
 export const BURST_CLIENTS = 50_000;
 
