@@ -189,6 +189,22 @@ export default tseslint.config(
       ],
     },
   },
+  // limits/ holds every limit's rules and knows nothing of Fastify (decision 081): the hooks that put a
+  // route under a limit, and read a request's client, are http/'s.
+  {
+    files: ['apps/server/src/limits/**/*.ts'],
+    ignores: notInTests,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['fastify', '@fastify/*'], message: 'limits/ takes a client address, not a request: Fastify hooks live in http/.' },
+          ],
+        },
+      ],
+    },
+  },
   // The core runs unchanged in the browser: no Node built-ins, no Node globals.
   {
     files: ['packages/protocol/**/*.ts'],

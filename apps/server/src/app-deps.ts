@@ -1,7 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { OprfEvaluator } from '@zeroid/protocol';
 import type { Config } from './config.ts';
-import type { GuessLimitSettings } from './http/guess-limits.ts';
+import type { GuessLimits } from './limits/create-guess-limits.ts';
 import type { Artifacts } from './proofs/artifacts.ts';
 import type { Metrics } from './metrics.ts';
 import type { admissionSigner } from './oprf/oprf-admission-signer.ts';
@@ -44,7 +44,7 @@ export interface AppDeps {
   /** Groth16 verification on worker threads, batched. */
   proofVerifier: ProofVerifier;
   artifacts: Artifacts;
-  limits: GuessLimitSettings;
+  limits: GuessLimits;
   metrics: Metrics;
   /** Reads every watched session once per interval and tells their event streams. */
   sessionWatcher: SessionWatcher;

@@ -4,19 +4,15 @@ import { OprfEvaluator, precomputeFixedBases } from '@zeroid/protocol';
 import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import type { Config } from './config.ts';
-import type { GuessLimitSettings } from './http/guess-limits.ts';
-import { inProcessDeriver, workerDeriver, type RawDeriver } from './identity/raw/raw-deriver.ts';
-import { queuedDeriver } from './identity/raw/queued-deriver.ts';
-import { thresholdDeriver, workerThresholdDeriver } from './identity/raw/threshold-deriver.ts';
-import { nodeRoundQueue } from './oprf/nodes/node-round-queue.ts';
+import { createRawDeriver } from './identity/raw/create-raw-deriver.ts';
 import type { OprfNodesState } from './oprf/nodes/oprf-node-set.ts';
 import { connectStorage } from './jobs/connect-storage.ts';
 import type { JobLog } from './jobs/job-log.ts';
 import { schedulePurge } from './jobs/schedule-purge.ts';
-import { attemptKeySecret, loadAttemptKeySecret } from './limits/attempt-key-secret.ts';
-import { GuessBudget } from './limits/guess-budget.ts';
+import { guessKeySecret, loadGuessKeySecret } from './limits/guess-key-secret.ts';
+import { createGuessLimits } from './limits/create-guess-limits.ts';
 import { Registry } from './member-tree/member-tree.ts';
-import { createMetrics, observeOprfNodes, observeSessionStreams, type Metrics } from './metrics.ts';
+import { createMetrics, observeOprfNodes, observeSessionStreams } from './metrics.ts';
 import { loadOidcKeySecret } from './openid/oidc-key-secret.ts';
 import { providerHolder } from './openid/provider-holder.ts';
 import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './oprf/libsodium.ts';
@@ -83,11 +79,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   precomputeFixedBases(); // a long-lived process: r·G, k·G and s·Base8 from window tables (decision 066)
   const oprf = oprfKey && new OprfEvaluator(oprfKey, sodiumRistrettoMultiply);
   const oprfV3 = oprfKey && oprfV3Key(oprfKey);
-  const keySecret = oprfKey ? attemptKeySecret(oprfKey) : await loadAttemptKeySecret(config.dataDir, config.attemptKeySecret);
+  const keySecret = oprfKey ? guessKeySecret(oprfKey) : await loadGuessKeySecret(config.dataDir, config.attemptKeySecret);
   const oprfNodes: OprfNodesState | undefined = threshold ? { current: undefined } : undefined;
   if (threshold) warnOfTheWholeKey(config.dataDir);
   const metrics = createMetrics();
-  const deriver = rawDeriver(config, {
+  const deriver = createRawDeriver(config, {
     oprfKey,
     oprfNodes,
     keySecret,
@@ -157,7 +153,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     deriver,
     proofVerifier,
     artifacts,
-    limits: guessLimits(config, storage, keySecret),
+    limits: createGuessLimits(config, storage.attempts, keySecret, { failuresBeforeDelay: config.failedVerificationsBeforeDelay }),
     metrics,
     sessionWatcher,
     streamCaps,
@@ -244,67 +240,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
         await storage.close();
       }
     },
-  };
-}
-
-/** The raw path's derivations: the nodes' client in threshold mode, else the key on worker threads, or on the event loop with DERIVATION_THREADS=0. */
-function rawDeriver(
-  config: Config,
-  {
-    oprfKey,
-    oprfNodes,
-    keySecret,
-    metrics,
-    faultLog,
-  }: {
-    oprfKey: Uint8Array | undefined;
-    oprfNodes: OprfNodesState | undefined;
-    keySecret: Uint8Array;
-    metrics: Metrics;
-    faultLog: JobLog['warn'];
-  },
-): RawDeriver {
-  if (oprfNodes) {
-    const deriver = (config.derivationThreads > 0 ? workerThresholdDeriver : thresholdDeriver)(oprfNodes, {
-      timeoutMs: config.oprfNodeTimeoutMs,
-      threads: config.derivationThreads,
-      admissionSeed: admissionSeed(keySecret),
-      onFaults: (faults) => {
-        for (const fault of faults) metrics.oprfNodeFaults.inc({ node: String(fault.index), reason: fault.reason });
-        // Structured, through the server's logger; index, URL, reason only.
-        faultLog(
-          { faults: faults.map(({ index, url, reason, status }) => ({ node: index, url, reason, ...(status ? { status } : {}) })) },
-          'OPRF nodes left out of an evaluation',
-        );
-        // A node that failed may have changed its key or gone: read the keys now, not at the next interval.
-        if (faults.some((fault) => fault.reason !== 'rate-limited')) oprfNodes.rereadSoon?.();
-      },
-    });
-    // A burst waits its turn here rather than reaching the nodes all at once (decision 075).
-    return queuedDeriver(deriver, nodeRoundQueue({ concurrency: config.oprfNodeConcurrency, waiting: config.oprfNodeQueue }));
-  }
-  return config.derivationThreads > 0 ? workerDeriver(oprfKey!, config.derivationThreads) : inProcessDeriver(oprfKey!);
-}
-
-/** The limits on guess-capable routes; RATE_LIMIT_PER_MINUTE=0 turns every one of them off. */
-function guessLimits(config: Config, storage: Storage, keySecret: Uint8Array): GuessLimitSettings {
-  const on = config.rateLimitPerMinute > 0;
-  return {
-    perMinute: config.rateLimitPerMinute,
-    ipv6Prefix: config.ipv6ClientPrefix,
-    budget: new GuessBudget(
-      storage.attempts,
-      {
-        globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
-        failuresBeforeDelay: on ? config.failedVerificationsBeforeDelay : 0,
-        guessCapacity: on ? config.guessesBeforeDelay : 0,
-        guessRefillMs: config.guessRefillMs,
-        delayMs: config.guessDelayMs,
-        maxDelayMs: config.guessMaxDelayMs,
-        forgetAfterMs: config.guessForgetMs,
-      },
-      keySecret,
-    ),
   };
 }
 

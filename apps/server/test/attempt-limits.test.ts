@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';
+import { guessKeySecret } from '../src/limits/guess-key-secret.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { stopProcesses } from './support/stop-processes.ts';
 import { tempDir } from './support/temp-dir.ts';
@@ -167,7 +167,7 @@ describe('attempt limits on a real server process', () => {
 
   it('stores clients as an HMAC under a secret derived from the OPRF key, never a hash of the address', async () => {
     const keys = readCounters().map((row) => row.key);
-    const secret = attemptKeySecret(oprfKey);
+    const secret = guessKeySecret(oprfKey);
     const hmac = (client: string) => createHmac('sha256', secret).update(`zeroid/attempts/v2:${client}`).digest('base64url');
     expect(keys).toContain(`failures:${hmac('198.51.100.40')}`);
     expect(keys).toContain(`bucket:${hmac('198.51.100.50')}`);

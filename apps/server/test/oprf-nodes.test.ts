@@ -21,7 +21,7 @@ import type { ServerProcess } from './server-process.ts';
 import { admissionSigner } from '../src/oprf/oprf-admission-signer.ts';
 import { invalidEncodings } from './ristretto255-invalid-encodings.ts';
 import { admissions, NODE_ADMISSION_ENV } from './threshold-processes.ts';
-import { nodeSlack } from '../src/oprf-node/node-limits.ts';
+import { nodeSlack } from '../src/limits/node-limits.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 const root = tempDir('zeroid-oprf-nodes-');

@@ -1,8 +1,7 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { clientKey } from './client-key.ts';
+import { clientKey } from '../limits/client-key.ts';
+import { clientMinutes } from '../limits/client-minutes.ts';
 import { Problem } from '../problem.ts';
-
-const WINDOW_MS = 60_000;
 
 /** How long a refused request waits for its 429. */
 export const REFUSAL_DELAY_MS = 1000;
@@ -12,37 +11,24 @@ export const slowRefusal = () => new Promise<void>((resolve) => setTimeout(resol
 
 /**
  * A per-client request limit for routes that cost work but test no guess (so they do not spend the
- * global guess budget): `perMinute` requests in a client's minute, which starts at its first request,
- * then a 429 with Retry-After. A window of the client's own keeps the count whole whenever the client
- * comes: one shared minute would start afresh in the middle of a client's burst.
+ * global guess budget): `perMinute` requests in a client's own minute (`clientMinutes`), then a 429
+ * with Retry-After.
  *
  * The 429 is sent after a pause (`REFUSAL_DELAY_MS`). An answered 429 still costs the event loop a
  * little, and a client that resends at once on each of 32 connections would keep it busy with
  * nothing but refusals (a healthy client's p95 grew many times with immediate 429s: docs/benchmarks.md,
  * "Refusal pause"). With the pause each connection gets one refusal a second. RATE_LIMIT_PER_MINUTE=0 disables it
- * with the other limits. Counts live in this process's memory; a window is forgotten once it has ended.
+ * with the other limits.
  */
 export function perClientLimited(settings: { perMinute: number; ipv6Prefix: number }): Pick<RouteShorthandOptions, 'onRequest'> {
   if (settings.perMinute === 0) return {};
-  const windows = new Map<string, { count: number; ends: number }>();
-  let sweepAt = Date.now() + WINDOW_MS;
+  const minutes = clientMinutes(settings.perMinute);
   return {
     onRequest: async (request: FastifyRequest) => {
-      const now = Date.now();
-      if (now >= sweepAt) {
-        for (const [key, window] of windows) if (now >= window.ends) windows.delete(key);
-        sweepAt = now + WINDOW_MS;
-      }
-      const key = clientKey(request.ip, settings.ipv6Prefix);
-      let window = windows.get(key);
-      if (window === undefined || now >= window.ends) {
-        window = { count: 0, ends: now + WINDOW_MS };
-        windows.set(key, window);
-      }
-      window.count++;
-      if (window.count <= settings.perMinute) return;
+      const ends = minutes(clientKey(request.ip, settings.ipv6Prefix), Date.now());
+      if (ends === undefined) return;
       await slowRefusal();
-      const seconds = Math.max(1, Math.ceil((window.ends - Date.now()) / 1000));
+      const seconds = Math.max(1, Math.ceil((ends - Date.now()) / 1000));
       throw new Problem(429, 'RATE_LIMITED', `Too many requests. Please try again in ${seconds} seconds.`, {
         'retry-after': String(seconds),
       });

@@ -1,7 +1,7 @@
 import type { Metrics } from '../metrics.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
 import { REGISTRATION } from '../limits/guess-costs.ts';
-import { giveBackOnNodeFailure, type AdmitGuess } from '../limits/spend-guess.ts';
+import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { NewIdentity, Storage } from '../storage/types.ts';
 import { forgetSignIns, subjectsOfSecret } from '../openid/forget-sign-ins.ts';
 import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
@@ -32,18 +32,25 @@ export async function registerClaim(
   let did: string;
   let inserted: boolean;
   let replacedDid: string | undefined;
+  // A registration's guesses stay spent once evaluated (no failure is reserved for it); `spendGuess`
+  // gives them back only when the OPRF nodes could not evaluate (decision 053).
   if ('proven' in request) {
-    await admit(REGISTRATION);
-    const outcome = await registerProven(storage, proofVerifier, request.proven, request.moveFromV2);
+    const outcome = await spendGuess(
+      admit,
+      REGISTRATION,
+      () => registerProven(storage, proofVerifier, request.proven, request.moveFromV2),
+      () => false,
+    );
     inserted = outcome.inserted;
     replacedDid = outcome.replacedDid;
     did = request.proven.did;
   } else {
-    const admission = await admit(REGISTRATION);
-    const derived = await deriver.registration({ ...request, withSecretScalar: true }, client).catch(async (error: unknown) => {
-      await giveBackOnNodeFailure(admission, error);
-      throw error;
-    });
+    const derived = await spendGuess(
+      admit,
+      REGISTRATION,
+      () => deriver.registration({ ...request, withSecretScalar: true }, client),
+      () => false,
+    );
     metrics.oprfEvaluations.inc({ kind: 'direct' }, 4);
     // Under v3 only (decision 056). Both versions evaluate the same two inputs: still two guesses.
     const { v3, v2 } = derived;

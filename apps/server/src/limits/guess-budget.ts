@@ -5,17 +5,17 @@ import { GuessRefused } from './guess-refused.ts';
 export interface GuessBudgetSettings {
   /** Guess-capable requests a minute from all clients together; 0 turns the budget off. */
   globalPerMinute: number;
-  /** Failed verifications a client may have before each further attempt must wait; 0 turns it off. */
+  /** Failed verifications a client may have before each further one must wait; 0 turns it off. */
   failuresBeforeDelay: number;
   /** OPRF evaluations a client's full bucket holds (a burst it may spend at once); 0 turns the bucket off. */
   guessCapacity: number;
   /** The bucket gains one evaluation back every this many milliseconds. */
   guessRefillMs: number;
-  /** The failure throttle's wait once a client is past its allowance; it doubles with each further failure… */
+  /** The failure throttle's wait once a client is past `failuresBeforeDelay`; it doubles with each further failure… */
   delayMs: number;
   /** …up to this. */
   maxDelayMs: number;
-  /** A client's failures are forgotten once it has made no attempt for this long. */
+  /** A client's failures are forgotten once it has made no guess for this long. */
   forgetAfterMs: number;
 }
 
@@ -60,8 +60,8 @@ export const RESERVATION_MAX = 8;
  *
  * 1. the failed-verification throttle (NIST SP 800-63B-4 §3.2.2): every verification reserves a
  *    failure before it is evaluated and gives it back on Success; past `failuresBeforeDelay` (5),
- *    each further attempt waits `delayMs` (30 s), doubling with each further failure up to
- *    `maxDelayMs`. A refused attempt changes nothing, so one that comes back when told is heard. A
+ *    each further verification waits `delayMs` (30 s), doubling with each further failure up to
+ *    `maxDelayMs`. A refused guess changes nothing, so one that comes back when told is heard. A
  *    client waiting here is refused on every route that evaluates a guess, not only `/verify`. A
  *    success gives back only its own reservation, never earlier failures, or an attacker could
  *    interleave their own identity's successes with guesses;
@@ -186,9 +186,9 @@ export class GuessBudget {
     return unused;
   }
 
-  /** How long a client waits after `count` failures under an allowance of `allowance`. */
-  waitAfter(count: number, allowance: number = this.settings.failuresBeforeDelay): number {
-    const beyond = count - allowance;
+  /** How long a client waits after `count` failures when `failuresBeforeDelay` of them cost no wait. */
+  waitAfter(count: number, failuresBeforeDelay: number = this.settings.failuresBeforeDelay): number {
+    const beyond = count - failuresBeforeDelay;
     if (beyond < 0) return 0;
     return Math.min(this.settings.maxDelayMs, this.settings.delayMs * 2 ** Math.min(beyond, 30));
   }

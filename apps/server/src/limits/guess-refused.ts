@@ -1,4 +1,4 @@
-/** Why a client's attempt was refused before anything was evaluated. */
+/** Why a client's guess was refused before anything was evaluated. */
 export type GuessRefusal =
   /** This client must wait after repeated failed verifications. */
   | 'TOO_MANY_FAILURES'
@@ -13,7 +13,7 @@ const MESSAGES: Record<GuessRefusal, string> = {
   RATE_LIMITED: 'The service is busy. Please try again in',
 };
 
-/** An attempt refused by the guess budget; the HTTP layer answers it 429 with Retry-After. */
+/** A guess refused by the guess limits; the HTTP layer answers it 429 with Retry-After. */
 export class GuessRefused extends Error {
   constructor(
     readonly code: GuessRefusal,

@@ -2,14 +2,14 @@ import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import type { Admission, GuessCost } from './guess-budget.ts';
 
 /**
- * Admits one client's request about to evaluate `cost`, or throws GuessRefused. The HTTP layer
- * binds it to the request's client (`guessAdmitter`), so a use case spends guesses without knowing
- * where they came from.
+ * Admits one client's request about to evaluate `cost`, or throws GuessRefused. `guessAdmitter`
+ * binds it to the request's client, so a use case spends guesses without knowing where they came from.
  */
 export type AdmitGuess = (cost: GuessCost) => Promise<Admission>;
 
 /**
- * Runs one evaluation under the guess budget (decisions 013 and 032): the reserved failure is kept
+ * Runs one evaluation of a use case under the guess limits (decisions 013 and 032), the one place
+ * where what an admission took is kept or given back: the reserved failure is kept
  * only when `failedGuess(outcome)` says the evaluation answered a guess wrongly (a wrong biometric).
  * Any other outcome gives it back: a Success, and a verdict that learnt nothing (a stale proof), as
  * does an error, for an evaluation that never finished taught the client nothing either.
@@ -37,6 +37,6 @@ export async function spendGuess<T>(
  * When an evaluation failed because the OPRF nodes gave no output (a 503, or their 429), nothing was
  * evaluated for the client, who learns nothing from the refusal: its guesses come back (decision 053).
  */
-export async function giveBackOnNodeFailure(admission: Admission, error: unknown): Promise<void> {
+async function giveBackOnNodeFailure(admission: Admission, error: unknown): Promise<void> {
   if (error instanceof OprfNodesUnavailable) await admission.releaseGuesses();
 }

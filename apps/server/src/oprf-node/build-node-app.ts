@@ -6,12 +6,12 @@ import { errorHandler } from '../http/error-handler.ts';
 import { registerGuessLimits } from '../http/guess-limits.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { acceptStrictJsonOnly } from '../http/strict-json.ts';
-import { attemptKeySecret } from '../limits/attempt-key-secret.ts';
+import { guessKeySecret } from '../limits/guess-key-secret.ts';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import type { AttemptRepository } from '../storage/types.ts';
 import type { NodeConfig } from './node-config.ts';
 import { admissionChecker } from './check-admission.ts';
-import { nodeLimits } from './node-limits.ts';
+import { nodeLimits } from '../limits/node-limits.ts';
 import { nodeRoutes } from './node-routes.ts';
 
 /**
@@ -39,12 +39,11 @@ export async function buildNodeApp(
     credentials: false,
   });
   // Client addresses are keyed under a secret derived from the share: private to this node.
-  const limits = nodeLimits(config, deps.attempts, attemptKeySecret(share.share));
+  const limits = nodeLimits(config, deps.attempts, guessKeySecret(share.share));
   await registerGuessLimits(app, {
     perMinute: config.rateLimitPerMinute,
     ipv6Prefix: config.ipv6ClientPrefix,
-    budget: limits.budget,
-    keyOf: limits.keyOf,
+    keyOf: (request) => limits.keyOf(request.ip),
   });
   nodeRoutes(app, { share, limits, checkAdmission: admissionChecker(config.admissionKeys, config.admissionMaxAgeMs), ping: deps.ping });
   return app;

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { exactAddress } from '../http/exact-address.ts';
+import { exactAddress } from '../limits/exact-address.ts';
 import { readSettings } from '../settings/read-settings.ts';
 import { describedAs, listOf, parseTrustProxy, port, sharedSettings as shared } from '../settings/shared-settings.ts';
 

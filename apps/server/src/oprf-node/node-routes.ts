@@ -10,6 +10,7 @@ import {
   ProtocolInputError,
 } from '@zeroid/protocol';
 import { babyJubjubSuite, decodePoint, decodeScalar, SUITE_ID } from '@zeroid/protocol/v3';
+import { guessLimited } from '../http/guess-limits.ts';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
@@ -17,7 +18,7 @@ import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-
 import { v3BlindedPoints, v3EvaluateBatch } from '../oprf/batch-v3.ts';
 import { Problem } from '../problem.ts';
 import type { admissionChecker } from './check-admission.ts';
-import type { nodeLimits } from './node-limits.ts';
+import type { nodeLimits } from '../limits/node-limits.ts';
 import { typed } from '../http/typed-app.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
@@ -84,11 +85,12 @@ export function nodeRoutes(
   };
   const v3 = share.v3 && { share: decodeScalar(share.v3.share)!, publicKey: decodePoint(share.v3.publicKey)! };
   app.get('/oprf/public-key', { schema: { response: { 200: OprfNodeKeyReply } } }, async () => keyReply);
+  const burst = guessLimited({ perMinute: limits.perMinute }, limits.burstPerMinute);
 
-  api.post('/oprf', { ...limits.burst(), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) =>
+  api.post('/oprf', { ...burst, schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) =>
     request.body.suite ? evaluateV3(request, request.body.element, false) : evaluate(request, request.body.element, 1),
   );
-  api.post('/oprf/batch', { ...limits.burst(), schema: { body: OprfBatchRequest, response: { 200: OprfReply } } }, async (request) =>
+  api.post('/oprf/batch', { ...burst, schema: { body: OprfBatchRequest, response: { 200: OprfReply } } }, async (request) =>
     request.body.suite ? evaluateV3(request, request.body.request, true) : evaluate(request, request.body.request, OPRF_BATCH_MAX),
   );
 
@@ -101,7 +103,7 @@ export function nodeRoutes(
       Uint8Array.from([0, elements.length, ...elements.flatMap((element) => [...element])]),
     );
     if (verdict !== 'admitted') throw admissionRefused(verdict);
-    await limits.admit(request, elements.length);
+    await limits.admit(request.ip, elements.length);
     return { evaluation: b64(sodiumBlindEvaluateBatch(share.share, share.publicKey, elements)) };
   }
 
@@ -126,7 +128,7 @@ export function nodeRoutes(
     }
     const verdict = checkAdmission(request.headers[OPRF_ADMISSION_HEADER] as string | undefined, bytes, SUITE_ID);
     if (verdict !== 'admitted') throw admissionRefused(verdict);
-    await limits.admit(request, points.length);
+    await limits.admit(request.ip, points.length);
     const evaluation = batch ? v3EvaluateBatch(v3.share, v3.publicKey, points) : await babyJubjubSuite.blindEvaluate(share.v3.share, bytes);
     return { evaluation: b64(evaluation) };
   }

@@ -4,9 +4,10 @@ import { ERASURE_RESULT, EraseReply, RawEraseBody, SignInScopesReply, ZkEraseBod
 import { ZkEraseV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { ERASE_BODY_LIMIT } from '../http/body-limits.ts';
-import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { eraseClaim, type ErasureRequest } from '../identity/erase-claim.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { erasureId } from '../credentials/credential-id.ts';
 import { signedErasure, signedErasureV3 } from '../identity/erase-identity.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
@@ -55,7 +56,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
       } else {
         erasure = { ...erasureId(normaliseField(body.id_info, 'id_info')), bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      const erased = await eraseClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), erasure);
+      const erased = await eraseClaim(deps, guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes), erasure);
       return { [ERASURE_RESULT]: erased ? ('Success' as const) : ('Failure' as const) };
     },
   );

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { membersGuide } from './members.openapi.ts';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { NO_GUESS } from '../limits/guess-costs.ts';
 import { badRequest } from '../problem.ts';
 import { BucketReplyCache } from '../member-tree/bucket-reply-cache.ts';
@@ -30,7 +31,7 @@ export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps
       if (bucket !== undefined && bucket.length !== chars) {
         throw badRequest('BUCKET_LENGTH', `The bucket must be exactly ${chars} hex characters for the current group.`);
       }
-      await admitGuess(request, limits, NO_GUESS);
+      await guessAdmitter(limits, guessClient(request))(NO_GUESS);
       if (bucket === undefined) return base;
       const body = replies.reply(registry.root, bucket, () => {
         const members = registry.leavesInBucket(bucket).map((leafIndex) => {

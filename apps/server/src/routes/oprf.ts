@@ -13,7 +13,8 @@ import {
 } from '@zeroid/protocol';
 import { SUITE_ID, babyJubjubSuite, decodePoint, encodePoint, type Point } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
 import { oprfUnavailable, Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
@@ -62,7 +63,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
         throw oprfUnavailable('Fewer OPRF nodes than the threshold serve protocol v3 now. Please try again shortly.');
       }
       const cost = { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements.length };
-      await admitGuess(request, limits, cost, oprfNodes, { answering: true });
+      await guessAdmitter(limits, guessClient(request), oprfNodes, { answering: true })(cost);
       metrics.oprfEvaluations.inc({ kind: 'admitted' }, elements.length);
       // Signed for this suite: a v2 admission does not admit v3 points, nor the reverse (decision 058).
       return { admission: admissions.issue(bytes, Date.now(), suite) };
@@ -115,7 +116,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
       if (!v3Key) assertBlindedRequest(element);
       else if (!decodePoint(element))
         throw new ProtocolInputError('INVALID_ELEMENT', 'The blinded element is not one valid Baby Jubjub point.');
-      await admitGuess(request, limits, OPRF_EVALUATION);
+      await guessAdmitter(limits, guessClient(request))(OPRF_EVALUATION);
       const evaluation = v3Key ? await babyJubjubSuite.blindEvaluate(v3Key.privateKey, element) : await oprf.blindEvaluate(element);
       metrics.oprfEvaluations.inc({ kind: 'blinded' });
       return { evaluation: Buffer.from(evaluation).toString('base64url') };

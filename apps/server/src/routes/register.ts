@@ -5,10 +5,11 @@ import { DID_ALREADY_GENERATED, RawRegisterBody, REPLACED_DID, RegisterReply } f
 import { ZkRegisterV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { signedErasure } from '../identity/erase-identity.ts';
 import { badRequest, Problem } from '../problem.ts';
 import { registrationId } from '../credentials/credential-id.ts';
@@ -78,7 +79,8 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
         const id = registrationId(normaliseField(body.id_info, 'id_info'), deps.config, new Date());
         registration = { ...id, bioInfo: normaliseField(body.bio_info, 'bio_info') };
       }
-      const { did, replacedDid } = await registerClaim(deps, guessAdmitter(request, deps.limits, deps.oprfNodes), registration, request.ip);
+      const admit = guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes);
+      const { did, replacedDid } = await registerClaim(deps, admit, registration, request.ip);
       if (did === undefined) return { [DID_ALREADY_GENERATED]: true as const };
       if (replacedDid === undefined) return { [DID_ALREADY_GENERATED]: false as const, DID: did };
       return { [DID_ALREADY_GENERATED]: false as const, DID: did, [REPLACED_DID]: replacedDid };

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { reserveGuide, releaseGuide } from './reservations.openapi.ts';
 import { ReservationRelease, ReservationReleaseReply, ReservationReply, ReservationRequest } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { clientKey } from '../http/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { typed } from '../http/typed-app.ts';
+import { releaseReservation, reserveGuesses } from '../limits/guess-reservations.ts';
 
 /**
  * A flow's guesses taken at its start (decision 074). POST /reservations takes `guesses` OPRF
@@ -17,18 +16,17 @@ import { typed } from '../http/typed-app.ts';
  */
 export function reservationRoutes(app: FastifyInstance, { limits }: AppDeps) {
   const api = typed(app);
-  const client = (ip: string) => clientKey(ip, limits.ipv6Prefix);
   api.post(
     '/reservations',
     { ...guessLimited(limits), schema: { 'x-guide': reserveGuide, body: ReservationRequest, response: { 200: ReservationReply } } },
     async (request) => {
-      const taken = await limits.budget.reserve(client(request.ip), request.body.guesses, () => randomBytes(32).toString('base64url'));
+      const taken = await reserveGuesses(limits, request.ip, request.body.guesses);
       return { ...taken, expiresAt: new Date(taken.expiresAt).toISOString() };
     },
   );
   api.post(
     '/reservations/release',
     { ...guessLimited(limits), schema: { 'x-guide': releaseGuide, body: ReservationRelease, response: { 200: ReservationReleaseReply } } },
-    async (request) => ({ released: await limits.budget.release(client(request.ip), request.body.reservation) }),
+    async (request) => ({ released: await releaseReservation(limits, request.ip, request.body.reservation) }),
   );
 }

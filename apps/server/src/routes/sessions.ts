@@ -12,7 +12,7 @@ import {
   SessionSecretHeaders,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { clientKey } from '../http/client-key.ts';
+import { clientKey } from '../limits/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';

@@ -9,7 +9,8 @@ import {
   SignInProofBody,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { phoneSignInDetails } from '../openid/phone-sign-in-details.ts';
 import { proveSignInOnPhone } from '../openid/prove-sign-in-on-phone.ts';
 import { typed } from '../http/typed-app.ts';
@@ -51,7 +52,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request) => {
       const proof = parseSemaphoreProof(request.body.proof);
-      const admit = guessAdmitter(request, limits);
+      const admit = guessAdmitter(limits, guessClient(request));
       // The phone shows the code; the screen finishes only once its person has typed it (decision 035).
       return proveSignInOnPhone(deps, admit, request.params.id, proof, request.body.challenge, request.log);
     },

@@ -24,7 +24,8 @@ import {
   SignInSessionParams,
 } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
-import { admitGuess, guessAdmitter, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { PROOF_VERIFICATION } from '../limits/guess-costs.ts';
 import { signInNotFound } from '../problem.ts';
 import { issueChallenge } from '../proofs/challenges.ts';
@@ -105,7 +106,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
-      const proved = await proveSignIn(deps, guessAdmitter(request, limits), proof, {
+      const proved = await proveSignIn(deps, guessAdmitter(limits, guessClient(request)), proof, {
         scope,
         uid: request.params.uid,
         challenge: request.body.challenge,
@@ -126,7 +127,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request, reply) => {
       await signIn(request, reply);
-      await admitGuess(request, limits, PROOF_VERIFICATION);
+      await guessAdmitter(limits, guessClient(request))(PROOF_VERIFICATION);
       return anotherSignInTry(deps);
     },
   );

@@ -3,9 +3,10 @@ import { verifyGuide } from './verify.openapi.ts';
 import { CONFIRMATION_CODE, RawVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
-import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
+import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { verifyClaim, type Claim } from '../identity/verify-claim.ts';
+import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 
 /**
@@ -28,7 +29,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       const { body } = request;
       const claim: Claim =
         'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
-      const admit = guessAdmitter(request, deps.limits, deps.oprfNodes);
+      const admit = guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes);
       const { verdict, confirmationCode } = await verifyClaim(deps, admit, claim, body.session, request.ip);
       // The phone that completed a session shows its code, for the screen's person to type (decision 035).
       return {

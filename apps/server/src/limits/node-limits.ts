@@ -1,12 +1,17 @@
-import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { clientKey } from '../http/client-key.ts';
-import { exactAddress } from '../http/exact-address.ts';
-import { BURST_CLIENTS } from '../http/guess-limits.ts';
-import { OPRF_EVALUATION } from '../limits/guess-costs.ts';
-import { GuessBudget, RESERVATION_MS } from '../limits/guess-budget.ts';
-import { GuessRefused } from '../limits/guess-refused.ts';
+import { clientKey } from './client-key.ts';
+import { exactAddress } from './exact-address.ts';
+import { OPRF_EVALUATION } from './guess-costs.ts';
+import { createGuessLimits, type GuessLimitConfig } from './create-guess-limits.ts';
+import { RESERVATION_MS } from './guess-budget.ts';
+import { GuessRefused } from './guess-refused.ts';
 import type { AttemptRepository } from '../storage/types.ts';
-import type { NodeConfig } from './node-config.ts';
+
+/** What a node's limits read of its configuration (`oprf-node/node-config.ts`, which names them as the server does). */
+export interface NodeLimitConfig extends GuessLimitConfig {
+  serverClients: readonly string[];
+  serverClientPerMinute: number;
+  admissionMaxAgeMs: number;
+}
 
 const WINDOW_MS = 60_000;
 /** The prefix of a listed server's client key: no address or network key starts with it. */
@@ -24,50 +29,34 @@ const SERVER = 'server ';
  *   many addresses nor a compromised server can make this node a fast oracle.
  * Refusals are the server's 429s (`TOO_MANY_GUESSES`, `RATE_LIMITED`) with Retry-After.
  */
-export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keySecret: Uint8Array) {
+export function nodeLimits(config: NodeLimitConfig, attempts: AttemptRepository, keySecret: Uint8Array) {
   const on = config.rateLimitPerMinute > 0;
-  const limits = new GuessBudget(
-    attempts,
-    {
-      globalPerMinute: on ? config.rateLimitGlobalPerMinute : 0,
-      failuresBeforeDelay: 0, // a node verifies nothing; there are no failures to throttle
-      guessCapacity: on && config.guessesBeforeDelay > 0 ? config.guessesBeforeDelay + nodeSlack(config) : 0,
-      guessRefillMs: config.guessRefillMs,
-      delayMs: config.guessDelayMs,
-      maxDelayMs: config.guessMaxDelayMs,
-      forgetAfterMs: config.guessForgetMs,
-    },
-    keySecret,
-  );
+  // A node verifies nothing: there are no failures to throttle.
+  const limits = createGuessLimits(config, attempts, keySecret, { failuresBeforeDelay: 0, extraGuesses: nodeSlack(config) }).budget;
   const servers = new Set(config.serverClients);
   /** A listed server by its exact address; everyone else as every limit keys clients (IPv6 by network). */
-  const keyOf = (request: FastifyRequest) => {
-    const exact = exactAddress(request.ip);
-    return exact !== undefined && servers.has(exact) ? `${SERVER}${exact}` : clientKey(request.ip, config.ipv6ClientPrefix);
+  const keyOf = (address: string) => {
+    const exact = exactAddress(address);
+    return exact !== undefined && servers.has(exact) ? `${SERVER}${exact}` : clientKey(address, config.ipv6ClientPrefix);
   };
 
   return {
-    /** The stored limits themselves (the server's `GuessBudget`). */
-    budget: limits,
+    /** Everyone's burst limit a minute (`RATE_LIMIT_PER_MINUTE`); 0 turns every limit off. */
+    perMinute: config.rateLimitPerMinute,
 
-    /** The key of the request's client, for the burst limit and the stored limits alike. */
+    /** The key of a client address, for the burst limit and the stored limits alike. */
     keyOf,
 
-    /** Route options for the in-memory burst limit (registered with `registerGuessLimits`). */
-    burst(): Pick<RouteShorthandOptions, 'config'> {
-      if (!on) return {};
-      const max = (_request: FastifyRequest, key: string) =>
-        key.startsWith(SERVER) ? config.serverClientPerMinute : config.rateLimitPerMinute;
-      return { config: { rateLimit: { max, timeWindow: WINDOW_MS, cache: BURST_CLIENTS } } };
-    },
+    /** The in-memory burst limit's requests a minute for a client key: a listed server's, or anyone's. */
+    burstPerMinute: (key: string) => (key.startsWith(SERVER) ? config.serverClientPerMinute : config.rateLimitPerMinute),
 
     /**
-     * Admits `elements` evaluations (a batch's elements, decision 027) for the request's client, or
-     * throws GuessRefused (a 429) and counts none of them.
+     * Admits `elements` evaluations (a batch's elements, decision 027) for the client at `address`,
+     * or throws GuessRefused (a 429) and counts none of them.
      */
-    async admit(request: FastifyRequest, elements = 1): Promise<void> {
+    async admit(address: string, elements = 1): Promise<void> {
       if (!on) return;
-      const client = keyOf(request);
+      const client = keyOf(address);
       if (!client.startsWith(SERVER)) {
         await limits.admit(client, { ...OPRF_EVALUATION, guesses: OPRF_EVALUATION.guesses * elements });
         return;
@@ -95,6 +84,6 @@ export function nodeLimits(config: NodeConfig, attempts: AttemptRepository, keyS
  * refill more, and an honest client the server admitted is never refused at a node (a flow does not
  * fail halfway). A client past the server (one holding its admission key) gains only these few.
  */
-export function nodeSlack(config: Pick<NodeConfig, 'admissionMaxAgeMs' | 'guessRefillMs'>): number {
+export function nodeSlack(config: Pick<NodeLimitConfig, 'admissionMaxAgeMs' | 'guessRefillMs'>): number {
   return Math.ceil((RESERVATION_MS + config.admissionMaxAgeMs) / config.guessRefillMs);
 }

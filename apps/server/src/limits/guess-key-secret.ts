@@ -4,12 +4,12 @@ import { loadDataDirSecret } from '../storage/data-dir-secret.ts';
 const SECRET_FILE = 'attempt-key-secret.json';
 
 /**
- * The secret that keys client addresses in the attempt counters (HMAC-SHA256), derived from the
+ * The secret that keys client addresses in the guess limits' counters (HMAC-SHA256), derived from the
  * OPRF private key with its own HKDF label. Deriving it, rather than keeping a second secret,
  * means every instance that shares the OPRF key (as it must) keys a client alike, with nothing new
  * to configure or back up; HKDF is one-way, so the secret tells nothing about the OPRF key.
  */
-export function attemptKeySecret(oprfPrivateKey: Uint8Array): Uint8Array {
+export function guessKeySecret(oprfPrivateKey: Uint8Array): Uint8Array {
   return new Uint8Array(hkdfSync('sha256', oprfPrivateKey, new Uint8Array(0), 'zeroid/attempt-keys/v1', 32));
 }
 
@@ -20,7 +20,7 @@ export function attemptKeySecret(oprfPrivateKey: Uint8Array): Uint8Array {
  * database: with the secret beside the counters, a thief could key every IPv4 address and read who
  * tried. Losing it only makes the counters start afresh.
  */
-export async function loadAttemptKeySecret(dataDir: string, fromEnv: string | undefined): Promise<Uint8Array> {
+export async function loadGuessKeySecret(dataDir: string, fromEnv: string | undefined): Promise<Uint8Array> {
   if (fromEnv) return new Uint8Array(Buffer.from(fromEnv, 'base64url'));
   return loadDataDirSecret(dataDir, SECRET_FILE);
 }

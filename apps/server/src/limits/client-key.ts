@@ -15,9 +15,9 @@ export const NO_ADDRESS = 'no IP address';
  *   not give a client a second identity.
  * - IPv6: its network of `ipv6Prefix` bits (default /64). One subscriber is routinely given a whole
  *   /64 (RFC 6177 recommends /56 or /48 for a site), so keyed by address an attacker would hold 2^64
- *   fresh clients, each with a fresh allowance.
+ *   fresh clients, each with fresh guesses.
  * - Anything else (through a trusted proxy, X-Forwarded-For can carry any word): one key for all,
- *   `NO_ADDRESS`, so such clients share one allowance and no word can pose as another key, such as
+ *   `NO_ADDRESS`, so such clients share one client's limits and no word can pose as another key, such as
  *   an OPRF node's "server …" keys for its SERVER_CLIENTS (decision 053).
  */
 export function clientKey(address: string, ipv6Prefix = 64): string {
