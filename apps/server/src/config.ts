@@ -217,6 +217,11 @@ export const serverSettings = Type.Object({
     description:
       '`true` refuses a plain ID: only a credential from a trusted issuer registers (and, until the credential proof exists, only on the raw path)',
   }),
+  EXPERIMENTAL_NOISY_BIOMETRICS: Type.Boolean({
+    default: false,
+    description:
+      '`true`: a raw biometric that is an iris code (2,048+ bits, hex or base64) or a JSON feature vector verifies from a later reading within the genuine distance (decision 084; experimental)',
+  }),
   QR_CACHE_ENTRIES: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,
@@ -267,6 +272,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const trustedIssuers = readTrustedIssuers(s.TRUSTED_ISSUERS, (message) => problems.add('TRUSTED_ISSUERS', message));
   if (s.REQUIRE_CREDENTIAL && trustedIssuers.length === 0) {
     problems.add('REQUIRE_CREDENTIAL', 'REQUIRE_CREDENTIAL=true needs at least one issuer in TRUSTED_ISSUERS: nobody could register');
+  }
+  if (s.EXPERIMENTAL_NOISY_BIOMETRICS && oprfNodes.length > 0) {
+    problems.add(
+      'EXPERIMENTAL_NOISY_BIOMETRICS',
+      "EXPERIMENTAL_NOISY_BIOMETRICS=true needs the server's own OPRF key: the OPRF nodes evaluate no lockers",
+    );
   }
   problems.throwIfAny();
 
@@ -320,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** The issuers whose credentials register, in the order listed (decision 079). */
     trustedIssuers,
     requireCredential: s.REQUIRE_CREDENTIAL,
+    experimentalNoisyBiometrics: s.EXPERIMENTAL_NOISY_BIOMETRICS,
     rootWindowMs: s.ROOT_WINDOW_SECONDS * 1000,
     shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
     derivationThreads: s.DERIVATION_THREADS ?? availableParallelism(),

@@ -9,9 +9,16 @@ import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
 import { registerProven } from './register-proven.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
 import type { RawIdentity, RawValues } from './raw/raw-identity.ts';
+import type { NoisyTemplate } from '@zeroid/protocol/noisy';
+import { registerNoisy } from '../noisy/register-noisy.ts';
 
-/** A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw values, normalised. */
-export type RegistrationRequest = { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | RawValues;
+/**
+ * A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw
+ * values, normalised, with the biometric read as a noisy template when the experimental flag is on
+ * and it is one (decision 084).
+ */
+export type RegistrationRequest =
+  { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | (RawValues & { noisy?: NoisyTemplate });
 
 /**
  * The registration use case (POST /register). Either path draws two guesses from the client's guess
@@ -38,6 +45,15 @@ export async function registerClaim(
     inserted = outcome.inserted;
     replacedDid = outcome.replacedDid;
     did = request.proven.did;
+  } else if (request.noisy) {
+    // Two guesses, as an exact raw registration: the ID and the one reading, whatever it evaluates.
+    const admission = await admit(REGISTRATION);
+    const outcome = await registerNoisy(services, { ...request, template: request.noisy }, client).catch(async (error: unknown) => {
+      await giveBackOnNodeFailure(admission, error);
+      throw error;
+    });
+    metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
+    ({ did, inserted } = outcome);
   } else {
     const admission = await admit(REGISTRATION);
     const derived = await deriver.registration({ ...request, withSecretScalar: true }, client).catch(async (error: unknown) => {

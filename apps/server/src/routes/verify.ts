@@ -6,6 +6,7 @@ import { guessAdmitter, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { verifyClaim, type Claim } from '../identity/verify-claim.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
+import { readNoisyBio } from '../noisy/read-noisy-bio.ts';
 
 /**
  * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
@@ -28,8 +29,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
     },
     async (request) => {
       const { body } = request;
-      const claim: Claim =
-        'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
+      const claim: Claim = 'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : rawClaim(deps, body.bio_info);
       const admit = guessAdmitter(request, deps.limits, deps.oprfNodes);
       const { verdict, confirmationCode } = await verifyClaim(deps, admit, claim, body.session, request.ip);
       // The phone that completed a session shows its code, for the screen's person to type (decision 035).
@@ -39,4 +39,11 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       };
     },
   );
+}
+
+/** The raw biometric, normalised, and read as a noisy template when the experimental flag is on and it is one (decision 084). */
+function rawClaim(deps: AppDeps, bioInfo: string): Claim {
+  const normalised = normaliseField(bioInfo, 'bio_info');
+  const noisy = readNoisyBio(deps.config, normalised);
+  return noisy ? { bioInfo: normalised, noisy } : { bioInfo: normalised };
 }
