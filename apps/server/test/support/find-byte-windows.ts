@@ -7,17 +7,25 @@ export interface ByteForm {
   bytes: Buffer;
 }
 
+/** Where a form is looked up from: its first 4 bytes that are not all one value (a zero page matches none). */
+function anchorOf(bytes: Buffer): number {
+  for (let at = 0; at + 4 <= bytes.length; at++) if (new Set(bytes.subarray(at, at + 4)).size > 1) return at;
+  throw new RangeError('a form of one repeated byte would match by chance');
+}
+
 /**
  * Which files under `dir` (recursively) hold any of `forms`: "file: form" lines, sorted. One pass a
- * file: each offset's first 4 bytes are looked up among the forms' first 4, and only a hit compares
- * the rest, so thousands of forms cost one read of a PostgreSQL data directory, WAL included.
+ * file: each offset's 4 bytes are looked up among the forms' anchors (`anchorOf`), and only a hit
+ * compares the whole form, so thousands of forms cost one read of a PostgreSQL data directory, WAL
+ * included.
  */
 export function findByteWindows(dir: string, forms: readonly ByteForm[]): string[] {
-  const byPrefix = new Map<number, ByteForm[]>();
-  for (const form of forms) {
-    if (form.bytes.length < 8) throw new RangeError(`${form.form}: a form of fewer than 8 bytes would match by chance`);
-    const prefix = form.bytes.readUInt32LE(0);
-    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), form]);
+  const byAnchor = new Map<number, { form: string; bytes: Buffer; anchor: number }[]>();
+  for (const { form, bytes } of forms) {
+    if (bytes.length < 8) throw new RangeError(`${form}: a form of fewer than 8 bytes would match by chance`);
+    const anchor = anchorOf(bytes);
+    const key = bytes.readUInt32LE(anchor);
+    byAnchor.set(key, [...(byAnchor.get(key) ?? []), { form, bytes, anchor }]);
   }
   const found = new Set<string>();
   const walk = (at: string) => {
@@ -28,12 +36,18 @@ export function findByteWindows(dir: string, forms: readonly ByteForm[]): string
       if (stat.isDirectory()) walk(file);
       else if (stat.isFile()) {
         const content = readFileSync(file);
-        for (let i = 0; i + 8 <= content.length; i++) {
-          const candidates = byPrefix.get(content.readUInt32LE(i));
+        for (let i = 0; i + 4 <= content.length; i++) {
+          const candidates = byAnchor.get(content.readUInt32LE(i));
           if (!candidates) continue;
-          for (const { form, bytes } of candidates)
-            if (i + bytes.length <= content.length && content.compare(bytes, 0, bytes.length, i, i + bytes.length) === 0)
+          for (const { form, bytes, anchor } of candidates) {
+            const start = i - anchor;
+            if (
+              start >= 0 &&
+              start + bytes.length <= content.length &&
+              content.compare(bytes, 0, bytes.length, start, start + bytes.length) === 0
+            )
               found.add(`${path.relative(dir, file)}: ${form}`);
+          }
         }
       }
     }
