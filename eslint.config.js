@@ -5,7 +5,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 const notInTests = ['**/*.test.ts', '**/*.test.tsx'];
 
 /** The server's domain folders (decision 046): each may import storage/, threads/, the top-level problem and metrics, and the protocol, never HTTP. */
-const SERVER_DOMAINS = ['credentials', 'identity', 'limits', 'member-tree', 'openid', 'oprf', 'proofs', 'sessions'];
+const SERVER_DOMAINS = ['credentials', 'identity', 'limits', 'member-tree', 'noisy', 'openid', 'oprf', 'proofs', 'sessions'];
 /** The server's assembly and its HTTP layer: what neither domain folders nor storage may import. */
 const ASSEMBLY_AND_HTTP = [
   'apps/server/src/app.ts',

@@ -51,7 +51,9 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   });
 
   await registerGuessLimits(app, services.limits);
-  if (config.oprfNodes.length > 0) allowQueuedRequests(app);
+  // A noisy biometric's request evaluates some 20,000 lockers on a derivation thread: seconds, more
+  // under load, with its connection silent meanwhile (decision 084).
+  if (config.oprfNodes.length > 0 || config.experimentalNoisyBiometrics) allowQueuedRequests(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

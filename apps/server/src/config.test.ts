@@ -99,3 +99,13 @@ describe('credential settings (decision 079)', () => {
     expect(problemsOf({ REQUIRE_CREDENTIAL: 'yes' })).toHaveLength(1);
   });
 });
+
+describe('EXPERIMENTAL_NOISY_BIOMETRICS (decision 084)', () => {
+  it('is off by default, and refused beside OPRF_NODES, which evaluate no lockers', () => {
+    expect(loadConfig({}).experimentalNoisyBiometrics).toBe(false);
+    expect(loadConfig({ EXPERIMENTAL_NOISY_BIOMETRICS: 'true' }).experimentalNoisyBiometrics).toBe(true);
+    expect(problemsOf({ EXPERIMENTAL_NOISY_BIOMETRICS: 'true', OPRF_NODES: 'http://a.test,http://b.test' })).toEqual([
+      "EXPERIMENTAL_NOISY_BIOMETRICS=true needs the server's own OPRF key: the OPRF nodes evaluate no lockers",
+    ]);
+  });
+});

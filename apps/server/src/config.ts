@@ -48,6 +48,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   if (s.REQUIRE_CREDENTIAL && trustedIssuers.length === 0) {
     problems.add('REQUIRE_CREDENTIAL', 'REQUIRE_CREDENTIAL=true needs at least one issuer in TRUSTED_ISSUERS: nobody could register');
   }
+  if (s.EXPERIMENTAL_NOISY_BIOMETRICS && oprfNodes.length > 0) {
+    problems.add(
+      'EXPERIMENTAL_NOISY_BIOMETRICS',
+      "EXPERIMENTAL_NOISY_BIOMETRICS=true needs the server's own OPRF key: the OPRF nodes evaluate no lockers",
+    );
+  }
   problems.throwIfAny();
 
   return {
@@ -100,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     /** The issuers whose credentials register, in the order listed (decision 079). */
     trustedIssuers,
     requireCredential: s.REQUIRE_CREDENTIAL,
+    experimentalNoisyBiometrics: s.EXPERIMENTAL_NOISY_BIOMETRICS,
     rootWindowMs: s.ROOT_WINDOW_SECONDS * 1000,
     shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
     derivationThreads: s.DERIVATION_THREADS ?? availableParallelism(),

@@ -9,9 +9,16 @@ import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
 import { registerProven } from './register-proven.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
 import type { RawIdentity, RawValues } from './raw/raw-identity.ts';
+import type { NoisyTemplate } from '@zeroid/protocol/noisy';
+import { registerNoisy } from '../noisy/register-noisy.ts';
 
-/** A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw values, normalised. */
-export type RegistrationRequest = { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | RawValues;
+/**
+ * A registration request checked to be well formed: proven (zero-knowledge, protocol v3), or the raw
+ * values, normalised, with the biometric read as a noisy template when the experimental flag is on
+ * and it is one (decision 084).
+ */
+export type RegistrationRequest =
+  { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | (RawValues & { noisy?: NoisyTemplate });
 
 /**
  * The registration use case (POST /register). Either path draws two guesses from the client's guess
@@ -44,6 +51,17 @@ export async function registerClaim(
     inserted = outcome.inserted;
     replacedDid = outcome.replacedDid;
     did = request.proven.did;
+  } else if (request.noisy) {
+    // Two guesses, as an exact raw registration: the ID and the one reading, whatever it evaluates.
+    const noisy = request.noisy;
+    const outcome = await spendGuess(
+      admit,
+      REGISTRATION,
+      () => registerNoisy(services, { ...request, template: noisy }, client),
+      () => false,
+    );
+    metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
+    ({ did, inserted } = outcome);
   } else {
     const derived = await spendGuess(
       admit,

@@ -5,9 +5,14 @@ import { membershipCheckDeps, type ProofCheckServices } from '../proofs/membersh
 import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession, type Settlement } from '../sessions/settle-session.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
+import type { NoisyTemplate } from '@zeroid/protocol/noisy';
+import { noisyCommitments } from '../noisy/noisy-commitments.ts';
 
-/** A verification request checked to be well formed: a parsed proof, or a normalised raw biometric. */
-export type Claim = { proof: WireSemaphoreProof; bioInfo?: never } | { bioInfo: string; proof?: never };
+/**
+ * A verification request checked to be well formed: a parsed proof, or a normalised raw biometric,
+ * read as a noisy template too when the experimental flag is on and it is one (decision 084).
+ */
+export type Claim = { proof: WireSemaphoreProof; bioInfo?: never } | { bioInfo: string; noisy?: NoisyTemplate; proof?: never };
 
 /** What a verification is handed: the proof check's services, and the raw path's deriver. */
 export type VerifyServices = ProofCheckServices & { deriver: RawDeriver };
@@ -55,6 +60,13 @@ async function verdictFor(
     }
     const settled = await settleSession(storage, session, verdict);
     metrics.verifications.inc({ mode: 'zk', result: settled.verdict });
+    return settled;
+  }
+  if (claim.noisy) {
+    // One reading, one guess, whatever number of lockers it evaluates (decision 084).
+    const found = await storage.identities.holdsAnyCommitment(await noisyCommitments(services, claim.noisy, client));
+    const settled = await settleSession(storage, session, found ? 'Success' : 'Failure');
+    metrics.verifications.inc({ mode: 'raw', result: settled.verdict });
     return settled;
   }
   // One biometric, one guess, under both versions: the v3 identity every registration now makes, else

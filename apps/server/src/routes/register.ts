@@ -14,6 +14,7 @@ import { signedErasure } from '../identity/erase-identity.ts';
 import { badRequest, Problem } from '../problem.ts';
 import { registrationId } from '../credentials/credential-id.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
+import { readNoisyBio } from '../noisy/read-noisy-bio.ts';
 
 /**
  * The v2 zero-knowledge body, told by its `signatures`: refused whatever else it holds (decision 056),
@@ -77,7 +78,9 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
         registration = from ? { proven, moveFromV2: { commitment: from.commitment, idTag: from.idTag } } : { proven };
       } else {
         const id = registrationId(normaliseField(body.id_info, 'id_info'), deps.config, new Date());
-        registration = { ...id, bioInfo: normaliseField(body.bio_info, 'bio_info') };
+        const bioInfo = normaliseField(body.bio_info, 'bio_info');
+        const noisy = readNoisyBio(deps.config, bioInfo);
+        registration = { ...id, bioInfo, ...(noisy ? { noisy } : {}) };
       }
       const admit = guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes);
       const { did, replacedDid } = await registerClaim(deps, admit, registration, request.ip);

@@ -8,6 +8,7 @@ import { normaliseField } from '../http/normalise-field.ts';
 import { verifyClaim, type Claim } from '../identity/verify-claim.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
+import { readNoisyBio } from '../noisy/read-noisy-bio.ts';
 
 /**
  * POST /verify, with a Semaphore proof bound to a one-time challenge (zero-knowledge), or with the
@@ -27,8 +28,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
     },
     async (request) => {
       const { body } = request;
-      const claim: Claim =
-        'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : { bioInfo: normaliseField(body.bio_info, 'bio_info') };
+      const claim: Claim = 'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : rawClaim(deps, body.bio_info);
       const admit = guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes);
       const { verdict, confirmationCode } = await verifyClaim(deps, admit, claim, body.session, request.ip);
       // The phone that completed a session shows its code, for the screen's person to type (decision 035).
@@ -38,4 +38,11 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       };
     },
   );
+}
+
+/** The raw biometric, normalised, and read as a noisy template when the experimental flag is on and it is one (decision 084). */
+function rawClaim(deps: AppDeps, bioInfo: string): Claim {
+  const normalised = normaliseField(bioInfo, 'bio_info');
+  const noisy = readNoisyBio(deps.config, normalised);
+  return noisy ? { bioInfo: normalised, noisy } : { bioInfo: normalised };
 }

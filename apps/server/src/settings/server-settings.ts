@@ -213,6 +213,11 @@ export const serverSettings = Type.Object({
     description:
       '`true` refuses a plain ID: only a credential from a trusted issuer registers (and, until the credential proof exists, only on the raw path)',
   }),
+  EXPERIMENTAL_NOISY_BIOMETRICS: Type.Boolean({
+    default: false,
+    description:
+      '`true`: a raw biometric that is an iris code (2,048+ bits, hex or base64) or a JSON feature vector verifies from a later reading within the genuine distance (decision 084; experimental)',
+  }),
   QR_CACHE_ENTRIES: Type.Integer({
     minimum: 1,
     maximum: 1_000_000,

@@ -15,7 +15,17 @@ export interface DeferredStorage extends Storage {
   readonly attached: boolean;
 }
 
-const REPOSITORIES = ['identities', 'roots', 'challenges', 'checkpoints', 'sessions', 'attempts', 'keyFingerprints', 'oidc'] as const;
+const REPOSITORIES = [
+  'identities',
+  'roots',
+  'challenges',
+  'checkpoints',
+  'sessions',
+  'attempts',
+  'keyFingerprints',
+  'oidc',
+  'noisyLockers',
+] as const;
 
 /**
  * A Storage the server can be built around before its database answers: the process listens at once,

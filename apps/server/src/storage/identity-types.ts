@@ -27,6 +27,23 @@ export interface NewIdentity {
   did: string;
   /** Canonical encodings of the blinded points, each recorded once and for good, in the identity's transaction. */
   queries?: string[];
+  /**
+   * A noisy biometric's lockers (decision 084), written in the identity's transaction: any of them
+   * already stored gives `{inserted: false}` and writes nothing.
+   */
+  lockers?: NoisyLocker[];
+}
+
+/** One locker of a noisy biometric (decision 084): its number ‖ tag (10 bytes), and its seal (16 bytes). */
+export interface NoisyLocker {
+  key: Uint8Array;
+  seal: Uint8Array;
+}
+
+/** Noisy biometrics' lockers, as a verification reads them; registration writes them with the identity. */
+export interface NoisyLockerRepository {
+  /** The stored lockers among these keys. */
+  find(keys: readonly Uint8Array[]): Promise<NoisyLocker[]>;
 }
 
 export interface IdentityRepository {

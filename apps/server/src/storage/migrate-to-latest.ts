@@ -25,6 +25,8 @@ import * as scrubMarks from './migrations/020-scrub-marks.ts';
 import * as keysBeforeUpgradeCompromised from './migrations/021-keys-before-upgrade-compromised.ts';
 // Protocol v3: every registration proven (decision 056).
 import * as registrationQueries from './migrations/022-registration-queries.ts';
+// Noisy biometrics, experimental (decision 084).
+import * as noisyLockers from './migrations/023-noisy-lockers.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -58,6 +60,8 @@ export const migrations: Record<string, Migration> = {
   '021-keys-before-upgrade-compromised': keysBeforeUpgradeCompromised,
   // Protocol v3: every registration proven (decision 056).
   '022-registration-queries': registrationQueries,
+  // Noisy biometrics, experimental (decision 084).
+  '023-noisy-lockers': noisyLockers,
 };
 
 /**

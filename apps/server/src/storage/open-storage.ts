@@ -24,6 +24,7 @@ import { challengeRepository } from './repositories/challenge-repository.ts';
 import { checkpointRepository } from './repositories/checkpoint-repository.ts';
 import { identityRepository } from './repositories/identity-repository.ts';
 import { keyFingerprintRepository } from './repositories/key-fingerprint-repository.ts';
+import { noisyLockerRepository } from './repositories/noisy-locker-repository.ts';
 import { migrateToLatest } from './migrate-to-latest.ts';
 import { oidcRepository } from './repositories/oidc-repository.ts';
 import { rootRepository } from './repositories/root-repository.ts';
@@ -75,6 +76,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     attempts: attemptRepository(db),
     keyFingerprints: keyFingerprintRepository(db),
     oidc: oidcRepository(db, dialect),
+    noisyLockers: noisyLockerRepository(db),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

@@ -65,6 +65,11 @@ export interface Database {
     point: string;
     created_at: EpochMs;
   };
+  /** Noisy biometrics' lockers (migration 023, decision 084): a locker's number and tag, and its seal. */
+  noisy_lockers: {
+    key: Uint8Array;
+    seal: Uint8Array;
+  };
   /** The ordered log of erased leaves that every process's tree catches up from (decision 022). */
   /** How far the freed bytes were scrubbed (migration 020, decision 053): 'erasures' → the last leaf_erasures.seq covered. */
   scrub_marks: {

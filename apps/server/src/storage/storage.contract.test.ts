@@ -226,6 +226,34 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('writes a noisy identity’s lockers with it, or nothing when one is stored or the identity is taken, even among concurrent registrations (decision 084)', async () => {
+    const { storage } = await open();
+    // 20,000 lockers, as a registration has: more keys than one statement may bind.
+    const lockers = (n: number) =>
+      Array.from({ length: 20_000 }, (_, j) => ({
+        key: Uint8Array.of(j >> 8, j & 0xff, n, n, n, n, n, n, n, 7),
+        seal: Uint8Array.from({ length: 16 }, (_, i) => (n + i) & 0xff),
+      }));
+    expect(await storage.identities.register({ ...identity(0), lockers: lockers(0) })).toEqual({ inserted: true, leafIndex: 0 });
+    const keys = lockers(0).map((l) => l.key);
+    expect(await storage.noisyLockers.find(keys)).toHaveLength(20_000);
+    expect((await storage.noisyLockers.find([keys[19_999]!]))[0]).toEqual(lockers(0)[19_999]);
+    // One stored locker among fresh ones (a second reading of the same eye): refused, nothing written.
+    const again = [...lockers(1).slice(0, 19_999), lockers(0)[19_999]!];
+    expect(await storage.identities.register({ ...identity(1), lockers: again })).toEqual({ inserted: false });
+    expect(await storage.noisyLockers.find(lockers(1).map((l) => l.key))).toHaveLength(0);
+    expect(await storage.identities.findByCommitment('1001')).toBeUndefined();
+    // A taken identity with fresh lockers: "already registered", and its lockers are not kept.
+    expect(await storage.identities.register({ ...identity(0), lockers: lockers(2) })).toEqual({ inserted: false });
+    expect(await storage.noisyLockers.find(lockers(2).map((l) => l.key))).toHaveLength(0);
+    // Five registrations of one eye at once, under five IDs: exactly one is written.
+    const contested = lockers(3);
+    const outcomes = await Promise.all(range(3, 5).map((n) => storage.identities.register({ ...identity(n), lockers: contested })));
+    expect(outcomes.filter((o) => o.inserted)).toHaveLength(1);
+    expect(await storage.identities.count()).toBe(2);
+    await storage.close();
+  });
+
   it('keeps leaf indexes gapless and unique under 100 concurrent distinct registrations, in commitment order', async () => {
     const { storage } = await open();
     const outcomes = await Promise.all(range(0, 100).map((n) => storage.identities.register(identity(n))));

@@ -1,4 +1,4 @@
-import type { IdentityRepository } from './identity-types.ts';
+import type { IdentityRepository, NoisyLockerRepository } from './identity-types.ts';
 import type { OidcRepository } from './oidc-types.ts';
 import type { SessionRepository } from './session-types.ts';
 
@@ -153,6 +153,8 @@ export interface Storage {
   readonly keyFingerprints: KeyFingerprintRepository;
   /** Sign in with ZeroID (decision 023). */
   readonly oidc: OidcRepository;
+  /** Noisy biometrics, experimental (decision 084). */
+  readonly noisyLockers: NoisyLockerRepository;
   /** Throws when the database cannot answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -10,6 +10,13 @@ const HASH_TO_GROUP_DST = concatBytes(encoder.encode('HashToGroup-'), CONTEXT);
 const FINALIZE = encoder.encode('Finalize');
 const u16 = (n: number) => new Uint8Array([n >> 8, n & 0xff]);
 
+/** RFC 9497 HashToGroup's uniform bytes for a locker's input: expand_message_xmd(SHA-512) to 64 bytes. */
+export const lockerUniformBytes = (input: Uint8Array) => expand_message_xmd(input, HASH_TO_GROUP_DST, 64, sha512);
+
+/** RFC 9497 Finalize of an input and its unblinded element k·H(input): the locker's 64-byte output. */
+export const finalizeLocker = (input: Uint8Array, element: Uint8Array) =>
+  sha512(concatBytes(u16(input.length), input, u16(element.length), element, FINALIZE));
+
 /** One verification's OPRF batch, as the client keeps it: its inputs (undefined for a masked locker), blinds and blinded elements. */
 export interface LockerBatch {
   inputs: (Uint8Array | undefined)[];
@@ -30,7 +37,7 @@ export function blindLockers(
   blinds: Uint8Array[] = inputs.map(() => arithmetic.randomScalar()),
 ): LockerBatch {
   const blinded = inputs.map((input, i) =>
-    arithmetic.multiply(arithmetic.fromHash(expand_message_xmd(input ?? randomBytes(32), HASH_TO_GROUP_DST, 64, sha512)), blinds[i]!),
+    arithmetic.multiply(arithmetic.fromHash(lockerUniformBytes(input ?? randomBytes(32))), blinds[i]!),
   );
   return { inputs, blinds, blinded };
 }
@@ -62,7 +69,6 @@ export function finalizeLockers(
 ): (Uint8Array | undefined)[] {
   return batch.inputs.map((input, i) => {
     if (!input) return undefined;
-    const unblinded = arithmetic.multiply(evaluated[i]!, arithmetic.invertScalar(batch.blinds[i]!));
-    return sha512(concatBytes(u16(input.length), input, u16(unblinded.length), unblinded, FINALIZE));
+    return finalizeLocker(input, arithmetic.multiply(evaluated[i]!, arithmetic.invertScalar(batch.blinds[i]!)));
   });
 }

@@ -1,6 +1,7 @@
 import { workerData } from 'node:worker_threads';
 import { commitmentFromRawBio, deriveFromRaw, type RawValues } from './raw-identity.ts';
 import { singleKeyOutputs } from './single-key-outputs.ts';
+import { noisyDeriver, type NoisyTask } from '../../noisy/noisy-derivation.ts';
 
 /**
  * Derivations a worker runs on made-up inputs before it takes its first task. Cold, a raw
@@ -15,11 +16,15 @@ const WARM_UP_DERIVATIONS = 30;
  * One worker of `workerDeriver`: the same derivations as the main thread, with its own outputs. It
  * receives the v2 key and derives the v3 key from it (decision 056).
  */
-const { v2, v3 } = singleKeyOutputs(Uint8Array.from((workerData as { privateKey: number[] }).privateKey));
+const privateKey = Uint8Array.from((workerData as { privateKey: number[] }).privateKey);
+const { v2, v3 } = singleKeyOutputs(privateKey);
+// A noisy biometric's lockers (decision 084); its key is derived once, when this thread starts.
+const noisy = noisyDeriver(privateKey);
 
-type Task = ({ kind: 'registration' } & RawValues) | { kind: 'commitment'; bioInfo: string };
+type Task = ({ kind: 'registration' } & RawValues) | { kind: 'commitment'; bioInfo: string } | ({ kind: 'noisy' } & NoisyTask);
 
 function derive(task: Task) {
+  if (task.kind === 'noisy') return noisy(task);
   return task.kind === 'registration' ? deriveFromRaw(v2, v3, task) : commitmentFromRawBio(v2, v3, task.bioInfo);
 }
 

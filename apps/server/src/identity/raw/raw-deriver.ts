@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { commitmentFromRawBio, deriveFromRaw, type RawDerivation, type RawValues } from './raw-identity.ts';
 import { singleKeyOutputs } from './single-key-outputs.ts';
+import { noisyDeriver, type NoisyDerivation, type NoisyTask } from '../../noisy/noisy-derivation.ts';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 
@@ -10,6 +11,11 @@ export interface RawDeriver {
   registration(raw: RawValues, client?: string): Promise<RawDerivation>;
   /** The biometric's commitment under each version: v3's, and v2's for an identity registered before it. */
   commitment(bioInfo: string, client?: string): Promise<{ v3: string; v2: string }>;
+  /**
+   * A noisy biometric's lockers, with the server's key (decision 084); absent in threshold mode,
+   * where the configuration refuses EXPERIMENTAL_NOISY_BIOMETRICS.
+   */
+  noisy?(task: NoisyTask, client?: string): Promise<NoisyDerivation>;
   /** Resolves once every thread can derive at full speed. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -18,9 +24,11 @@ export interface RawDeriver {
 /** On the calling thread: for tests and for `DERIVATION_THREADS=0`. */
 export function inProcessDeriver(privateKey: Uint8Array): RawDeriver {
   const { v2, v3 } = singleKeyOutputs(privateKey);
+  const noisy = noisyDeriver(privateKey);
   return {
     registration: (raw) => deriveFromRaw(v2, v3, raw),
     commitment: (bioInfo) => commitmentFromRawBio(v2, v3, bioInfo),
+    noisy: (task) => noisy(task),
     ready: async () => undefined,
     close: async () => undefined,
   };
@@ -42,6 +50,8 @@ export function workerDeriver(privateKey: Uint8Array, threads = availableParalle
   return {
     registration: (raw) => pool.run({ kind: 'registration', ...raw }),
     commitment: (bioInfo) => pool.run({ kind: 'commitment', bioInfo }),
+    // Some 20,000 locker evaluations: seconds of a thread, never of the event loop.
+    noisy: (task) => pool.run({ kind: 'noisy', ...task }),
     // Each worker warms up before its first task (raw-deriver-worker.ts), and piscina hands one task
     // to each idle worker: one task per thread finishes when the slowest has warmed up.
     ready: async () => {

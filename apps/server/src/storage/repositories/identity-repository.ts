@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ERASURE_TABLES, freedBytesScrubber, type ScrubMark } from '../freed-bytes-scrubber.ts';
 import { groupCommit } from '../group-commit.ts';
+import { lockersTaken, storeLockers } from './noisy-locker-repository.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
 import type { Database } from '../schema.ts';
 import type { IdentityRecord, IdentityRepository, MoveOutcome, NewIdentity, RegisterOutcome } from '../types.ts';
@@ -34,10 +35,18 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
   });
 
   /** One registration inside a transaction that holds the registration lock. */
-  const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did, queries }: NewIdentity): Promise<RegisterOutcome> => {
+  const registerOne = async (
+    trx: Transaction<Database>,
+    { commitment, idTag, did, queries, lockers }: NewIdentity,
+  ): Promise<RegisterOutcome> => {
     if (queries && !(await recordQueries(trx, queries))) return { inserted: false, reusedQuery: true };
+    // A noisy biometric (decision 084): a reading that repeats a stored locker is of an eye registered.
+    if (lockers && (await lockersTaken(trx, lockers))) return { inserted: false };
     const leafIndex = await insertRow(trx, { commitment, idTag, did });
-    if (leafIndex !== undefined) return { inserted: true, leafIndex };
+    if (leafIndex !== undefined) {
+      if (lockers) await storeLockers(trx, lockers);
+      return { inserted: true, leafIndex };
+    }
 
     const holder = await trx
       .selectFrom('identities')
