@@ -51,3 +51,4 @@ export { V3Round, Groth16Points, V2Holding, ZkRegisterV3Body, ZkEraseV3Body, v3R
 export { v3KeyFromV2 } from './v3-key-from-v2.ts';
 export { signWithDid } from './did-signature.ts';
 export { REGISTRATION_V3_SETUP, type RegistrationSetupState } from './registration-setup.ts';
+export { REGISTRATION_CREDENTIAL_SETUP } from './registration-credential-setup.ts';
