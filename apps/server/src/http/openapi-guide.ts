@@ -56,7 +56,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Registration and verification',
     summary: 'Register an identity',
     description:
-      'Raw (the specification’s body): the server derives everything and drops the raw values. Zero-knowledge (protocol v3): the client runs one OPRF round per input (`POST /oprf` with `suite`), derives the commitment, ID tag and DID itself, and proves in zero knowledge (the `registration-v3` circuit of `GET /artifacts`) that they are the derivations of those evaluations, bound to a fresh challenge; the DID’s key signs, and nothing raw is sent. The server computes each evaluation again from the blinded points and registers each evaluation once. The v2 body (with `signatures`) is refused with `PROTOCOL_V2_REGISTRATION_CLOSED`. An ID or biometric already registered answers `"DID already generated": true`, never the existing identity’s data.',
+      'Raw (the specification’s body): the server derives everything and drops the raw values. Zero-knowledge (protocol v3): the client runs one OPRF round per input (`POST /oprf` with `suite`), derives the commitment, ID tag and DID itself, and proves in zero knowledge (the `registration-v3` circuit of `GET /artifacts`) that they are the derivations of those evaluations, bound to a fresh challenge; the DID’s key signs, and nothing raw is sent. The server computes each evaluation again from the blinded points and registers each evaluation once. With `credential: {today, issuersRoot}`, the ID is a credential and the proof is of the `registration-credential` circuit: a trusted issuer (not named) signed the ID, and it has not expired on day `today`; the body carries neither the credential nor the ID (`ISSUER_NOT_TRUSTED` for another root, `CREDENTIAL_DAY_INVALID` for a day not the challenge’s). The v2 body (with `signatures`) is refused with `PROTOCOL_V2_REGISTRATION_CLOSED`. An ID or biometric already registered answers `"DID already generated": true`, never the existing identity’s data.',
     request: {
       raw: { summary: 'Raw: ID and biometric text', value: raw.register },
       zeroKnowledge: {
@@ -111,7 +111,7 @@ export const GUIDE: Record<string, Guide> = {
     tag: 'Registration and verification',
     summary: 'The issuers whose credentials register here',
     description:
-      'The operator’s `TRUSTED_ISSUERS`, with their names, and `REQUIRE_CREDENTIAL`. A credential (`npm run issuer -- issue`) is one line sent as `id_info`: the server checks its signature, that its issuer is listed here and that it has not expired, derives the identity from its ID in that issuer’s own ID-tag space, and keeps neither the credential nor the ID. Refusals: `MALFORMED_CREDENTIAL`, `CREDENTIAL_SIGNATURE_INVALID`, `ISSUER_NOT_TRUSTED`, `CREDENTIAL_EXPIRED`, and `CREDENTIAL_REQUIRED` for a plain ID (or, until a circuit proves a credential, any zero-knowledge registration) when credentials are required.',
+      'The operator’s `TRUSTED_ISSUERS`, with their names, and `REQUIRE_CREDENTIAL`. A credential (`npm run issuer -- issue`) is one line sent as `id_info`: the server checks its signature, that its issuer is listed here and that it has not expired, derives the identity from its ID in that issuer’s own ID-tag space, and keeps neither the credential nor the ID. Refusals: `MALFORMED_CREDENTIAL`, `CREDENTIAL_SIGNATURE_INVALID`, `ISSUER_NOT_TRUSTED`, `CREDENTIAL_EXPIRED`, and `CREDENTIAL_REQUIRED` for a plain ID on either path when credentials are required. `issuersRoot` is the root of the Poseidon Merkle tree of these issuers in this order, which a zero-knowledge registration with a credential proves its hidden issuer is in.',
     replies: {
       '200': {
         one: {
@@ -119,6 +119,7 @@ export const GUIDE: Record<string, Guide> = {
           value: {
             issuers: [{ name: 'Example University', publicKey: 'XtGKu4yllQRQwdQ61w4oYP4coWTf0sjdVXRge2oTqIE' }],
             credentialRequired: false,
+            issuersRoot: '3574564371982775872325254121758795096176071840378252561171556799032783195096',
           },
         },
       },

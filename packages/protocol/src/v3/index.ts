@@ -47,6 +47,7 @@ export { checkPublicShares } from './check-public-shares.ts';
 export { babyJubjubSuite } from './baby-jubjub-suite.ts';
 export { proveDleqBatch, verifyDleqBatch } from './dleq-batch-proof.ts';
 export { V3Point, V3Evaluation, V3SuiteField, OprfV3KeyInfo, OprfNodeV3KeyInfo } from './key-info.ts';
+export { CredentialClaim } from './credential-claim.ts';
 export { V3Round, Groth16Points, V2Holding, ZkRegisterV3Body, ZkEraseV3Body, v3RegistrationMessage, v3ErasureMessage } from './wire.ts';
 export { v3KeyFromV2 } from './v3-key-from-v2.ts';
 export { signWithDid } from './did-signature.ts';
