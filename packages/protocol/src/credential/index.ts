@@ -19,3 +19,4 @@ export { credentialIdTag } from './credential-id-tag.ts';
 export { issuerTree, issuerLeaf, ISSUER_TREE_DEPTH, type IssuerTree, type IssuerPath } from './issuer-tree.ts';
 export { credentialProofInput, credentialPublicSignals, type CredentialStatement } from './credential-proof-input.ts';
 export { usableCredential } from './usable-credential.ts';
+export { describeCredential } from './describe-credential.ts';
