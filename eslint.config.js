@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
@@ -14,6 +15,11 @@ const ASSEMBLY_AND_HTTP = [
   'apps/server/src/routes',
   'apps/server/src/http',
 ];
+
+/** The web app's features (decision 082): one folder per screen, none of which may import another. */
+const WEB_FEATURES = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** One zone a layer may not import from: `target` files may not import `from` files. */
 const zone = (target, from, message) => ({ target, from, message });
@@ -123,13 +129,31 @@ export default tseslint.config(
               ],
               'threads/ runs worker threads for every layer above it and imports none of them.',
             ),
-            // Web: shared → features → app.
+            // Web (decision 082): shared → oprf → prover → features → app, and no feature imports another.
             zone(
               'apps/web/src/shared',
+              ['apps/web/src/oprf', 'apps/web/src/prover', 'apps/web/src/features', 'apps/web/src/app'],
+              'shared/ is used by every other folder of the web app, never the other way round.',
+            ),
+            zone(
+              'apps/web/src/oprf',
+              ['apps/web/src/prover', 'apps/web/src/features', 'apps/web/src/app'],
+              'The OPRF rounds know nothing of the prover, the screens or the app.',
+            ),
+            zone(
+              'apps/web/src/prover',
               ['apps/web/src/features', 'apps/web/src/app'],
-              'shared/ is used by features and the app, never the other way round.',
+              'The prover serves the screens; it never imports one (the app assembles its worker).',
             ),
             zone('apps/web/src/features', 'apps/web/src/app', 'Features are assembled by app/, never the other way round.'),
+            ...WEB_FEATURES.map((feature) => ({
+              ...zone(
+                `apps/web/src/features/${feature}`,
+                'apps/web/src/features',
+                'A feature never imports another: what several use lives in shared/, prover/ or oprf/, and app/ composes the screens.',
+              ),
+              except: [`./${feature}`],
+            })),
           ],
         },
       ],

@@ -1,7 +1,7 @@
 // A site that signs people in with ZeroID: OpenID Connect, authorization code + PKCE, on openid-client.
 // Settings: ZEROID_URL (the issuer, default http://127.0.0.1:8080), CLIENT_ID (default example-site),
-// CLIENT_SECRET (absent: a public client), PORT (default 3000), SITE_URL (default http://localhost:PORT,
-// the origin of the registered redirect URI). See README.md.
+// CLIENT_SECRET (absent: a public client), PORT (default 3000), HOST (default 127.0.0.1: this machine only),
+// SITE_URL (default http://localhost:PORT, the origin of the registered redirect URI). See README.md.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import * as client from 'openid-client';
@@ -10,6 +10,7 @@ import { createSessions } from './session.js';
 
 const issuer = new URL(process.env.ZEROID_URL ?? 'http://127.0.0.1:8080');
 const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST ?? '127.0.0.1';
 const site = new URL(process.env.SITE_URL ?? `http://localhost:${port}`);
 const redirectUri = new URL('/callback', site).href;
 const clientId = process.env.CLIENT_ID ?? 'example-site';
@@ -185,4 +186,4 @@ createServer(async (req, res) => {
     console.error(`Sign-in failed: ${error?.message ?? error}`);
     send(res, 502, page(`<h1>Not signed in</h1>${problem(unreachable)}`));
   }
-}).listen(port, () => console.log(`Example site on ${site.origin} (ZeroID at ${issuer.origin})`));
+}).listen(port, host, () => console.log(`Example site on ${site.origin} (ZeroID at ${issuer.origin})`));

@@ -41,10 +41,10 @@ let refreshedDirs: string[];
 const nodes: OprfNodeProcess[] = [];
 let server: ServerProcess;
 let serverEnv: Record<string, string>;
-/** The web app's OPRF round (apps/web/src/features/prover/oprf-round.ts), loaded once the server's URL is known. */
+/** The web app's OPRF round (apps/web/src/oprf/oprf-round.ts), loaded once the server's URL is known. */
 let web: { oprfRound(domain: OprfDomain, normalised: string): Promise<Uint8Array> };
 // Held in a variable: the server's type check does not follow it into the web app (DOM and Vite types).
-const WEB_ROUND = '../../web/src/features/prover/oprf-round.ts';
+const WEB_ROUND = '../../web/src/oprf/oprf-round.ts';
 let artifacts: Artifacts;
 
 type Raw = { id_info: string; bio_info: string };

@@ -49,7 +49,7 @@ let web: {
   oprfRoundV3(domain: OprfDomain, normalised: string): Promise<Omit<V3Round, 'answers'> & { round: { answers?: V3Round['answers'] } }>;
 };
 // Held in a variable: the server's type check does not follow it into the web app (DOM and Vite types).
-const WEB_ROUND = '../../../web/src/features/prover/oprf-round-v3.ts';
+const WEB_ROUND = '../../../web/src/oprf/oprf-round-v3.ts';
 
 type Raw = { id_info: string; bio_info: string };
 const tally = {

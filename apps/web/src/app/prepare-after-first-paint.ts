@@ -1,4 +1,4 @@
-import { prepareProver } from '../features/prover/submit-verification.ts';
+import { prepareProver } from '../features/verify/verify.ts';
 import { routes } from '../shared/paths.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ERASE_MESSAGES, MESSAGES } from '@zeroid/protocol/messages';
-import { erase } from '../prover/submit-erasure.ts';
+import { erase } from './erase.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { routes } from '../../shared/paths.ts';
-import { ConfirmationCode } from './confirmation-code.tsx';
+import { ConfirmationCode } from '../../shared/confirmation-code.tsx';
 
 /**
  * /user-authorised: the specification's welcome, whichever way the visitor came (its routes are open

@@ -1,7 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { DidQrCode } from './did-qr-code.tsx';
-import { SessionQrCode } from './session-qr-code.tsx';
+import { SessionQrCode } from '../../shared/session-qr/session-qr-code.tsx';
 
 /**
  * /generate-qr: by default a one-time cross-device verification (a phone scans the code and

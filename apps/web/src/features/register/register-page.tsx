@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { moveOnServer, prepareRegistrationProver, register, type RegisterOutcome } from '../prover/submit-registration.ts';
+import { moveOnServer, prepareRegistrationProver, register, type RegisterOutcome } from './register.ts';
 import { config } from '../../shared/config.ts';
 import { CopyButton } from '../../shared/copy-button.tsx';
 import { ErrorAlert } from '../../shared/error-alert.tsx';

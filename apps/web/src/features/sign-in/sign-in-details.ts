@@ -30,5 +30,5 @@ export function freshSignInDetails(uid: string): Promise<SignInDetailsReply> {
 export function startSignIn(uid: string): void {
   timelineMark('sign-in-loader');
   signInDetails(uid).catch(() => undefined); // the screen shows the failure
-  void import('../prover/prover-client.ts').then((prover) => prover.prepareSignIn());
+  void import('../../prover/prover-client.ts').then((prover) => prover.prepareSignIn());
 }

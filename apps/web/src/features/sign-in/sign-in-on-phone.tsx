@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { SignInReply } from '@zeroid/protocol';
 import { createSignInSession, finishSignInSession } from '../../shared/api-client.ts';
-import { SessionQrCode, type FinishSession } from '../qr/session-qr-code.tsx';
+import { SessionQrCode, type FinishSession } from '../../shared/session-qr/session-qr-code.tsx';
 
 /**
  * Sign in with ZeroID on a phone (decision 029): the sign-in screen shows a QR code for a

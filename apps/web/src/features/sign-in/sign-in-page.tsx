@@ -13,7 +13,7 @@ import { afterMissedTry } from './sign-in-tries.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 
 /** The prover loads with this screen's code, not with the welcome page. */
-const prover = () => import('../prover/prover-client.ts');
+const prover = () => import('../../prover/prover-client.ts');
 
 /** A try that did not sign the person in: its message is what the screen shows (the input stays). */
 class MissedTry extends Error {}

@@ -3,14 +3,14 @@ import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { Link, useSearchParams } from 'react-router';
 import { sessionOpen } from '../../shared/api-client.ts';
-import { prepareProver, verify } from '../prover/submit-verification.ts';
+import { prepareProver, verify } from './verify.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { routes } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 import { BIOMETRIC_FIELD_ID, BiometricForm } from '../../shared/biometric-form.tsx';
 import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
-import { PhoneSignIn } from '../sign-in/phone-sign-in.tsx';
+import { PhoneSignIn } from './phone-sign-in.tsx';
 
 export function VerifyPage() {
   const navigate = useSafeNavigate();

@@ -1,4 +1,4 @@
-import type { Progress } from '../../shared/progress.ts';
+import type { Progress } from '../shared/progress.ts';
 import type { DownloadProgress } from './artifact-cache.ts';
 
 /**

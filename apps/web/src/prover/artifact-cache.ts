@@ -1,6 +1,6 @@
 import type { ArtifactManifestReply } from '@zeroid/protocol';
-import { apiUrls } from '../../shared/paths.ts';
-import { ApiError, requestJson } from '../../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
+import { ApiError, requestJson } from '../shared/http.ts';
 
 export interface ProvingArtifacts {
   wasm: Uint8Array;

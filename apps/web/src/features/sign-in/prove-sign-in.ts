@@ -1,7 +1,7 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import { signInMessage } from '@zeroid/protocol';
 import type { Progress } from '../../shared/progress.ts';
-import { proveMembership } from './prove-membership.ts';
+import { proveMembership } from '../../prover/prove-membership.ts';
 
 /**
  * Sign in with ZeroID (decision 023): a membership proof (`proveMembership`) with the scope of the
@@ -9,7 +9,7 @@ import { proveMembership } from './prove-membership.ts';
  * proof's nullifier is the person's pseudonym at that site. Undefined when the biometric is not
  * registered (not in its bucket): nothing is proven and the site hears access_denied.
  */
-export function signInFlow(
+export function proveSignIn(
   input: { bioInfo: string; uid: string; scope: string; challenge: string },
   progress: (p: Progress) => void,
 ): Promise<SemaphoreProof | undefined> {

@@ -1,10 +1,10 @@
 import type { MembersReply } from '@zeroid/protocol';
-import { requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
+import { requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
 import { provingArtifacts, registrationArtifacts } from './artifact-cache.ts';
-import { oprfSetup } from './oprf-setup.ts';
+import { oprfSetup } from '../oprf/oprf-setup.ts';
 import { warmUpCurve } from './warm-up-curve.ts';
-import { timelineMark } from '../../shared/timeline-mark.ts';
+import { timelineMark } from '../shared/timeline-mark.ts';
 
 let curve: Promise<void> | undefined;
 

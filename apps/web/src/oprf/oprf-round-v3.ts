@@ -12,8 +12,8 @@ import {
   type V3Round,
 } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
-import { ApiError, requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
+import { ApiError, requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
 import { forgetOprfSetup, oprfSetup } from './oprf-setup.ts';
 import { thresholdRound, type NodeEvaluation } from './threshold-oprf-round.ts';
 

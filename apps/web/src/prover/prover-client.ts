@@ -1,9 +1,8 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { MoveRefused } from './register-flow.ts';
-import type { Progress } from '../../shared/progress.ts';
-import { ApiError } from '../../shared/http.ts';
-import type { ProverRequest, ProverResponse } from './messages.ts';
+import type { Progress } from '../shared/progress.ts';
+import { ApiError } from '../shared/http.ts';
+import type { MoveRefused, ProverRequest, ProverResponse } from './messages.ts';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((p: Progress) => void) | undefined };
 
@@ -11,10 +10,13 @@ let worker: Worker | undefined;
 let nextId = 1;
 const pending = new Map<number, Pending>();
 
-/** One long-lived worker per page: snarkjs, the OPRF key and the proving key stay loaded in it. */
+/**
+ * One long-lived worker per page: snarkjs, the OPRF key and the proving key stay loaded in it. Its
+ * entry is app/prover.worker.ts: like main.tsx it assembles the screens' steps, so it lives with the app.
+ */
 function proverWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL('./prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
+  worker = new Worker(new URL('../app/prover.worker.ts', import.meta.url), { type: 'module', name: 'zeroid-prover' });
   worker.onmessage = (event: MessageEvent<ProverResponse>) => {
     const message = event.data;
     const call = pending.get(message.id);

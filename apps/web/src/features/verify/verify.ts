@@ -8,7 +8,7 @@ import type { Progress } from '../../shared/progress.ts';
 export type VerifyOutcome = Verdict;
 
 /** Loads the browser prover only when a call needs it: the welcome page stays small. */
-const prover = () => import('./prover-client.ts');
+const prover = () => import('../../prover/prover-client.ts');
 
 /**
  * Verifies a biometric: a zero-knowledge proof in "browser" mode, the raw body in "server" mode. A

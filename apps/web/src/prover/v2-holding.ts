@@ -1,9 +1,9 @@
 import { deriveDidKey, deriveIdentity, memberBucket, signErasure, type MembersReply } from '@zeroid/protocol';
 import type { V2Holding } from '@zeroid/protocol/v3';
 import type { Identity } from '@semaphore-protocol/identity';
-import { requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
-import { loadOnDemand } from './load-on-demand.ts';
+import { requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
+import { loadOnDemand } from '../shared/load-on-demand.ts';
 
 /** A person's protocol v2 identity, proven for one challenge, with the key that makes its sign-in proofs. */
 export interface HeldV2 {
@@ -19,7 +19,7 @@ export interface HeldV2 {
  */
 export async function findV2Holding(input: { idInfo: string; bioInfo: string }, challenge: string): Promise<HeldV2 | undefined> {
   // Protocol v2's round loads only when asked (decision 066).
-  const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));
+  const { oprfRound } = await loadOnDemand(() => import('../oprf/oprf-round.ts'));
   const [output, params] = await Promise.all([oprfRound('bio', input.bioInfo), requestJson<MembersReply>(apiUrls.members())]);
   const identity = deriveIdentity(output);
   const commitment = identity.commitment.toString();

@@ -1,12 +1,12 @@
 /// <reference lib="webworker" />
-import { ApiError } from '../../shared/http.ts';
-import type { ProverRequest, ProverResponse } from './messages.ts';
-import { prepareProving, prepareRegistration } from './prepare-proving.ts';
-import { registerFlow } from './register-flow.ts';
-import { verifyFlow } from './verify-flow.ts';
-import { signInFlow } from './sign-in-flow.ts';
-import { FLOW_GUESSES, withReservation } from './with-reservation.ts';
-import { timelineMark } from '../../shared/timeline-mark.ts';
+import { ApiError } from '../shared/http.ts';
+import type { ProverRequest, ProverResponse } from '../prover/messages.ts';
+import { prepareProving, prepareRegistration } from '../prover/prepare-proving.ts';
+import { proveRegistration } from '../features/register/prove-registration.ts';
+import { proveVerification } from '../features/verify/prove-verification.ts';
+import { proveSignIn } from '../features/sign-in/prove-sign-in.ts';
+import { FLOW_GUESSES, withReservation } from '../oprf/with-reservation.ts';
+import { timelineMark } from '../shared/timeline-mark.ts';
 
 /**
  * The prover: derivation, OPRF rounds and Groth16 proving run here, off the page's main thread, so
@@ -34,21 +34,21 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         reply({
           id: request.id,
           type: 'register-result',
-          reply: await withReservation(FLOW_GUESSES.register, () => registerFlow(request, progress)),
+          reply: await withReservation(FLOW_GUESSES.register, () => proveRegistration(request, progress)),
         });
         return;
       case 'verify':
         reply({
           id: request.id,
           type: 'verify-result',
-          reply: await withReservation(FLOW_GUESSES.verify, () => verifyFlow(request, progress)),
+          reply: await withReservation(FLOW_GUESSES.verify, () => proveVerification(request, progress)),
         });
         return;
       case 'sign-in':
         reply({
           id: request.id,
           type: 'sign-in-result',
-          proof: await withReservation(FLOW_GUESSES.verify, () => signInFlow(request, progress)),
+          proof: await withReservation(FLOW_GUESSES.verify, () => proveSignIn(request, progress)),
         });
         return;
     }

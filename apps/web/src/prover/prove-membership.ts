@@ -1,13 +1,13 @@
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import type { MembersReply } from '@zeroid/protocol';
-import type { Progress } from '../../shared/progress.ts';
-import { requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
+import type { Progress } from '../shared/progress.ts';
+import { requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
 import { provingArtifacts } from './artifact-cache.ts';
 import { downloadProgress } from './download-progress.ts';
 import { locateIdentity } from './locate-identity.ts';
-import { normaliseField } from './normalise-field.ts';
-import { timelineMark } from '../../shared/timeline-mark.ts';
+import { normaliseField } from '../shared/normalise-field.ts';
+import { timelineMark } from '../shared/timeline-mark.ts';
 
 /** What a proof is bound to: its message and scope (a verification's challenge, or a site's sector). */
 export interface ProofBinding {

@@ -13,12 +13,12 @@ import { deriveRegistration, signWithDid, v3ErasureMessage, type ZkEraseV3Body }
 import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { provingArtifacts } from './artifact-cache.ts';
-import { locateIdentity, type ProvingIdentity } from './locate-identity.ts';
-import { normaliseField } from './normalise-field.ts';
-import { loadOnDemand } from './load-on-demand.ts';
-import { oprfRoundV3 } from './oprf-round-v3.ts';
-import { findV2Holding } from './v2-holding.ts';
+import { provingArtifacts } from '../../prover/artifact-cache.ts';
+import { locateIdentity, type ProvingIdentity } from '../../prover/locate-identity.ts';
+import { normaliseField } from '../../shared/normalise-field.ts';
+import { loadOnDemand } from '../../shared/load-on-demand.ts';
+import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
+import { findV2Holding } from '../../prover/v2-holding.ts';
 
 /** The group of one identity alone: its root is the commitment itself (decision 048). */
 const OWN_GROUP_DEPTH = 1;
@@ -37,7 +37,7 @@ const OWN_GROUP_DEPTH = 1;
  * challenge: its nullifier is the person's pseudonym there. The secret never leaves the device;
  * nothing raw is sent.
  */
-export async function eraseFlow(input: { idInfo: string; bioInfo: string }, progress: (p: Progress) => void): Promise<EraseReply> {
+export async function proveErasure(input: { idInfo: string; bioInfo: string }, progress: (p: Progress) => void): Promise<EraseReply> {
   const idInfo = normaliseField(input.idInfo, 'The ID');
   const bioInfo = normaliseField(input.bioInfo, 'The biometric data');
   progress({ stage: 'deriving' });
@@ -64,7 +64,7 @@ export async function eraseFlow(input: { idInfo: string; bioInfo: string }, prog
       ...(held ? { v2: { ...held.holding, signInProofs: await ownGroupProofs(held.identity, challenge, scopes, progress) } } : {}),
     } satisfies ZkEraseV3Body;
   } else {
-    const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));
+    const { oprfRound } = await loadOnDemand(() => import('../../oprf/oprf-round.ts'));
     const [oprfId, { challenge }] = await Promise.all([oprfRound('id', idInfo), challengeRequest]);
     const identity = deriveIdentity(located.output);
     const didKey = deriveDidKey(located.output);

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ErrorAlert } from '../../shared/error-alert.tsx';
+import { ErrorAlert } from '../error-alert.tsx';
 
 /**
  * The code the phone showed when it finished, typed by the person at this screen (decision 035):

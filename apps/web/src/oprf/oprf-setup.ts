@@ -1,9 +1,9 @@
 import type { OprfKeyReply } from '@zeroid/protocol';
 import { decodePoint, type Point } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
-import { requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
-import { loadOnDemand } from './load-on-demand.ts';
+import { requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
+import { loadOnDemand } from '../shared/load-on-demand.ts';
 import type { NodeKeys } from './oprf-nodes.ts';
 
 /**

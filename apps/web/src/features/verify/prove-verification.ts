@@ -2,7 +2,7 @@ import { sessionMessage, type ChallengeReply, type VerifyReply } from '@zeroid/p
 import type { Progress } from '../../shared/progress.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
-import { proveMembership } from './prove-membership.ts';
+import { proveMembership } from '../../prover/prove-membership.ts';
 
 const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
 
@@ -10,7 +10,7 @@ const FAILURE: VerifyReply = { 'Verification Result': 'Failure' };
  * Zero-knowledge verification (DESIGN §3): a membership proof (`proveMembership`) whose message and
  * scope are a one-time challenge, fetched while the identity is derived, sent to POST /verify.
  */
-export async function verifyFlow(
+export async function proveVerification(
   input: { bioInfo: string; session?: string | undefined },
   progress: (p: Progress) => void,
 ): Promise<VerifyReply> {

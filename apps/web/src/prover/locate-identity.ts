@@ -1,10 +1,10 @@
 import { deriveProvingIdentity, memberBucket, type MembersReply } from '@zeroid/protocol';
 import { provingIdentityV3 } from '@zeroid/protocol/v3';
-import { requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
-import { timelineMark } from '../../shared/timeline-mark.ts';
-import { loadOnDemand } from './load-on-demand.ts';
-import { oprfRoundV3, v3GroupKey } from './oprf-round-v3.ts';
+import { requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
+import { timelineMark } from '../shared/timeline-mark.ts';
+import { loadOnDemand } from '../shared/load-on-demand.ts';
+import { oprfRoundV3, v3GroupKey } from '../oprf/oprf-round-v3.ts';
 
 type Member = NonNullable<MembersReply['members']>[number];
 
@@ -55,7 +55,7 @@ export async function locateIdentity(bioInfo: string, paramsRequest: Promise<Mem
     if (found.member) return { version: 3, output, identity, ...found };
   }
   // Protocol v2's round loads only for a person registered before v3 (decision 066).
-  const { oprfRound } = await loadOnDemand(() => import('./oprf-round.ts'));
+  const { oprfRound } = await loadOnDemand(() => import('../oprf/oprf-round.ts'));
   const output = await oprfRound('bio', bioInfo);
   timelineMark('oprf-round-done');
   // Only what the proof needs of the identity (secret scalar, commitment), without its public key.

@@ -12,7 +12,7 @@ export type RegisterOutcome =
   | { alreadyRegistered: false; moveRefused: string };
 
 /** Loads the browser prover only when a call needs it: the welcome page stays small. */
-const prover = () => import('./prover-client.ts');
+const prover = () => import('../../prover/prover-client.ts');
 
 /**
  * Registers an identity. In the default "browser" mode the ID and biometric are derived and signed

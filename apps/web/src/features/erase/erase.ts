@@ -4,7 +4,7 @@ import { config } from '../../shared/config.ts';
 import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import type { Progress } from '../../shared/progress.ts';
-import { FLOW_GUESSES, withReservation } from './with-reservation.ts';
+import { FLOW_GUESSES, withReservation } from '../../oprf/with-reservation.ts';
 
 /**
  * Erases an identity: true when it was erased. In the default "browser" mode the ID and biometric
@@ -14,7 +14,7 @@ export async function erase(input: { idInfo: string; bioInfo: string }, onProgre
   onProgress(config.proving === 'browser' ? { stage: 'starting' } : { stage: 'sending' });
   const reply =
     config.proving === 'browser'
-      ? await withReservation(FLOW_GUESSES.erase, async () => (await import('./erase-flow.ts')).eraseFlow(input, onProgress))
+      ? await withReservation(FLOW_GUESSES.erase, async () => (await import('./prove-erasure.ts')).proveErasure(input, onProgress))
       : await requestJson<EraseReply>(apiUrls.erase(), { method: 'POST', body: { id_info: input.idInfo, bio_info: input.bioInfo } });
   return reply[ERASURE_RESULT] === 'Success';
 }

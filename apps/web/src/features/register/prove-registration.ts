@@ -13,11 +13,12 @@ import type { Progress } from '../../shared/progress.ts';
 import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
-import { registrationArtifacts } from './artifact-cache.ts';
-import { downloadProgress } from './download-progress.ts';
-import { normaliseField } from './normalise-field.ts';
-import { oprfRoundV3 } from './oprf-round-v3.ts';
-import { findV2Holding } from './v2-holding.ts';
+import { registrationArtifacts } from '../../prover/artifact-cache.ts';
+import { downloadProgress } from '../../prover/download-progress.ts';
+import { normaliseField } from '../../shared/normalise-field.ts';
+import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
+import { findV2Holding } from '../../prover/v2-holding.ts';
+import type { MoveRefused } from '../../prover/messages.ts';
 
 /**
  * Zero-knowledge registration under protocol v3 (decision 056), entirely on this device: one OPRF
@@ -28,7 +29,7 @@ import { findV2Holding } from './v2-holding.ts';
  * signature are sent; the server rebuilds the proof's public inputs from what it checks itself. A
  * person who holds a v2 identity moves it here (decision 073): its proof goes with the registration.
  */
-export async function registerFlow(
+export async function proveRegistration(
   input: { idInfo: string; bioInfo: string },
   progress: (p: Progress) => void,
 ): Promise<RegisterReply | MoveRefused> {
@@ -71,6 +72,3 @@ export async function registerFlow(
     throw error;
   }
 }
-
-/** A move from v2 the server refused because it would evict another registration: the page offers the raw move. */
-export type MoveRefused = { moveRefused: true; message: string };

@@ -1,4 +1,4 @@
-import { ApiError } from '../../shared/http.ts';
+import { ApiError } from './http.ts';
 
 export const PART_NOT_LOADED_MESSAGE =
   'Part of ZeroID could not be loaded (the connection dropped, or ZeroID was just updated). Please try again; if it keeps failing, reload the page.';

@@ -1,7 +1,7 @@
 import { blindOprfInput, blindThresholdOprfInput, type OprfDomain, type OprfReply } from '@zeroid/protocol';
 import { base64urlnopad } from '@scure/base';
-import { requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
+import { requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
 import type { NodeKeys } from './oprf-nodes.ts';
 import { forgetOprfSetup, oprfSetup } from './oprf-setup.ts';
 import { thresholdRound } from './threshold-oprf-round.ts';

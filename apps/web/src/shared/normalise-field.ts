@@ -1,5 +1,5 @@
 import { normaliseInput } from '@zeroid/protocol';
-import { fieldProblem } from '../../shared/field-problem.ts';
+import { fieldProblem } from './field-problem.ts';
 
 /**
  * Normalises what the person typed, with a message that names the field (never its content). The

@@ -1,4 +1,4 @@
-import { CopyButton } from '../../shared/copy-button.tsx';
+import { CopyButton } from '../copy-button.tsx';
 import { isLoopbackLink } from './is-loopback-link.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { ReservationReply } from '@zeroid/protocol';
-import { carryReservation, requestJson } from '../../shared/http.ts';
-import { apiUrls } from '../../shared/paths.ts';
+import { carryReservation, requestJson } from '../shared/http.ts';
+import { apiUrls } from '../shared/paths.ts';
 
 /**
  * The OPRF evaluations each flow may need (decision 074), taken at its start; what it did not use goes

@@ -1,7 +1,6 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
-import type { MoveRefused } from './register-flow.ts';
-import type { Progress } from '../../shared/progress.ts';
+import type { Progress } from '../shared/progress.ts';
 
 /** What the page asks the prover worker, and what the worker answers. */
 export type ProverRequest =
@@ -20,3 +19,6 @@ export type ProverResponse =
   | { id: number; type: 'verify-result'; reply: VerifyReply }
   | { id: number; type: 'sign-in-result'; proof: SemaphoreProof | undefined }
   | { id: number; type: 'error'; message: string; retryAfterSeconds?: number | undefined };
+
+/** A move from v2 the server refused because it would evict another registration: the page offers the raw move. */
+export type MoveRefused = { moveRefused: true; message: string };

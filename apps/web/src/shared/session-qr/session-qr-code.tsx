@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CreatedSessionReply, SessionReply } from '@zeroid/protocol';
-import { confirmSession, createSession, fetchQrCode, watchSession } from '../../shared/api-client.ts';
-import { ErrorAlert } from '../../shared/error-alert.tsx';
-import { routes } from '../../shared/paths.ts';
-import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
+import { confirmSession, createSession, fetchQrCode, watchSession } from '../api-client.ts';
+import { ErrorAlert } from '../error-alert.tsx';
+import { routes } from '../paths.ts';
+import { useSafeNavigate } from '../use-safe-navigate.ts';
 import { ConfirmationCodeForm } from './confirmation-code-form.tsx';
 import { PhoneLink } from './phone-link.tsx';
 

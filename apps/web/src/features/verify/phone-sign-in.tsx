@@ -6,9 +6,9 @@ import { requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { BiometricForm } from '../../shared/biometric-form.tsx';
-import { ConfirmationCode } from '../outcome/confirmation-code.tsx';
+import { ConfirmationCode } from '../../shared/confirmation-code.tsx';
 
-const prover = () => import('../prover/prover-client.ts');
+const prover = () => import('../../prover/prover-client.ts');
 
 /** A proof the site accepted comes with the code the other screen's person types there (decision 035). */
 type Outcome = { confirmationCode: string } | 'not-signed-in';
