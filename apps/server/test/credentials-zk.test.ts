@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { credentialMessage, dayNumber, dayOf, issueCredential, issuerPublicKey, readCredential } from '@zeroid/protocol/credential';
 import { hashText } from '@zeroid/protocol/v3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
+import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { findForms } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
@@ -13,7 +15,8 @@ import { proveCredentialRegistration } from './zk-credential-client.ts';
 
 /**
  * Registration with an issued credential on the zero-knowledge path (decision 085), on real server
- * processes: one trusting two issuers (started again without one of them), one requiring a credential.
+ * processes: one on SQLite trusting two issuers (started again without one of them), one on
+ * PostgreSQL, one requiring a credential.
  * Every request the clients send is recorded, and with the database files and the logs scanned for
  * the credentials, their IDs and their hashes (P1 and P2 with credentials).
  */
@@ -30,6 +33,8 @@ const swap = (line: string, index: number, value: string) =>
     .join('.');
 
 let sqliteDir: string;
+let postgres: RunningPostgres;
+let postgresUrl: string;
 let artifacts: Artifacts;
 let env: Record<string, string>;
 const servers: Record<string, ServerProcess> = {};
@@ -62,7 +67,16 @@ const register = (server: ServerProcess, body: object) => {
 };
 
 beforeAll(async () => {
-  for (const id of ['Student 0042 Jane Example', 'expired 1', 'untrusted 1', 'required 1', 'removed 1', 'removed 2', 'bound 1'])
+  for (const id of [
+    'Student 0042 Jane Example',
+    'expired 1',
+    'untrusted 1',
+    'required 1',
+    'removed 1',
+    'removed 2',
+    'bound 1',
+    'postgres 1',
+  ])
     issued(university, id, day(30));
   issued(university, 'expired 1', day(-1));
   issued(stranger, 'untrusted 1', day(30));
@@ -70,6 +84,8 @@ beforeAll(async () => {
   issued(employer, 'removed 2');
   const { privateKey } = await generateOprfKeyPair();
   sqliteDir = tempDir('zeroid-credentials-zk-');
+  postgres = await startEmbeddedPostgres();
+  postgresUrl = await postgres.createDatabase();
   env = {
     OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
     DERIVATION_THREADS: '1',
@@ -77,8 +93,9 @@ beforeAll(async () => {
     LOG_LEVEL: 'trace',
     TRUSTED_ISSUERS: `Example University=${UNIVERSITY},${EMPLOYER}`,
   };
-  [servers.SQLite, servers.required, artifacts] = await Promise.all([
+  [servers.SQLite, servers.PostgreSQL, servers.required, artifacts] = await Promise.all([
     startServerProcess({ ...env, DATA_DIR: sqliteDir }, { readyTimeoutMs: 120_000 }),
+    startServerProcess({ ...env, DATABASE_URL: postgresUrl, DATA_DIR: tempDir('zeroid-credentials-zk-pg-') }, { readyTimeoutMs: 120_000 }),
     startServerProcess(
       { ...env, REQUIRE_CREDENTIAL: 'true', DATA_DIR: tempDir('zeroid-credentials-zk-required-') },
       { readyTimeoutMs: 120_000 },
@@ -89,6 +106,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((server) => server.stop()));
+  await postgres?.stop();
   removeTempDirs();
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });
@@ -196,6 +214,17 @@ describe('a credential on the zero-knowledge path', () => {
   }, 300_000);
 });
 
+describe('a credential on the zero-knowledge path, on PostgreSQL', () => {
+  it('registers once: the same credential with another biometric is already registered', async () => {
+    const client = clientOf(() => servers.PostgreSQL!);
+    const line = issued(university, 'postgres 1', day(30));
+    const first = await proveCredentialRegistration(client, artifacts, line, 'zk postgres: the holder', { trustedKeys: TRUSTED });
+    expect((await register(servers.PostgreSQL!, first.body)).body).toEqual({ 'DID already generated': false, DID: first.did });
+    const second = await proveCredentialRegistration(client, artifacts, line, 'zk postgres: someone else', { trustedKeys: TRUSTED });
+    expect((await register(servers.PostgreSQL!, second.body)).body).toEqual({ 'DID already generated': true });
+  }, 300_000);
+});
+
 describe('REQUIRE_CREDENTIAL=true on the zero-knowledge path', () => {
   const server = () => servers.required!;
 
@@ -245,7 +274,12 @@ describe('an issuer the operator no longer trusts, on the zero-knowledge path', 
 });
 
 describe('P1 and P2 with credentials on the zero-knowledge path', () => {
-  it('no request, database file or log holds a credential, its ID, or their hashes', () => {
+  it('no request, database file or log holds a credential, its ID, or their hashes', async () => {
+    // Every PostgreSQL write into its files (SQLite's WAL is a file in DATA_DIR, scanned as it is).
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    await client.query('CHECKPOINT');
+    await client.end();
     const forms = [...secrets].flatMap((secret) => {
       const sha = createHash('sha256').update(secret).digest();
       const hashed = hashText(secret);
@@ -272,5 +306,6 @@ describe('P1 and P2 with credentials on the zero-knowledge path', () => {
     expect(logs.length).toBeGreaterThan(1000);
     expect(forms.filter(({ bytes }) => logs.includes(bytes)).map(({ form }) => form)).toEqual([]);
     expect(findForms(sqliteDir, forms)).toEqual([]);
+    expect(findForms(postgres.dataDir, forms)).toEqual([]);
   });
 });
