@@ -53,8 +53,9 @@ export async function proveCredentialRegistration(
     did: registration.didKey.did,
     body: {
       ...fields,
-      bio: { blinded: base64url(encodePoint(bio.query.blinded)) },
-      id: { blinded: base64url(encodePoint(id.query.blinded)) },
+      // Threshold mode: each round carries the node answers it combined.
+      bio: { blinded: base64url(encodePoint(bio.query.blinded)), ...(bio.answers ? { answers: bio.answers } : {}) },
+      id: { blinded: base64url(encodePoint(id.query.blinded)), ...(id.answers ? { answers: id.answers } : {}) },
       proof: packGroth16Proof(proof).map(String),
       didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
       credential: { today, issuersRoot: tree.root.toString() },
