@@ -14,6 +14,7 @@ const ASSEMBLY_AND_HTTP = [
   'apps/server/src/server.ts',
   'apps/server/src/routes',
   'apps/server/src/http',
+  'apps/server/src/openapi',
 ];
 
 /** The web app's features (decision 082): one folder per screen, none of which may import another. */
@@ -106,6 +107,11 @@ export default tseslint.config(
               'apps/server/src/http',
               ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/routes'],
               'http/ is used by app.ts and the routes, not the other way round.',
+            ),
+            zone(
+              'apps/server/src/openapi',
+              ['apps/server/src/app.ts', 'apps/server/src/server.ts', 'apps/server/src/routes'],
+              'openapi/ is used by app.ts and the routes, not the other way round.',
             ),
             ...SERVER_DOMAINS.map((domain) =>
               zone(

@@ -88,11 +88,6 @@ export function poissonTail(lambda: number, m: number): number {
   return Math.max(0, 1 - below);
 }
 
-export const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /** The locker scheme's rates on a model's pairs: false rejections counted on the real lockers, false matches from the open chances. */
 export function lockerRates(model: 'iris' | 'face', params: LockerParams, genuineCount: number, impostorCount: number) {
   const { genuine } = pairs(model, genuineCount);

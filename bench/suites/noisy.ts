@@ -8,32 +8,19 @@ import {
   FACE_PARAMS,
   IRIS_PARAMS,
   STORED_LOCKER_BYTES,
-  blindLockers,
-  deriveNoisyIdentity,
   evaluateLockers,
-  finalizeLockers,
-  irisCodeText,
-  lockLockers,
   lockerBucket,
-  lockerInputs,
   lockerKeyPair,
-  projectEmbedding,
-  readBiometric,
   seededStream,
-  syntheticFace,
-  syntheticFaceReading,
-  syntheticIrisCode,
-  syntheticIrisReading,
-  templateBits,
-  type LockerArithmetic,
   type LockerParams,
 } from '@zeroid/protocol/noisy';
-import { libsodiumReady, ristretto255 } from '../../apps/server/src/oprf/libsodium.ts';
+import { libsodiumReady } from '../../apps/server/src/oprf/libsodium.ts';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from '../../e2e/chromium.ts';
 import { bundleForPage } from '../browser/bundle-for-page.ts';
-import { DOWNLOAD_GOAL, lockerRates, median, openedLockers, randomOrder, roundsOutcome, sketchRates } from '../noisy-simulation.ts';
+import { openingReading, registerNoisy, serverArithmetic } from '../noisy-readings.ts';
+import { DOWNLOAD_GOAL, lockerRates, randomOrder, roundsOutcome, sketchRates } from '../noisy-simulation.ts';
 import { resultsDir } from '../render.ts';
-import { entry, type BenchEntry } from '../stats.ts';
+import { entry, median, type BenchEntry } from '../stats.ts';
 
 const DEPTH = 20;
 const SIZES = [10_000, 100_000, 1_000_000] as const;
@@ -42,14 +29,6 @@ const semaphoreArtifact = (name: string) => path.join(path.dirname(require.resol
 const goal = (name: string, unit: string, better: BenchEntry['better'], value: number, target: number, label: string) =>
   entry(name, unit, better, [value], [target], label);
 const sizeName = (n: number) => `1e${Math.log10(n)}`;
-
-/** The server's side in Node: libsodium (native when built) for k·B, as the server's OPRF uses it. */
-const serverArithmetic = (): LockerArithmetic => ({
-  fromHash: (uniform) => ristretto255.fromHash(uniform),
-  multiply: (element, scalar) => ristretto255.scalarmult(scalar, element),
-  randomScalar: () => sodium.crypto_core_ristretto255_scalar_random(),
-  invertScalar: (scalar) => sodium.crypto_core_ristretto255_scalar_invert(scalar),
-});
 
 /** The simulated rates of one model, and its bucket width at each N (the widest whose median download meets the goal). */
 function simulate(model: 'iris' | 'face', params: LockerParams, genuineCount: number, impostorCount: number) {
@@ -74,41 +53,6 @@ function simulate(model: 'iris' | 'face', params: LockerParams, genuineCount: nu
     throw new Error('unreachable');
   });
   return { rates, bySize };
-}
-
-/** A registration through the protocol in Node (client and server halves), returning what the stand-in server keeps. */
-function register(text: string, params: LockerParams, secretKey: Uint8Array) {
-  const arithmetic = serverArithmetic();
-  const reading = readBiometric(text, { experimentalNoisy: true });
-  if (reading.kind !== 'noisy') throw new Error('not a template');
-  const batch = blindLockers(lockerInputs(templateBits(reading.template, params)), arithmetic);
-  const outputs = finalizeLockers(batch, evaluateLockers(secretKey, batch.blinded, params.lockers, arithmetic), arithmetic);
-  const seed = sodium.randombytes_buf(16);
-  return { lockers: lockLockers(outputs, seed), commitment: deriveNoisyIdentity(seed).commitment };
-}
-
-/** Readings of a model that open at least one locker (the timed verification is a successful one; the FRR is measured apart). */
-function openingReading(model: 'iris' | 'face', run: number) {
-  const stream = seededStream(`bench/noisy/chromium/${model}`);
-  if (model === 'iris') {
-    const eye = syntheticIrisCode(stream);
-    for (;;) {
-      const reading = syntheticIrisReading(eye, 0.15, stream);
-      const opened = openedLockers({ enrol: eye.bits, enrolValid: eye.valid, read: reading.bits, readValid: reading.valid }, IRIS_PARAMS);
-      if (opened.length > 0 && run-- <= 0) return { enrolText: irisCodeText(eye), readText: irisCodeText(reading) };
-    }
-  }
-  const face = syntheticFace(stream);
-  const enrol = syntheticFaceReading(face, stream);
-  const all = new Uint8Array(2048).fill(1);
-  for (;;) {
-    const read = syntheticFaceReading(face, stream);
-    const opened = openedLockers(
-      { enrol: projectEmbedding(enrol), enrolValid: all, read: projectEmbedding(read), readValid: all },
-      FACE_PARAMS,
-    );
-    if (opened.length > 0 && run-- <= 0) return { enrolText: JSON.stringify([...enrol]), readText: JSON.stringify([...read]) };
-  }
 }
 
 /**
@@ -213,7 +157,7 @@ export async function runNoisy({ runs }: { runs: number }): Promise<BenchEntry[]
     const params = model === 'iris' ? IRIS_PARAMS : FACE_PARAMS;
     const { enrolText } = openingReading(model, 0);
     console.error(`registering the ${model} person (${params.lockers} lockers)…`);
-    const registered = register(enrolText, params, secretKey);
+    const registered = registerNoisy(enrolText, params, secretKey);
     const bits = simulated[model].bySize[2]!.bits;
     const mine = registered.lockers.map((l) => lockerBucket(l.tag, bits));
     return { model, params, bits, registered, mine };

@@ -104,8 +104,20 @@ function credentialRound(run: number) {
 
 /** What each circuit's run measures: its prover's bundle, its rounds, its entry and goal. */
 const CIRCUITS = {
-  'registration-v3': { round: registrationRound, entry: 'browser.registration_proof', goal: 1.5, decision: '040' },
-  'registration-credential': { round: credentialRound, entry: 'browser.credential_registration_proof', goal: 2, decision: '085' },
+  'registration-v3': {
+    round: registrationRound,
+    prover: 'registration-prover-v3.ts',
+    entry: 'browser.registration_proof',
+    goal: 1.5,
+    decision: '040',
+  },
+  'registration-credential': {
+    round: credentialRound,
+    prover: 'registration-prover-credential.ts',
+    entry: 'browser.credential_registration_proof',
+    goal: 2,
+    decision: '085',
+  },
 } as const;
 
 /**
@@ -130,7 +142,7 @@ export async function runRegistrationProof({
   assertChromium();
   const scratch = () => mkdtempSync(path.join(tmpdir(), 'zeroid-v3-proof-'));
   const bareProver = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', 'bare-prover.ts'), scratch());
-  const v3Prover = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', `${circuit}-prover.ts`), scratch());
+  const v3Prover = await bundleForPage(path.join(import.meta.dirname, '..', 'browser', measured.prover), scratch());
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const samples = { semaphore: [] as number[], registration: [] as number[] };
   let clientMs: number | undefined;

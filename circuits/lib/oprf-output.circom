@@ -17,7 +17,7 @@ include "circomlib/circuits/escalarmulfix.circom";
 include "encode-to-curve.circom";
 include "poseidon2.circom";
 
-// bytes of "ZeroID OPRFv3 Finalize", read big-endian (FINALIZE_DS in oprf-v3-suite.ts)
+// bytes of "ZeroID OPRFv3 Finalize", read big-endian (FINALIZE_DS in packages/protocol/src/v3/oprf-suite.ts)
 function FINALIZE_DS() {
     return 33821262696187394405841952049496345882757670814448229;
 }

@@ -20,7 +20,7 @@ import {
 } from '@zeroid/protocol/v3';
 
 /**
- * Rewrites `ZK_REGISTER_EXAMPLE` in apps/server/src/http/openapi-example-values.ts: a v3 registration
+ * Rewrites `ZK_REGISTER_EXAMPLE` in apps/server/src/openapi/example-proofs.ts: a v3 registration
  * body proven with this directory's circuit for a random key and signed by its derived DID key, so the
  * API reference shows a body the server would accept in shape. Run it after the circuit or the
  * protocol's derivations change (decision 062 did both).
@@ -29,7 +29,7 @@ import {
  */
 const CHALLENGE = '8327364283746238746238746283746283746283746238476283746283746';
 const root = path.join(import.meta.dirname, '..');
-const target = path.join(root, '..', 'apps', 'server', 'src', 'http', 'openapi-example-values.ts');
+const target = path.join(root, '..', 'apps', 'server', 'src', 'openapi', 'example-proofs.ts');
 
 const key = randomScalar();
 const groupKey = G.multiply(key);

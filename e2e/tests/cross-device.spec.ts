@@ -98,6 +98,11 @@ test('a session expires with a visible countdown, and its link then refuses to v
   const { link } = await showQr(page);
   await expect(page.getByText('This QR code has expired.')).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('img.qr')).toHaveCount(0);
+  // The lead no longer asks for a scan: it says the link has expired and what to do.
+  await expect(page.getByText('Scan this code with your phone', { exact: false })).toHaveCount(0);
+  await expect(page.getByTestId('qr-lead')).toHaveText(
+    'The link in this code has expired: a phone can no longer verify with it. Make a new code, then scan that one.',
+  );
 
   const { phone, page: mobile, bio } = await phoneWithIdentity(browser);
   await mobile.goto(link);

@@ -56,7 +56,8 @@ for (const size of WIDTHS) {
 
     test('the failure outcome keeps the specification’s sentence and says how the biometric must match', async ({ browser }) => {
       const { context, page } = await open(browser, size);
-      await verifyThroughUi(page, `nobody registered this ${randomUUID()}`);
+      const bio = `nobody registered this ${randomUUID()}`;
+      await verifyThroughUi(page, bio);
       await expect(page).toHaveURL(/\/invalid-did$/);
       await expect(
         page.getByText('The ID entered is invalid or not yet registered. Please Register, or try again in a while', { exact: true }),
@@ -67,6 +68,8 @@ for (const size of WIDTHS) {
       await expect(page.getByRole('link', { name: 'Register', exact: true })).toHaveAttribute('href', '/register');
       await page.getByRole('link', { name: 'Try again', exact: true }).click();
       await expect(page).toHaveURL(/\/user-verification$/);
+      // The person retries with the same text: what they typed is back in the field.
+      await expect(page.getByPlaceholder('Touch to verify!', { exact: true })).toHaveValue(bio);
       await page.goBack();
       await expectFits(page, size.viewport.width);
       await context.close();
@@ -172,6 +175,20 @@ for (const size of WIDTHS) {
       await context.close();
     });
 
+    test('an expired sign-in says so and leads back to the start', async ({ browser }) => {
+      const { context, page } = await open(browser, size);
+      // The server cannot tell an expired sign-in from an unknown one: both are gone (SIGN_IN_NOT_FOUND).
+      await page.goto(`/signin/${randomUUID()}`);
+      await expect(page.getByRole('alert')).toHaveText(
+        'This sign-in has expired or was already completed. Go back to the site and sign in again.',
+      );
+      await expectFits(page, size.viewport.width);
+      await page.getByRole('link', { name: 'Back to the start', exact: true }).click();
+      await expect(page).toHaveURL(`${baseURL}/`);
+      await expect(page.getByRole('heading', { level: 1, name: 'Welcome To ZeroID' })).toBeVisible();
+      await context.close();
+    });
+
     test('an expired QR link on the phone does not offer its dead session: it leads to verifying on this device, which works', async ({
       browser,
     }) => {
@@ -188,6 +205,11 @@ for (const size of WIDTHS) {
         .toBe(false);
       await page.goto(`/user-verification?session=${session}`);
       await expect(page.getByRole('alert')).toHaveText('This verification link has expired or was already used. Ask for a new QR code.');
+      // The lead says the link is dead and what to do, not that a verification is being completed.
+      await expect(page.getByText('You are completing a verification started on another screen.')).toHaveCount(0);
+      await expect(page.getByTestId('session-lead')).toHaveText(
+        'The link you opened can no longer complete the verification on the other screen: it has expired or was already used. Scan a new QR code there, or verify on this device.',
+      );
       await expect(page.getByRole('heading', { level: 1, name: 'VERIFICATION', exact: true })).toBeVisible();
       await expect(page.getByPlaceholder('Touch to verify!', { exact: true })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Verify User', exact: true })).toBeDisabled();

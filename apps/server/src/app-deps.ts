@@ -6,7 +6,7 @@ import type { Artifacts } from './proofs/artifacts.ts';
 import type { Metrics } from './metrics.ts';
 import type { admissionSigner } from './oprf/oprf-admission-signer.ts';
 import type { OprfNodesState } from './oprf/nodes/oprf-node-set.ts';
-import type { OprfV3Key } from './oprf/oprf-v3-key.ts';
+import type { OprfV3Key } from './oprf/oprf-key-v3.ts';
 import type { ProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import type { RawDeriver } from './identity/raw/raw-deriver.ts';
 import type { Registry } from './member-tree/member-tree.ts';

@@ -8,7 +8,7 @@ import { acceptStrictJsonOnly } from './http/strict-json.ts';
 import { registerGuessLimits } from './http/guess-limits.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveWebApp } from './http/web-app.ts';
-import { registerOpenApi } from './http/openapi.ts';
+import { registerOpenApi } from './openapi/register-openapi.ts';
 import { apiDocsRoutes } from './routes/api-docs.ts';
 import { integrationGuideRoutes } from './routes/integration-guide.ts';
 import { artifactRoutes } from './routes/artifacts.ts';

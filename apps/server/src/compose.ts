@@ -23,7 +23,7 @@ import { libsodiumReady, ristretto255Backend, sodiumRistrettoMultiply } from './
 import { watchNodeKeys } from './oprf/nodes/watch-node-keys.ts';
 import { admissionSeed, admissionSigner } from './oprf/oprf-admission-signer.ts';
 import { loadOprfKey } from './oprf/oprf-key.ts';
-import { oprfV3Key } from './oprf/oprf-v3-key.ts';
+import { oprfV3Key } from './oprf/oprf-key-v3.ts';
 import { Artifacts } from './proofs/artifacts.ts';
 import { createProofVerifier } from './proofs/verifier/proof-verifier.ts';
 import { verificationKeys } from './proofs/verifier/verification-keys.ts';

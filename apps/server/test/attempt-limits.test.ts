@@ -6,7 +6,8 @@ import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/pro
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attemptKeySecret } from '../src/limits/attempt-key-secret.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { stopProcesses } from './support/stop-processes.ts';
+import { tempDir } from './support/temp-dir.ts';
 
 /**
  * The attempt limits against a real server process with its default limits (60 a minute per client
@@ -32,10 +33,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await server?.stop();
-  removeTempDirs();
-});
+afterAll(() => stopProcesses([server]));
 
 interface Reply {
   status: number;

@@ -8,6 +8,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * The server as `npm start` runs it (decision 018): the bundles in dist/, built first if missing or
@@ -30,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 it('rebuilt dist/ from the current sources, and runs from it', () => {

@@ -8,7 +8,7 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
-import { nodesV3Round } from './threshold-v3-round.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { proveCredentialRegistration } from './zk-credential-client.ts';
 

@@ -9,7 +9,8 @@ import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres
 import { findForms } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
-import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { stopProcesses } from './support/stop-processes.ts';
+import { tempDir } from './support/temp-dir.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
@@ -95,12 +96,7 @@ beforeAll(async () => {
   ]);
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
-  await postgres?.stop();
-  removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
-});
+afterAll(() => stopProcesses(Object.values(servers), postgres));
 
 describe('GET /issuers', () => {
   it('lists the trusted issuers by name and key, and whether a credential is required', async () => {

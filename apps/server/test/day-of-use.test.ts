@@ -1,6 +1,5 @@
-import type { Identity } from '@semaphore-protocol/identity';
-import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import { ERASURE_RESULT, generateOprfKeyPair, memberBucket, signInMessage, VERIFICATION_RESULT } from '@zeroid/protocol';
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
+import { ERASURE_RESULT, generateOprfKeyPair, signInMessage, VERIFICATION_RESULT } from '@zeroid/protocol';
 import { deriveRegistration } from '@zeroid/protocol/v3';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +7,9 @@ import { Artifacts } from '../src/proofs/artifacts.ts';
 import { freePort, startServerProcess, type ServerProcess } from './server-process.ts';
 import { addPublicClient, discoverSite, signInJourney, type SignInJourney } from './sign-in-journey.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { v3ErasureBody } from './v3-identity.ts';
+import { v3ErasureBody } from './identity-v3.ts';
 import { ZkTestClient, type ProvingIdentity, type Reply, type Send } from './zk-client.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * A day of ordinary use from one address against a real server process at its default settings
@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 /** One person's device: its API calls carry the running flow's reservation, and every reply is kept. */
@@ -111,25 +111,8 @@ class Device {
 }
 
 /** A membership proof for a site's sign-in (its scope and message), as the sign-in screen makes it. */
-async function proveAt(send: Send, identity: ProvingIdentity, scope: string, message: string): Promise<SemaphoreProof> {
-  const commitment = identity.commitment.toString();
-  const params = (await send({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number }>();
-  const bucket = (await send({ method: 'GET', url: `/members?bucket=${memberBucket(commitment, params.bucketHexChars)}` })).json<{
-    root: string;
-    depth: number;
-    members: Array<{ commitment: string; proofIndex: number; siblings: string[] }>;
-  }>();
-  const member = bucket.members.find((m) => m.commitment === commitment)!;
-  const merkleProof = {
-    root: BigInt(bucket.root),
-    leaf: identity.commitment,
-    index: member.proofIndex,
-    siblings: member.siblings.map(BigInt),
-  };
-  return generateProof(identity as Identity, merkleProof, message, scope, bucket.depth, {
-    wasm: artifacts.get(`semaphore-${bucket.depth}.wasm`)!.path,
-    zkey: artifacts.get(`semaphore-${bucket.depth}.zkey`)!.path,
-  });
+function proveAt(send: Send, identity: ProvingIdentity, scope: string, message: string): Promise<SemaphoreProof> {
+  return new ZkTestClient(send, artifacts).proveAt(identity, scope, message);
 }
 
 /** When the last day began: each begins a minute or more after the one before, as days spread over an hour would. */

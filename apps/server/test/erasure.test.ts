@@ -15,8 +15,9 @@ import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { semaphoreHolder, v3ErasureBody, v3Identity } from './v3-identity.ts';
+import { semaphoreHolder, v3ErasureBody, v3Identity } from './identity-v3.ts';
 import { median } from './support/median.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * Erasure (decision 022), against real server processes: two on one real PostgreSQL (erase on A,
@@ -51,7 +52,7 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop(), limited?.stop()]);
   await postgres?.stop();
   removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 const person = (name: string) => ({ id_info: `ERASE-${name}`, bio_info: `erasure biometric of ${name}` });

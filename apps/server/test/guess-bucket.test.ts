@@ -1,7 +1,8 @@
 import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { stopProcesses } from './support/stop-processes.ts';
+import { tempDir } from './support/temp-dir.ts';
 
 /**
  * The guess bucket's rules (decision 074) against a real server process on SQLite, with a small
@@ -29,10 +30,7 @@ beforeAll(async () => {
   server = await startServerProcess(env);
 }, 120_000);
 
-afterAll(async () => {
-  await server?.stop();
-  removeTempDirs();
-});
+afterAll(() => stopProcesses([server]));
 
 interface Reply {
   status: number;

@@ -14,8 +14,10 @@ import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
-import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { v3ErasureBody, v3Identity } from './v3-identity.ts';
+import { rawApi } from './support/raw-api.ts';
+import { stopProcesses } from './support/stop-processes.ts';
+import { tempDir } from './support/temp-dir.ts';
+import { v3ErasureBody, v3Identity } from './identity-v3.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
@@ -119,24 +121,11 @@ beforeAll(async () => {
   );
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
-  await postgres?.stop();
-  removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
-});
+afterAll(() => stopProcesses(Object.values(servers), postgres));
 
 describe.each(['SQLite', 'PostgreSQL'])('moving from v2, a bound DID and erasure of every version, on %s', (database) => {
   const server = () => servers[database]!;
-  const register = async (person: Person) => (await postJson(server(), '/register', person)).body;
-  const verify = async (person: { bio_info: string }) =>
-    (await postJson(server(), '/verify', { bio_info: person.bio_info })).body['Verification Result'];
-  const erase = async (body: object) => {
-    const { status, body: reply } = await postJson(server(), '/erase', body);
-    return status === 200 ? reply['Erasure Result'] : `${status} ${reply.error?.code}`;
-  };
-  const resolves = async (did: string) => (await fetch(`${server().url}/did/${did}`)).status;
-  const challenge = async () => (await postJson<{ challenge: string }>(server(), '/challenge', {})).body.challenge;
+  const { register, verify, erase, resolves, challenge } = rawApi(server);
 
   it('moves a v2 holder to v3 with their own texts on the raw path, evicting the v3 registrations made under their ID or biometric', async () => {
     const [bobV2, bobV3, squatOnBob] = await Promise.all([v2Identity(BOB), v3Row(BOB), v3Row(STRANGER_ON_BOB)]);

@@ -7,6 +7,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * Two real server processes on one real PostgreSQL, as behind a load balancer: what one acknowledges,
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await postgres?.stop();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 describe('two server processes on one PostgreSQL', () => {

@@ -2,6 +2,7 @@ import { Group } from '@semaphore-protocol/group';
 import { Identity } from '@semaphore-protocol/identity';
 import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
 import { Artifacts } from '../src/proofs/artifacts.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * `count` real Semaphore v4 proofs over one group of `groupSize` identities, each with its own scope,
@@ -22,5 +23,5 @@ export async function makeProofs(count: number, groupSize = 2): Promise<Semaphor
 
 /** snarkjs keeps its curve's worker threads alive after proving; they would keep the process up. */
 export async function releaseSnarkjs() {
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 }

@@ -7,6 +7,7 @@ import { addPublicClient, discoverSite, signInJourney, type Login, type SignInJo
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * The session swap of decision 035, run as the attack review ran it: the victim's screen shows
@@ -44,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 describe('a phone the person at the screen does not hold', () => {

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generateProof, type SemaphoreProof } from '@semaphore-protocol/proof';
-import type { Identity } from '@semaphore-protocol/identity';
-import { memberBucket, signInMessage } from '@zeroid/protocol';
+import type { SemaphoreProof } from '@semaphore-protocol/proof';
+import { signInMessage } from '@zeroid/protocol';
 import * as client from 'openid-client';
 import { expect } from 'vitest';
 import type { Artifacts } from '../src/proofs/artifacts.ts';
@@ -136,24 +135,7 @@ export function signInJourney(issuer: string, artifacts: Artifacts) {
   async function prove(bio: string, scope: string, message: string): Promise<SemaphoreProof> {
     const zk = new ZkTestClient(viaHttp(issuer), artifacts);
     const identity = await zk.identityOf(bio);
-    const commitment = identity.commitment.toString();
-    const params = (await (await fetch(`${issuer}/members`)).json()) as { bucketHexChars: number };
-    const bucket = (await (await fetch(`${issuer}/members?bucket=${memberBucket(commitment, params.bucketHexChars)}`)).json()) as {
-      root: string;
-      depth: number;
-      members: Array<{ commitment: string; proofIndex: number; siblings: string[] }>;
-    };
-    const member = bucket.members.find((m) => m.commitment === commitment)!;
-    const merkleProof = {
-      root: BigInt(bucket.root),
-      leaf: identity.commitment,
-      index: member.proofIndex,
-      siblings: member.siblings.map(BigInt),
-    };
-    return generateProof(identity as Identity, merkleProof, message, scope, bucket.depth, {
-      wasm: artifacts.get(`semaphore-${bucket.depth}.wasm`)!.path,
-      zkey: artifacts.get(`semaphore-${bucket.depth}.zkey`)!.path,
-    });
+    return zk.proveAt(identity, scope, message);
   }
 
   /** Submits the proof (or a cancel) and follows the provider back to the site: the URL the site is sent to. */

@@ -14,8 +14,9 @@ import { addClient, addPublicClient, Browser, discoverSite, oidcCli, signInJourn
 import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
 import { everyRow, type DatabaseAt } from './every-row.ts';
 import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
-import { v3ErasureBody } from './v3-identity.ts';
+import { v3ErasureBody } from './identity-v3.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * Sign in with ZeroID at many sites from one browser, with nothing linkable at rest (decision
@@ -114,7 +115,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     await Promise.all([a?.stop(), b === a ? undefined : b?.stop()]);
     await postgres?.stop();
     removeTempDirs();
-    await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+    await terminateCurve();
   });
 
   /** Tokens of the sequence, for userinfo and logout later. */

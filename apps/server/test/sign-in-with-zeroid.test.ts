@@ -14,6 +14,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { Browser, oidcCli as cliOf, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
+import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
  * Sign in with ZeroID (decision 023), end to end against two real server processes on one real
@@ -62,7 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await postgres?.stop();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 /** The discovered metadata, as plain JSON (without the helper methods of `serverMetadata()`). */

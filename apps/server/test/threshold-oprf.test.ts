@@ -4,7 +4,7 @@ import path from 'node:path';
 import { generateOprfKeyPair, normaliseInput, OPRF_SUITE, OprfEvaluator, type OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { babyJubjubSuite, decodePoint, decodeScalar, SUITE_ID, v3KeyFromV2 } from '@zeroid/protocol/v3';
-import { v3BlindedPoints, v3EvaluateBatch } from '../src/oprf/v3-batch.ts';
+import { v3BlindedPoints, v3EvaluateBatch } from '../src/oprf/batch-v3.ts';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
 import { checkKeyFingerprint } from '../src/oprf/check-key-fingerprint.ts';
@@ -19,7 +19,7 @@ import { admissions, killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, t
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
-import { nodesV3Round } from './threshold-v3-round.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
 import { post, postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 

@@ -16,7 +16,7 @@ import { startHangingNode } from './hanging-node.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { killOprfNode, refreshShares, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
-import { nodesV3Round } from './threshold-v3-round.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
 import { post } from './support/post.ts';
 import { until } from './support/until.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';

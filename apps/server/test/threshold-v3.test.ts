@@ -20,16 +20,16 @@ import { runOprfCli } from '../src/cli/oprf-cli.ts';
 import { keyFingerprint, V3_PURPOSE } from '../src/oprf/check-key-fingerprint.ts';
 import { watchNodeKeys } from '../src/oprf/nodes/watch-node-keys.ts';
 import { nodeSetFromThread, nodeSetToThread } from '../src/oprf/nodes/node-set-for-thread.ts';
-import { v3ThresholdRound } from '../src/oprf/nodes/v3-threshold-round.ts';
+import { v3ThresholdRound } from '../src/oprf/nodes/threshold-round-v3.ts';
 import { loadOprfKey } from '../src/oprf/oprf-key.ts';
-import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/v3-batch.ts';
-import { v3OutputsOverNodes } from '../src/identity/raw/v3-outputs-over-nodes.ts';
+import { encodeV3Points, v3VerifiedBatch } from '../src/oprf/batch-v3.ts';
+import { v3OutputsOverNodes } from '../src/identity/raw/outputs-over-nodes-v3.ts';
 import { startOprfNodeProcess } from './oprf-node-process.ts';
 import { freePort, type ServerProcess } from './server-process.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { admissions, NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from './threshold-processes.ts';
 import { viaInject, ZkTestClient } from './zk-client.ts';
-import { nodesV3Round } from './threshold-v3-round.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 
 /**
@@ -310,7 +310,7 @@ describe('threshold mode under protocol v3', () => {
 
   it('accepts a zero-knowledge registration whose answers come from t real nodes, and refuses a wrong key, a node outside the set and a tampered proof', async () => {
     const client = new ZkTestClient(app.app, app.services.artifacts);
-    // The browser's round (threshold-v3-round.ts): nodes 1, 2 and 3 asked, the first two that fit combined.
+    // The browser's round (threshold-round-v3.ts): nodes 1, 2 and 3 asked, the first two that fit combined.
     const nodeRound = async (domain: OprfDomain, raw: string) => {
       const round = await nodesV3Round(viaInject(app.app), domain, raw);
       return { round, answers: round.answers! };

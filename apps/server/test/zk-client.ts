@@ -61,6 +61,8 @@ export const viaHttp =
   };
 import type { Artifacts } from '../src/proofs/artifacts.ts';
 
+type MerklePath = { merkleProof: { root: bigint; leaf: bigint; index: number; siblings: bigint[] }; depth: number };
+
 /**
  * One v3 OPRF round as the client keeps it: the blinded query (with its secrets), Z, the output y,
  * and in threshold mode the node answers it combined, which the registration body carries.
@@ -214,6 +216,21 @@ export class ZkTestClient {
 
   /** Makes a proof for any Semaphore identity, derived from a biometric or not. */
   async proveIdentity(identity: ProvingIdentity, challenge?: string, session?: string): Promise<SemaphoreProof | undefined> {
+    const path = await this.merklePathOf(identity);
+    if (!path) return undefined;
+    const nonce = challenge ?? (await this.challenge());
+    return this.proveWith(identity, path, session === undefined ? nonce : sessionMessage(nonce, session), nonce);
+  }
+
+  /** A membership proof for any scope and message (a site's sign-in, as its screen makes it). */
+  async proveAt(identity: ProvingIdentity, scope: string, message: string): Promise<SemaphoreProof> {
+    const path = await this.merklePathOf(identity);
+    if (!path) throw new Error('the commitment is not in its bucket');
+    return this.proveWith(identity, path, message, scope);
+  }
+
+  /** The identity's Merkle proof from its `/members` bucket, and the depth to prove at; undefined when it is not there. */
+  private async merklePathOf(identity: ProvingIdentity): Promise<MerklePath | undefined> {
     const commitment = identity.commitment.toString();
     const params = (await this.send({ method: 'GET', url: '/members' })).json<{ bucketHexChars: number; depth: number }>();
     const bucket = memberBucket(commitment, params.bucketHexChars);
@@ -225,10 +242,12 @@ export class ZkTestClient {
     }>();
     const member = members.find((m) => m.commitment === commitment);
     if (!member) return undefined;
-    const nonce = challenge ?? (await this.challenge());
     const merkleProof = { root: BigInt(root), leaf: identity.commitment, index: member.proofIndex, siblings: member.siblings.map(BigInt) };
-    const message = session === undefined ? nonce : sessionMessage(nonce, session);
-    return generateProof(identity as Identity, merkleProof, message, nonce, depth, {
+    return { merkleProof, depth };
+  }
+
+  private proveWith(identity: ProvingIdentity, { merkleProof, depth }: MerklePath, message: string, scope: string) {
+    return generateProof(identity as Identity, merkleProof, message, scope, depth, {
       wasm: this.artifacts.get(`semaphore-${depth}.wasm`)!.path,
       zkey: this.artifacts.get(`semaphore-${depth}.zkey`)!.path,
     });

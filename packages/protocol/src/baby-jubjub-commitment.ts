@@ -2,7 +2,7 @@ import { edwards } from '@noble/curves/abstract/edwards.js';
 import { deriveSecretScalar } from '@zk-kit/eddsa-poseidon';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { SNARK_SCALAR_FIELD } from './field.ts';
-import type { V3Arithmetic } from './v3/v3-arithmetic.ts';
+import type { V3Arithmetic } from './v3/arithmetic.ts';
 
 /** What a commitment needs of an arithmetic (decision 063): s·Base8 and Poseidon. */
 export type CommitmentArithmetic = Pick<V3Arithmetic, 'baseTimes' | 'poseidon'>;

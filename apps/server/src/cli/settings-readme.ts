@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
-import { serverSettings } from '../config.ts';
+import { serverSettings } from '../settings/server-settings.ts';
 import { nodeSettings } from '../oprf-node/node-config.ts';
 import { withSettingsTables } from '../settings/settings-table.ts';
 

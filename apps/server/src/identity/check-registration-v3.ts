@@ -9,9 +9,9 @@ import {
   type V3Round,
   type ZkRegisterV3Body,
 } from '@zeroid/protocol/v3';
-import { combineV3Answers } from '../oprf/nodes/combine-v3-answers.ts';
+import { combineV3Answers } from '../oprf/nodes/combine-answers-v3.ts';
 import type { OprfNodeSet } from '../oprf/nodes/oprf-node-set.ts';
-import type { OprfV3Key } from '../oprf/oprf-v3-key.ts';
+import type { OprfV3Key } from '../oprf/oprf-key-v3.ts';
 import { badRequest, oprfUnavailable } from '../problem.ts';
 import { verifyDidSignature } from './verify-did-signature.ts';
 

@@ -1,8 +1,8 @@
 import { memberBucket } from '@zeroid/protocol';
 import { BucketIndex, INDEXED_BUCKET_CHARS } from './bucket-index.ts';
 import { PackedLeanIMT } from './packed-lean-imt.ts';
-import { checkpointPieces, PAGED_CHECKPOINT, readCheckpointPages, savePagedCheckpoint } from './tree-checkpoint-pages.ts';
-import { decodeTree } from './tree-snapshot.ts';
+import { loadCheckpoint } from './load-checkpoint.ts';
+import { checkpointPieces, savePagedCheckpoint } from './tree-checkpoint-pages.ts';
 import type { Storage } from '../storage/types.ts';
 /** The smallest expected bucket: the k of k-anonymity that `GET /members` gives. */
 export const MIN_BUCKET_MEMBERS = 64;
@@ -251,34 +251,12 @@ export class Registry {
   }
 
   private async loadCheckpoint(): Promise<void> {
-    const checkpoint = await this.storage.checkpoints.latest(await this.storage.identities.leafCount());
-    if (!checkpoint) return;
-    let loaded: { tree: PackedLeanIMT; buckets?: BucketIndex };
-    try {
-      loaded =
-        checkpoint.nodes === PAGED_CHECKPOINT
-          ? await readCheckpointPages(checkpoint.size, (first, count) =>
-              this.storage.checkpoints.pages(checkpoint.size, checkpoint.root, first, count),
-            )
-          : { tree: decodeTree(checkpoint.size, checkpoint.nodes) };
-    } catch (error) {
-      this.options.onError?.(error);
-      return;
-    }
-    const recorded = await this.storage.roots.rootOf(checkpoint.size);
-    // A snapshot that does not reproduce its own root, or disagrees with the root history, is ignored.
-    // A size may have several recorded roots once leaves are erased; the snapshot's must be one of them.
-    if (
-      loaded.tree.size !== checkpoint.size ||
-      loaded.tree.root.toString() !== checkpoint.root ||
-      (recorded !== undefined && recorded !== checkpoint.root && !(await this.storage.roots.isRecorded(checkpoint.size, checkpoint.root)))
-    ) {
-      return;
-    }
+    const loaded = await loadCheckpoint(this.storage, this.options.onError);
+    if (!loaded) return;
     this.tree = loaded.tree;
     if (loaded.buckets) this.buckets = loaded.buckets;
     else this.indexFrom(0);
-    this.checkpointedSize = checkpoint.size;
+    this.checkpointedSize = loaded.tree.size;
   }
 
   /**

@@ -14,7 +14,7 @@ import { replyNotReady } from '../http/reply-not-ready.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-voprf.ts';
-import { v3BlindedPoints, v3EvaluateBatch } from '../oprf/v3-batch.ts';
+import { v3BlindedPoints, v3EvaluateBatch } from '../oprf/batch-v3.ts';
 import { Problem } from '../problem.ts';
 import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from './node-limits.ts';

@@ -1,6 +1,6 @@
 import { blindQuery, decodePoint, decodeScalar } from '@zeroid/protocol/v3';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
-import { v3EvaluateBatch } from '../oprf/v3-batch.ts';
+import { v3EvaluateBatch } from '../oprf/batch-v3.ts';
 
 /**
  * Protocol v3 evaluations a node runs on made-up points before it listens (decision 075). Its v3

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance } from 'fastify';
+import { manifestGuide, artifactGuide } from './artifacts.openapi.ts';
 import { Type } from '@sinclair/typebox';
 import { ArtifactManifestReply, ErrorReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
@@ -46,7 +47,7 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
     files: Object.fromEntries(artifacts.list().map((a) => [a.name, { sha256: a.sha256, bytes: a.bytes }])),
   };
 
-  app.get('/artifacts', { schema: { response: { 200: ArtifactManifestReply } } }, async (_request, reply) => {
+  app.get('/artifacts', { schema: { 'x-guide': manifestGuide, response: { 200: ArtifactManifestReply } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, no-cache');
     return manifest;
   });
@@ -54,7 +55,7 @@ export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppD
   // Typed by hand, not by the type provider: it sends files and a 304, which the reply types refuse.
   app.get<{ Params: typeof Params.static; Querystring: typeof Query.static }>(
     '/artifacts/:name',
-    { schema: { params: Params, querystring: Query, response: { 404: ErrorReply, 503: ErrorReply } } },
+    { schema: { 'x-guide': artifactGuide, params: Params, querystring: Query, response: { 404: ErrorReply, 503: ErrorReply } } },
     async (request, reply) => {
       const artifact = artifacts.get(request.params.name);
       const { sha256 } = request.query;

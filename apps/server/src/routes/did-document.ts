@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { didDocumentGuide } from './did-document.openapi.ts';
 import { didDocument } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { resolveDid } from '../identity/resolve-did.ts';
@@ -12,7 +13,7 @@ import { Problem } from '../problem.ts';
  * registers again (the same biometric derives the same DID).
  */
 export function didDocumentRoute(app: FastifyInstance, deps: AppDeps) {
-  app.get<{ Params: { did: string } }>('/did/:did', async (request, reply) => {
+  app.get<{ Params: { did: string } }>('/did/:did', { schema: { 'x-guide': didDocumentGuide } }, async (request, reply) => {
     const { did } = request.params;
     const known = await resolveDid(deps, did);
     // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { eraseGuide, signInScopesGuide } from './erase.openapi.ts';
 import { ERASURE_RESULT, EraseReply, RawEraseBody, SignInScopesReply, ZkEraseBody } from '@zeroid/protocol';
 import { ZkEraseV3Body } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
@@ -23,7 +24,7 @@ import { erasureScopes } from '../identity/erasure-scopes.ts';
  */
 export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
-  api.get('/erase/sign-in-scopes', { schema: { response: { 200: SignInScopesReply } } }, async () => ({
+  api.get('/erase/sign-in-scopes', { schema: { 'x-guide': signInScopesGuide, response: { 200: SignInScopesReply } } }, async () => ({
     scopes: await erasureScopes(deps),
   }));
 
@@ -33,6 +34,7 @@ export function eraseRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: ERASE_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
+        'x-guide': eraseGuide,
         // A v3 identity's body carries `idOutput` (decision 056); a v2 identity still erases with v2's.
         body: eitherBody('commitment', eitherBody('idOutput', ZkEraseV3Body, ZkEraseBody), RawEraseBody),
         response: { 200: EraseReply },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { readyGuide, aliveGuide } from './health.openapi.ts';
 import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { replyNotReady } from '../http/reply-not-ready.ts';
@@ -17,8 +18,8 @@ export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
   const setup = { ...REGISTRATION_V3_SETUP.state };
   // The credential circuit's own setup (decision 085), reported beside v3's under its own name.
   const credentialSetup = { ...REGISTRATION_CREDENTIAL_SETUP.state };
-  app.get('/livez', async () => ({ status: 'ok' }));
-  app.get('/healthz', async (request, reply) => {
+  app.get('/livez', { schema: { 'x-guide': aliveGuide } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { 'x-guide': readyGuide } }, async (request, reply) => {
     if (lifecycle.warmingUp) {
       return replyProblem(reply, new Problem(503, 'WARMING_UP', 'This instance is still starting.', { 'retry-after': '1' }));
     }

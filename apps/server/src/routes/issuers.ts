@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { issuersGuide } from './issuers.openapi.ts';
 import { IssuersReply } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { typed } from '../http/typed-app.ts';
@@ -11,5 +12,5 @@ export function issuersRoute(app: FastifyInstance, { config }: AppDeps) {
     credentialRequired: config.requireCredential,
     issuersRoot: issuersRoot(config.trustedIssuers),
   };
-  typed(app).get('/issuers', { schema: { response: { 200: IssuersReply } } }, async () => reply);
+  typed(app).get('/issuers', { schema: { 'x-guide': issuersGuide, response: { 200: IssuersReply } } }, async () => reply);
 }

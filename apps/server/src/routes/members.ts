@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { membersGuide } from './members.openapi.ts';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { admitGuess, guessLimited } from '../http/guess-limits.ts';
@@ -19,7 +20,7 @@ export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps
   // Typed by hand, not by the type provider: it sends a cached serialisation, a string the reply types refuse.
   app.get<{ Querystring: Static<typeof MembersQuery> }>(
     '/members',
-    { ...guessLimited(limits), schema: { querystring: MembersQuery, response: { 200: MembersReply } } },
+    { ...guessLimited(limits), schema: { 'x-guide': membersGuide, querystring: MembersQuery, response: { 200: MembersReply } } },
     async (request, reply) => {
       await registry.catchUp();
       const size = registry.size;

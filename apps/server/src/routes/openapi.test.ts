@@ -194,6 +194,12 @@ describe('the document for people', () => {
     expect(JSON.stringify(document.paths['/oidc/auth'])).toContain('code_challenge');
   });
 
+  it("serves each route's guide as tags, summary and examples, never as the guide itself", () => {
+    // A route hands its guide over as `x-guide` in its schema (routes/<name>.openapi.ts).
+    expect(JSON.stringify(document)).not.toContain('x-guide');
+    expect(document.paths['/register']?.post).toMatchObject({ tags: ['Registration and verification'], summary: 'Register an identity' });
+  });
+
   it('speaks to a newcomer: no decision numbers in its text, and it links the integration guide', () => {
     const text = JSON.stringify(document);
     // Decision records are for the people who build ZeroID; a reader of the reference cannot follow them.

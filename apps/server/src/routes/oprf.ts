@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { publicKeyGuide, evaluateGuide, admissionGuide } from './oprf.openapi.ts';
 import {
   assertBlindedRequest,
   OPRF_BATCH_MAX,
@@ -18,7 +19,7 @@ import { oprfUnavailable, Problem } from '../problem.ts';
 import { sodiumBlindedElements } from '../oprf/sodium-voprf.ts';
 import { libsodiumReady } from '../oprf/libsodium.ts';
 import { typed } from '../http/typed-app.ts';
-import { v3BlindedPoints } from '../oprf/v3-batch.ts';
+import { v3BlindedPoints } from '../oprf/batch-v3.ts';
 
 /**
  * The OPRF (RFC 9497, VOPRF mode). POST /oprf evaluates exactly one blinded element with the
@@ -38,7 +39,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
   const api = typed(app);
   api.post(
     '/oprf/admission',
-    { ...guessLimited(limits), schema: { body: OprfAdmissionRequest, response: { 200: OprfAdmissionReply } } },
+    { ...guessLimited(limits), schema: { 'x-guide': admissionGuide, body: OprfAdmissionRequest, response: { 200: OprfAdmissionReply } } },
     async (request) => {
       if (!admissions) {
         throw new Problem(409, 'OPRF_SINGLE_KEY_MODE', 'This server holds the OPRF key itself: send the blinded element to POST /oprf.');
@@ -69,7 +70,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
   );
 
   if (!oprf) {
-    app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => {
+    app.get('/oprf/public-key', { schema: { 'x-guide': publicKeyGuide, response: { 200: OprfKeyReply } } }, async () => {
       const set = oprfNodes?.current;
       if (!set) {
         throw oprfUnavailable('The OPRF nodes have not published their keys yet. Please try again shortly.');
@@ -83,7 +84,7 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
         ...(admissions ? { admissionKey: Buffer.from(admissions.publicKey).toString('base64url') } : {}),
       };
     });
-    app.post('/oprf', { schema: { body: OprfRequest } }, async () => {
+    app.post('/oprf', { schema: { 'x-guide': evaluateGuide, body: OprfRequest } }, async () => {
       throw new Problem(
         409,
         'OPRF_THRESHOLD_MODE',
@@ -95,27 +96,31 @@ export function oprfRoutes(app: FastifyInstance, { oprf, oprfV3, oprfNodes, admi
 
   const publicKey = Buffer.from(oprf.publicKey).toString('base64url');
   const v3Info = oprfV3 && v3KeyInfo(oprfV3.publicKey);
-  app.get('/oprf/public-key', { schema: { response: { 200: OprfKeyReply } } }, async () => ({
+  app.get('/oprf/public-key', { schema: { 'x-guide': publicKeyGuide, response: { 200: OprfKeyReply } } }, async () => ({
     suite: OPRF_SUITE,
     publicKey,
     ...(v3Info ? { v3: v3Info } : {}),
   }));
 
-  api.post('/oprf', { ...guessLimited(limits), schema: { body: OprfRequest, response: { 200: OprfReply } } }, async (request) => {
-    const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
-    // A malformed element is refused (400) before it spends an attempt; a valid one draws on the
-    // client's guess budget, since the server cannot tell a guess from an honest round. Protocol v3
-    // (decision 056) costs the same guess: its element is one Baby Jubjub point, checked by
-    // `decodePoint` (canonical, on the curve, in the subgroup, not the identity).
-    const v3Key = request.body.suite === SUITE_ID ? oprfV3 : undefined;
-    if (!v3Key) assertBlindedRequest(element);
-    else if (!decodePoint(element))
-      throw new ProtocolInputError('INVALID_ELEMENT', 'The blinded element is not one valid Baby Jubjub point.');
-    await admitGuess(request, limits, OPRF_EVALUATION);
-    const evaluation = v3Key ? await babyJubjubSuite.blindEvaluate(v3Key.privateKey, element) : await oprf.blindEvaluate(element);
-    metrics.oprfEvaluations.inc({ kind: 'blinded' });
-    return { evaluation: Buffer.from(evaluation).toString('base64url') };
-  });
+  api.post(
+    '/oprf',
+    { ...guessLimited(limits), schema: { 'x-guide': evaluateGuide, body: OprfRequest, response: { 200: OprfReply } } },
+    async (request) => {
+      const element = new Uint8Array(Buffer.from(request.body.element, 'base64url'));
+      // A malformed element is refused (400) before it spends an attempt; a valid one draws on the
+      // client's guess budget, since the server cannot tell a guess from an honest round. Protocol v3
+      // (decision 056) costs the same guess: its element is one Baby Jubjub point, checked by
+      // `decodePoint` (canonical, on the curve, in the subgroup, not the identity).
+      const v3Key = request.body.suite === SUITE_ID ? oprfV3 : undefined;
+      if (!v3Key) assertBlindedRequest(element);
+      else if (!decodePoint(element))
+        throw new ProtocolInputError('INVALID_ELEMENT', 'The blinded element is not one valid Baby Jubjub point.');
+      await admitGuess(request, limits, OPRF_EVALUATION);
+      const evaluation = v3Key ? await babyJubjubSuite.blindEvaluate(v3Key.privateKey, element) : await oprf.blindEvaluate(element);
+      metrics.oprfEvaluations.inc({ kind: 'blinded' });
+      return { evaluation: Buffer.from(evaluation).toString('base64url') };
+    },
+  );
 }
 
 /** GET /oprf/public-key's `v3`: the key every v3 registration is proven against (decision 056). */

@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
 import { Artifacts } from '../proofs/artifacts.ts';
 import { injectPost } from '../../test/support/post.ts';
+import { terminateCurve } from '../../test/support/terminate-curve.ts';
 
 /**
  * The same API on a real PostgreSQL, with two app instances sharing the database and the OPRF key,
@@ -25,7 +26,7 @@ afterAll(async () => {
   await a?.destroy();
   await b?.destroy();
   await postgres?.stop();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 describe('the API on PostgreSQL', () => {

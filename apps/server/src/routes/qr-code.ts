@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { qrCodeGuide } from './qr-code.openapi.ts';
 import { QrCodeQuery } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
@@ -19,19 +20,23 @@ export function qrCodeRoute(app: FastifyInstance, deps: AppDeps) {
   const api = typed(app);
   const link = `${config.publicUrl}/user-verification`;
   let plain: Promise<Buffer> | undefined;
-  api.get('/generateQRCode', { ...perClientLimited(limits), schema: { querystring: QrCodeQuery } }, async (request, reply) => {
-    const { session } = request.query;
-    if (session === undefined) {
-      plain ??= renderQrPng(link);
-      return reply
-        .type('image/png')
-        .header('cache-control', 'no-store')
-        .send(await plain);
-    }
-    const image = await pendingSessionQr(deps, session);
-    if (image === undefined) {
-      return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
-    }
-    return reply.type('image/png').header('cache-control', 'no-store').send(image);
-  });
+  api.get(
+    '/generateQRCode',
+    { ...perClientLimited(limits), schema: { 'x-guide': qrCodeGuide, querystring: QrCodeQuery } },
+    async (request, reply) => {
+      const { session } = request.query;
+      if (session === undefined) {
+        plain ??= renderQrPng(link);
+        return reply
+          .type('image/png')
+          .header('cache-control', 'no-store')
+          .send(await plain);
+      }
+      const image = await pendingSessionQr(deps, session);
+      if (image === undefined) {
+        return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
+      }
+      return reply.type('image/png').header('cache-control', 'no-store').send(image);
+    },
+  );
 }

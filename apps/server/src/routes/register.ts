@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerGuide } from './register.openapi.ts';
 import { Type } from '@sinclair/typebox';
 import { DID_ALREADY_GENERATED, RawRegisterBody, REPLACED_DID, RegisterReply } from '@zeroid/protocol';
 import { ZkRegisterV3Body } from '@zeroid/protocol/v3';
@@ -56,6 +57,7 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
       schema: {
+        'x-guide': registerGuide,
         body: eitherBody('signatures', ZkRegisterV2Body, eitherBody('commitment', ZkRegisterV3Body, RawRegisterBody)),
         response: { 200: RegisterReply },
       },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { reserveGuide, releaseGuide } from './reservations.openapi.ts';
 import { ReservationRelease, ReservationReleaseReply, ReservationReply, ReservationRequest } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { clientKey } from '../http/client-key.ts';
@@ -19,7 +20,7 @@ export function reservationRoutes(app: FastifyInstance, { limits }: AppDeps) {
   const client = (ip: string) => clientKey(ip, limits.ipv6Prefix);
   api.post(
     '/reservations',
-    { ...guessLimited(limits), schema: { body: ReservationRequest, response: { 200: ReservationReply } } },
+    { ...guessLimited(limits), schema: { 'x-guide': reserveGuide, body: ReservationRequest, response: { 200: ReservationReply } } },
     async (request) => {
       const taken = await limits.budget.reserve(client(request.ip), request.body.guesses, () => randomBytes(32).toString('base64url'));
       return { ...taken, expiresAt: new Date(taken.expiresAt).toISOString() };
@@ -27,7 +28,7 @@ export function reservationRoutes(app: FastifyInstance, { limits }: AppDeps) {
   );
   api.post(
     '/reservations/release',
-    { ...guessLimited(limits), schema: { body: ReservationRelease, response: { 200: ReservationReleaseReply } } },
+    { ...guessLimited(limits), schema: { 'x-guide': releaseGuide, body: ReservationRelease, response: { 200: ReservationReleaseReply } } },
     async (request) => ({ released: await limits.budget.release(client(request.ip), request.body.reservation) }),
   );
 }

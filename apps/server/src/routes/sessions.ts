@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createSessionGuide, sessionOutcomeGuide, sessionOpenGuide, sessionFailureGuide, sessionConfirmGuide } from './sessions.openapi.ts';
 import {
   CreatedSessionReply,
   ErrorReply,
@@ -63,10 +64,14 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     for (const close of openStreams) close();
   });
 
-  app.post('/sessions', { ...guessLimited(limits), schema: { response: { 200: CreatedSessionReply } } }, async () => {
-    const created = await createSession(deps);
-    return { ...created, link: qrImages.link(created.session) };
-  });
+  app.post(
+    '/sessions',
+    { ...guessLimited(limits), schema: { 'x-guide': createSessionGuide, response: { 200: CreatedSessionReply } } },
+    async () => {
+      const created = await createSession(deps);
+      return { ...created, link: qrImages.link(created.session) };
+    },
+  );
 
   /** The session, if the request holds its secret; otherwise a reply has been sent. */
   async function screenSession(id: string, secret: string | undefined, reply: FastifyReply) {
@@ -77,7 +82,14 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/sessions/:id',
-    { schema: { params: SessionParams, headers: SessionSecretHeaders, response: { 200: SessionReply, 403: ErrorReply } } },
+    {
+      schema: {
+        'x-guide': sessionOutcomeGuide,
+        params: SessionParams,
+        headers: SessionSecretHeaders,
+        response: { 200: SessionReply, 403: ErrorReply },
+      },
+    },
     async (request, reply) => {
       const session = await screenSession(request.params.id, request.headers['session-secret'], reply);
       return session && describe(session);
@@ -87,7 +99,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
   // The phone's view: whether the session still waits, never its outcome (openid/open-session-on-phone.ts).
   api.get(
     '/sessions/:id/open',
-    { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
+    { ...perClientLimited(limits), schema: { 'x-guide': sessionOpenGuide, params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
       const opened = await openSessionOnPhone(deps, request.params.id, request.log);
       return opened ?? replyProblem(reply, notFound);
@@ -96,7 +108,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.post(
     '/sessions/:id/failure',
-    { ...perClientLimited(limits), schema: { params: SessionParams, response: { 200: SessionOpenReply } } },
+    { ...perClientLimited(limits), schema: { 'x-guide': sessionFailureGuide, params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
       const failed = await failOnPhone(deps, request.params.id);
       return failed ?? replyProblem(reply, notFound);
@@ -109,6 +121,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       ...perClientLimited(limits),
       schema: {
+        'x-guide': sessionConfirmGuide,
         params: SessionParams,
         headers: SessionSecretHeaders,
         body: SessionConfirmBody,

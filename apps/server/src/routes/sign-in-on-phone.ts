@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { phoneSignInDetailsGuide, phoneSignInProofGuide } from './sign-in-on-phone.openapi.ts';
 import {
   ErrorReply,
   parseSemaphoreProof,
@@ -30,7 +31,10 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/sessions/:id/sign-in',
-    { ...guessLimited(limits), schema: { params: SessionParams, response: { 200: PhoneSignInDetailsReply, 404: ErrorReply } } },
+    {
+      ...guessLimited(limits),
+      schema: { 'x-guide': phoneSignInDetailsGuide, params: SessionParams, response: { 200: PhoneSignInDetailsReply, 404: ErrorReply } },
+    },
     async (request) => phoneSignInDetails(deps, request.params.id, request.log),
   );
 
@@ -38,7 +42,12 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
     '/sessions/:id/sign-in',
     {
       ...guessLimited(limits),
-      schema: { params: SessionParams, body: SignInProofBody, response: { 200: PhoneSignInReply, 404: ErrorReply, 409: ErrorReply } },
+      schema: {
+        'x-guide': phoneSignInProofGuide,
+        params: SessionParams,
+        body: SignInProofBody,
+        response: { 200: PhoneSignInReply, 404: ErrorReply, 409: ErrorReply },
+      },
     },
     async (request) => {
       const proof = parseSemaphoreProof(request.body.proof);

@@ -1,4 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  signInDetailsGuide,
+  signInProofGuide,
+  signInFailureGuide,
+  signInCancelGuide,
+  signInOnPhoneGuide,
+  signInFinishGuide,
+} from './sign-in-with-zeroid.openapi.ts';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { Type } from '@sinclair/typebox';
@@ -72,7 +80,10 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/signin/:uid/details',
-    { ...guessLimited(limits), schema: { params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } } },
+    {
+      ...guessLimited(limits),
+      schema: { 'x-guide': signInDetailsGuide, params: uidParams, response: { 200: SignInDetailsReply, 404: ErrorReply } },
+    },
     async (request, reply) => {
       const { interaction, client, scope } = await signIn(request, reply);
       const { challenge, expiresAt } = await issueChallenge(deps);
@@ -82,7 +93,15 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.post(
     '/signin/:uid/proof',
-    { ...guessLimited(limits), schema: { params: uidParams, body: SignInProofBody, response: { 200: SignInProofReply, 404: ErrorReply } } },
+    {
+      ...guessLimited(limits),
+      schema: {
+        'x-guide': signInProofGuide,
+        params: uidParams,
+        body: SignInProofBody,
+        response: { 200: SignInProofReply, 404: ErrorReply },
+      },
+    },
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
@@ -103,7 +122,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     '/signin/:uid/failure',
     {
       ...guessLimited(limits),
-      schema: { params: uidParams, response: { 200: SignInRetryReply, 404: ErrorReply, 429: ErrorReply } },
+      schema: { 'x-guide': signInFailureGuide, params: uidParams, response: { 200: SignInRetryReply, 404: ErrorReply, 429: ErrorReply } },
     },
     async (request, reply) => {
       await signIn(request, reply);
@@ -114,7 +133,10 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.post(
     '/signin/:uid/cancel',
-    { ...perClientLimited(limits), schema: { params: uidParams, response: { 200: SignInReply, 404: ErrorReply } } },
+    {
+      ...perClientLimited(limits),
+      schema: { 'x-guide': signInCancelGuide, params: uidParams, response: { 200: SignInReply, 404: ErrorReply } },
+    },
     async (request, reply) => {
       const { provider: current } = await signIn(request, reply);
       return answer(request, reply, current, { error: 'access_denied', error_description: 'The person did not sign in.' });
@@ -125,7 +147,10 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
   // request and shows its QR code; the phone proves for this site's sector (sign-in-on-phone.ts).
   api.post(
     '/signin/:uid/sessions',
-    { ...guessLimited(limits), schema: { params: uidParams, response: { 200: CreatedSessionReply, 404: ErrorReply } } },
+    {
+      ...guessLimited(limits),
+      schema: { 'x-guide': signInOnPhoneGuide, params: uidParams, response: { 200: CreatedSessionReply, 404: ErrorReply } },
+    },
     async (request, reply) => {
       await signIn(request, reply);
       const created = await createSession(deps, request.params.uid);
@@ -141,6 +166,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       ...perClientLimited(limits),
       schema: {
+        'x-guide': signInFinishGuide,
         params: SignInSessionParams,
         headers: SessionSecretHeaders,
         body: SignInFinishBody,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { verifyGuide } from './verify.openapi.ts';
 import { CONFIRMATION_CODE, RawVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
@@ -21,10 +22,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
     {
       bodyLimit: RAW_BODY_LIMIT,
       ...guessLimited(deps.limits),
-      schema: {
-        body: eitherBody('proof', ZkVerifyBody, RawVerifyBody),
-        response: { 200: VerifyReply },
-      },
+      schema: { 'x-guide': verifyGuide, body: eitherBody('proof', ZkVerifyBody, RawVerifyBody), response: { 200: VerifyReply } },
     },
     async (request) => {
       const { body } = request;

@@ -6,6 +6,7 @@ import { ZkTestClient } from '../../test/zk-client.ts';
 import { Fn, G, Point, SUITE_ID, decodePoint, encodePoint } from '@zeroid/protocol/v3';
 import { Artifacts } from '../proofs/artifacts.ts';
 import { newSessionSecret } from '../sessions/session-secret.ts';
+import { terminateCurve } from '../../test/support/terminate-curve.ts';
 
 const CAROL = { id: 'EF-555 Carol', bio: 'retina vessels 12 branch 7 fovea 3 disc 41' };
 const DAVE = { id: 'GH-777 Dave', bio: 'palm crease 8 mount 2 thenar 66 line 9' };
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.destroy();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 const verdict = async (proof: unknown) => {

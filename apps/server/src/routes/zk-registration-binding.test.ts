@@ -18,6 +18,7 @@ import { postJson } from '../../test/support/post.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
 import { viaHttp, ZkTestClient, type ProvenRegistration } from '../../test/zk-client.ts';
 import { Artifacts } from '../proofs/artifacts.ts';
+import { terminateCurve } from '../../test/support/terminate-curve.ts';
 
 /**
  * Every zero-knowledge registration is proven (decision 056, closing decision 016's hole): the
@@ -85,7 +86,7 @@ afterAll(async () => {
   await Promise.all(backends.map(({ server }) => server.stop()));
   await postgres?.stop();
   removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  await terminateCurve();
 });
 
 const ERIN = { id: 'NP-404 Erin', bio: 'iris crypts 5 furrows 9 collarette 2' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, serverSettings } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { serverSettings } from './server-settings.ts';
 import { loadNodeConfig, nodeSettings } from '../oprf-node/node-config.ts';
 import { ConfigError } from './config-error.ts';
 import { settingsHelp } from './settings-table.ts';

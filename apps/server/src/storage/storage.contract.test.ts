@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
 import { registerInProcessesAtOnce } from '../../test/storage-process.ts';
 import { freePort } from '../../test/server-process.ts';
-import { REGISTRATION_LOCK } from './repositories/identity-repository.ts';
+import { REGISTRATION_LOCK } from './repositories/identity-rows.ts';
 import { openStorage, type StorageOptions } from './open-storage.ts';
 import { openSqliteFile, SQLITE_BUSY_TIMEOUT_MS } from './sqlite/sqlite-file.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';

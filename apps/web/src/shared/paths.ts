@@ -14,6 +14,9 @@ export const routes = {
   signInPrefix: '/signin/',
 } as const;
 
+/** The router state of "Try again" on /invalid-did: the verification screen brings back what was typed. */
+export const tryAgainState = { tryAgain: true } as const;
+
 const api = (path: string) => `${config.backendUrl}${path}`;
 
 export const apiUrls = {

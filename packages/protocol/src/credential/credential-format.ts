@@ -1,4 +1,4 @@
-import { asciiField } from '../v3/oprf-v3-suite.ts';
+import { asciiField } from '../v3/oprf-suite.ts';
 
 /**
  * The first field of every credential, and its version: a credential is one line,

@@ -10,7 +10,7 @@ import { verifyDleq } from './dleq-proof.ts';
 import { evaluateBlinded } from './evaluate-blinded.ts';
 import { decodeEvaluation, encodeEvaluation } from './evaluation-codec.ts';
 import { evaluateOutput } from './evaluate-output.ts';
-import { SUITE_ID } from './oprf-v3-suite.ts';
+import { SUITE_ID } from './oprf-suite.ts';
 import { publicShare, recoverKey, splitKey } from './threshold-key.ts';
 import { unblindEvaluation } from './unblind-evaluation.ts';
 

@@ -3,8 +3,8 @@ import { numberToBytesBE } from '@noble/curves/utils.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { didKeyFromPublicKey, type Ed25519PublicKeyOf } from '../did-key.ts';
 import { hkdfSecret } from '../hkdf-secret.ts';
-import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
-import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-v3-suite.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './arithmetic.ts';
+import { DID_KEY_LABEL, ID_TAG_LABEL, SECRET_BITS, SEMAPHORE_LABEL } from './oprf-suite.ts';
 
 /** Everything a v3 registration derives from the two OPRF outputs. */
 export interface RegistrationV3 {

@@ -1,6 +1,6 @@
 import { bn254 } from '@taceo/poseidon2';
 import { Fn, Point } from './baby-jubjub-group.ts';
-import { asciiField } from './oprf-v3-suite.ts';
+import { asciiField } from './oprf-suite.ts';
 import { proveDleq, verifyDleq, type DleqProof } from './dleq-proof.ts';
 
 const SEED_DS = asciiField('ZeroID OPRFv3 Seed');

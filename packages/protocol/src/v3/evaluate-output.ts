@@ -3,7 +3,7 @@ import type { OprfDomain } from '../oprf-suite.ts';
 import { finalizeOutputOfY } from './finalize-output.ts';
 import { oprfQuery } from './oprf-query.ts';
 import { hashText } from './hash-text.ts';
-import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './arithmetic.ts';
 
 /**
  * The OPRF output of a normalised text under a key the caller holds, with no blinding: y =

@@ -1,6 +1,6 @@
 import type { Point } from './baby-jubjub-group.ts';
-import { FINALIZE_DS } from './oprf-v3-suite.ts';
-import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
+import { FINALIZE_DS } from './oprf-suite.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './arithmetic.ts';
 
 /**
  * H₂ of 2HashDH: the OPRF output y = Poseidon2_t3([FINALIZE_DS, query, N.y])[1], for N = k·H₁(query).

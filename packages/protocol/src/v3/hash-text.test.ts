@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SNARK_SCALAR_FIELD } from '../field.ts';
 import { hashText } from './hash-text.ts';
-import { QUERY_DST } from './oprf-v3-suite.ts';
+import { QUERY_DST } from './oprf-suite.ts';
 
 describe('hashText', () => {
   it("is RFC 9380 hash_to_field as noble computes it, for any text (decision 063's shortcut)", () => {

@@ -2,7 +2,7 @@ import { expand_message_xmd } from '@noble/curves/abstract/hash-to-curve.js';
 import { bytesToNumberBE } from '@noble/curves/utils.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { SNARK_SCALAR_FIELD } from '../field.ts';
-import { QUERY_DST } from './oprf-v3-suite.ts';
+import { QUERY_DST } from './oprf-suite.ts';
 
 const encoder = new TextEncoder();
 const DST = encoder.encode(QUERY_DST);

@@ -10,7 +10,7 @@ export {
   DID_KEY_LABEL,
   SECRET_BITS,
   asciiField,
-} from './oprf-v3-suite.ts';
+} from './oprf-suite.ts';
 export {
   Point,
   Fn,
@@ -33,7 +33,7 @@ export { lagrangeCoefficients, splitKey, recoverKey, publicShare, type KeyShare 
 export { unblindEvaluation } from './unblind-evaluation.ts';
 export { finalizeOutput, finalizeOutputOfY } from './finalize-output.ts';
 export { evaluateOutput } from './evaluate-output.ts';
-export { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
+export { jsV3Arithmetic, type V3Arithmetic } from './arithmetic.ts';
 export { deriveRegistration, provingIdentityV3, idTagV3, type RegistrationV3 } from './derive-registration.ts';
 export {
   didHash,
@@ -49,7 +49,7 @@ export { proveDleqBatch, verifyDleqBatch } from './dleq-batch-proof.ts';
 export { V3Point, V3Evaluation, V3SuiteField, OprfV3KeyInfo, OprfNodeV3KeyInfo } from './key-info.ts';
 export { CredentialClaim } from './credential-claim.ts';
 export { V3Round, Groth16Points, V2Holding, ZkRegisterV3Body, ZkEraseV3Body, v3RegistrationMessage, v3ErasureMessage } from './wire.ts';
-export { v3KeyFromV2 } from './v3-key-from-v2.ts';
+export { v3KeyFromV2 } from './key-from-v2.ts';
 export { signWithDid } from './did-signature.ts';
 export { REGISTRATION_V3_SETUP, type RegistrationSetupState } from './registration-setup.ts';
 export { REGISTRATION_CREDENTIAL_SETUP } from './registration-credential-setup.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { closed } from '../schema-parts.ts';
-import { SUITE_ID } from './oprf-v3-suite.ts';
+import { SUITE_ID } from './oprf-suite.ts';
 
 // Protocol v3's keys and selector on the wire (decision 056): imported by the v2 schemas, so this
 // file imports none of them.

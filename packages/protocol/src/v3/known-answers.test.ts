@@ -10,7 +10,7 @@ import { blindQuery } from './blind-query.ts';
 import { deriveRegistration, provingIdentityV3 } from './derive-registration.ts';
 import { verifyDleq } from './dleq-proof.ts';
 import { evaluateBlinded } from './evaluate-blinded.ts';
-import { FINALIZE_DS, SUITE_ID } from './oprf-v3-suite.ts';
+import { FINALIZE_DS, SUITE_ID } from './oprf-suite.ts';
 import { queryPoint } from './query-point.ts';
 import { unblindEvaluation } from './unblind-evaluation.ts';
 import known from '../vectors/protocol-v3.json' with { type: 'json' };

@@ -1,7 +1,7 @@
 import type { OprfDomain } from '../oprf-suite.ts';
 import { hashText } from './hash-text.ts';
-import { QUERY_TAG } from './oprf-v3-suite.ts';
-import { jsV3Arithmetic, type V3Arithmetic } from './v3-arithmetic.ts';
+import { QUERY_TAG } from './oprf-suite.ts';
+import { jsV3Arithmetic, type V3Arithmetic } from './arithmetic.ts';
 
 /**
  * The OPRF query of a normalised text in a domain: x = Poseidon([QUERY_TAG[domain], t]), t =

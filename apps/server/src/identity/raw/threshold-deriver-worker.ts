@@ -1,7 +1,7 @@
 import { workerData } from 'node:worker_threads';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation, type RawValues } from './raw-identity.ts';
-import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
+import { v3OutputsOverNodes } from './outputs-over-nodes-v3.ts';
 import { warmUpThresholdThread } from './warm-up-threshold-thread.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
 import type { NodeFault, OprfNodeSet } from '../../oprf/nodes/oprf-node-set.ts';
@@ -49,7 +49,7 @@ async function derive(task: ThresholdTask): Promise<ThresholdOutcome> {
     return result.outputs;
   };
   const outputs: OprfOutputs = { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
-  // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
+  // Protocol v3's outputs over the nodes plug in here (outputs-over-nodes-v3.ts).
   const v3Outputs = v3OutputsOverNodes(set, {
     timeoutMs: task.timeoutMs,
     forwardedFor: task.client,

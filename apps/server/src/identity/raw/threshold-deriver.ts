@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import type { RawDeriver } from './raw-deriver.ts';
 import { commitmentFromRawBio, deriveFromRaw, type OprfOutputs, type RawDerivation } from './raw-identity.ts';
-import { v3OutputsOverNodes } from './v3-outputs-over-nodes.ts';
+import { v3OutputsOverNodes } from './outputs-over-nodes-v3.ts';
 import { admissionSigner } from '../../oprf/oprf-admission-signer.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 import { evaluateWithNodes, OprfNodesUnavailable } from '../../oprf/nodes/evaluate-with-nodes.ts';
@@ -45,7 +45,7 @@ export function thresholdDeriver(state: OprfNodesState, { timeoutMs, onFaults, a
     };
     return { evaluate: async (domain, normalised) => (await evaluateMany([{ domain, normalised }]))[0]!, evaluateMany };
   };
-  // Protocol v3's outputs over the nodes plug in here (v3-outputs-over-nodes.ts).
+  // Protocol v3's outputs over the nodes plug in here (outputs-over-nodes-v3.ts).
   const v3Outputs = (client: string | undefined) =>
     v3OutputsOverNodes(state.current, {
       timeoutMs,

@@ -1,8 +1,8 @@
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { G, randomScalar } from '@zeroid/protocol/v3';
 import { libsodiumReady } from '../../oprf/libsodium.ts';
-import { v3ThresholdRound } from '../../oprf/nodes/v3-threshold-round.ts';
-import { v3BlindedPoints, v3EvaluateBatch } from '../../oprf/v3-batch.ts';
+import { v3ThresholdRound } from '../../oprf/nodes/threshold-round-v3.ts';
+import { v3BlindedPoints, v3EvaluateBatch } from '../../oprf/batch-v3.ts';
 import { deriveFromRaw } from './raw-identity.ts';
 import { singleKeyOutputs } from './single-key-outputs.ts';
 

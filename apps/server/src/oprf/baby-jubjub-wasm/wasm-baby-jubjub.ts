@@ -1,14 +1,7 @@
 import type { AffinePoint, V3Arithmetic } from '@zeroid/protocol/v3';
 import { G, asciiField } from '@zeroid/protocol/v3';
-import {
-  ELEMENT,
-  MEMORY_PAGES,
-  POINT,
-  SQRT_MINUS_A,
-  SQRT_MINUS_A_INVERSE,
-  WINDOWS,
-  buildBabyJubjubWasm,
-} from './build-baby-jubjub-wasm.ts';
+import { ELEMENT, MEMORY_PAGES, POINT, WINDOWS, buildBabyJubjubWasm } from './build-baby-jubjub-wasm.ts';
+import { SQRT_MINUS_A, SQRT_MINUS_A_INVERSE } from './twisted-form.ts';
 import { POSEIDON2_T3_EXTERNAL, POSEIDON2_T3_INTERNAL, POSEIDON_T3_C, POSEIDON_T3_M } from './poseidon-t3-constants.ts';
 
 /** Elligator 2 on Baby Jubjub's Montgomery form (B = 1, J = A = 168698) with Z = 5, and TACEO's hash_to_field separator. */

@@ -5,7 +5,7 @@ import type { AdmissionSuite } from '../oprf-admission-message.ts';
 import { postToNode } from './post-to-node.ts';
 import { sodiumThresholdRound, type OprfTask } from './sodium-threshold-round.ts';
 import { usableNodes, type NodeFault, type OprfNode, type OprfNodeSet } from './oprf-node-set.ts';
-import { v3ThresholdRound } from './v3-threshold-round.ts';
+import { v3ThresholdRound } from './threshold-round-v3.ts';
 
 type Answer = { index: number; evaluation: Uint8Array };
 type Outcome = Answer | NodeFault;

@@ -4,7 +4,7 @@ import { SUITE_ID } from '@zeroid/protocol/v3';
 import type { KeyFingerprintRepository } from '../../storage/types.ts';
 import { keyFingerprint, V3_PURPOSE } from '../check-key-fingerprint.ts';
 import { assessNodeKeys } from './assess-node-keys.ts';
-import { assessV3NodeKeys, v3GroupCandidates } from './assess-v3-node-keys.ts';
+import { assessV3NodeKeys, v3GroupCandidates } from './assess-node-keys-v3.ts';
 import { usableNodes, type OprfNodeSet, type OprfNodesState } from './oprf-node-set.ts';
 import { readNodeKeys } from './read-node-keys.ts';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ERASURE_LOCK } from './identity-repository.ts';
+import { ERASURE_LOCK } from './identity-rows.ts';
 import type { Database } from '../schema.ts';
 import type { CheckpointRepository } from '../types.ts';
 

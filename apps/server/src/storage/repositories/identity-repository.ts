@@ -1,17 +1,19 @@
-import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ERASURE_TABLES, freedBytesScrubber, type ScrubMark } from '../freed-bytes-scrubber.ts';
 import { groupCommit } from '../group-commit.ts';
 import { retryOnContention } from '../retry-on-contention.ts';
 import type { Database } from '../schema.ts';
 import type { IdentityRecord, IdentityRepository, MoveOutcome, NewIdentity, RegisterOutcome } from '../types.ts';
-
-type HeldRow = { leafIndex: number; commitment: string; did: string };
-
-/** Any constant works: every process that registers takes the same PostgreSQL advisory lock. */
-export const REGISTRATION_LOCK = 0x2e701d;
-/** Taken by erasures (after the registration lock) and by checkpoint saves, never by registrations. */
-export const ERASURE_LOCK = 0x2e701e;
+import {
+  didHash,
+  eraseRow,
+  insertRow,
+  recordQueries,
+  rowHolding,
+  takeErasureLocks,
+  takeRegistrationLock,
+  type HeldRow,
+} from './identity-rows.ts';
 
 /**
  * Registration computes MAX(leaf_index) + 1 and inserts in one statement. In SQLite that statement
@@ -30,95 +32,6 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     did: row.did!,
     createdAt: new Date(Number(row.created_at)),
   });
-
-  const takeRegistrationLock = async (trx: Transaction<Database>) => {
-    if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${REGISTRATION_LOCK})`.execute(trx);
-  };
-
-  /**
-   * Records a v3 registration's blinded points (decision 056), or none of them when any was recorded
-   * before, or the two are one point: false then. Inside the group commit's transaction, so what
-   * this registration wrote is taken back by hand rather than by rolling back the others' work.
-   */
-  const recordQueries = async (trx: Transaction<Database>, points: string[]): Promise<boolean> => {
-    if (new Set(points).size !== points.length) return false;
-    const recorded = await trx
-      .insertInto('registration_queries')
-      .values(points.map((point) => ({ point, created_at: Date.now() })))
-      .onConflict((oc) => oc.column('point').doNothing())
-      .returning('point')
-      .execute();
-    if (recorded.length === points.length) return true;
-    const mine = recorded.map((row) => row.point);
-    if (mine.length > 0) await trx.deleteFrom('registration_queries').where('point', 'in', mine).execute();
-    return false;
-  };
-
-  /**
-   * Inserts at the next gapless leaf index, under the registration lock; undefined when a commitment,
-   * ID tag or DID is taken. A DID erased before is active again (decision 022).
-   */
-  const insertRow = async (trx: Transaction<Database>, { commitment, idTag, did }: NewIdentity): Promise<number | undefined> => {
-    // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
-    const result = await sql<{ leaf_index: number }>`
-      INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
-      SELECT COALESCE(MAX(leaf_index), -1) + 1, CAST(${commitment} AS TEXT), CAST(${idTag} AS TEXT), CAST(${did} AS TEXT), CAST(${Date.now()} AS BIGINT)
-      FROM identities WHERE true
-      ON CONFLICT DO NOTHING
-      RETURNING leaf_index`.execute(trx);
-    const inserted = result.rows[0];
-    if (!inserted) return undefined;
-    await trx.deleteFrom('deactivated_dids').where('did_hash', '=', didHash(did)).execute();
-    return Number(inserted.leaf_index);
-  };
-
-  // The registration lock orders erasures with registrations, so `seq` is gapless like leaf_index.
-  const takeErasureLocks = async (trx: Transaction<Database>) => {
-    await takeRegistrationLock(trx);
-    if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${ERASURE_LOCK})`.execute(trx);
-  };
-
-  /**
-   * The row that holds this commitment and this ID tag together: the person's, whatever DID it was
-   * stored with. The two are what a person proves with their texts; the DID a zero-knowledge
-   * registrant names is bound by no proof of those texts (decision 073), so it decides nothing here.
-   */
-  const rowHolding = async (trx: Transaction<Database>, { commitment, idTag }: { commitment: string; idTag: string }) => {
-    const row = await trx
-      .selectFrom('identities')
-      .select(['leaf_index', 'did'])
-      .where('commitment', '=', commitment)
-      .where('id_tag', '=', idTag)
-      .executeTakeFirst();
-    return row && { leafIndex: Number(row.leaf_index), commitment, did: row.did! };
-  };
-
-  /**
-   * Erases one row inside a transaction that holds the erasure locks (decision 022): its values
-   * become NULL, its leaf is logged for every process's tree, its stored DID tombstoned, checkpoints
-   * holding the leaf deleted, and a root equal to its commitment (a one-leaf tree's) forgotten.
-   */
-  const eraseRow = async (trx: Transaction<Database>, { leafIndex, commitment, did }: HeldRow) => {
-    await trx
-      .updateTable('identities')
-      .set({ commitment: null, id_tag: null, did: null, created_at: 0 })
-      .where('leaf_index', '=', leafIndex)
-      .execute();
-    await sql`
-      INSERT INTO leaf_erasures (seq, leaf_index)
-      SELECT COALESCE(MAX(seq), 0) + 1, CAST(${leafIndex} AS INTEGER) FROM leaf_erasures`.execute(trx);
-    await trx
-      .insertInto('deactivated_dids')
-      .values({ did_hash: didHash(did) })
-      .onConflict((oc) => oc.column('did_hash').doNothing())
-      .execute();
-    // Every checkpoint that holds the leaf goes with it; the next catch-up saves a new one.
-    await trx.deleteFrom('tree_checkpoints').where('size', '>', leafIndex).execute();
-    await trx.deleteFrom('tree_checkpoint_pages').where('size', '>', leafIndex).execute();
-    // A LeanIMT of one leaf has that leaf as its root: the root history held the commitment itself
-    // (found by the erasure test's database scan). No proof can be made against it any more.
-    await trx.deleteFrom('roots').where('root', '=', commitment).execute();
-  };
 
   /** One registration inside a transaction that holds the registration lock. */
   const registerOne = async (trx: Transaction<Database>, { commitment, idTag, did, queries }: NewIdentity): Promise<RegisterOutcome> => {
@@ -139,7 +52,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
   const register = groupCommit((identities: NewIdentity[]) =>
     retryOnContention(() =>
       db.transaction().execute(async (trx) => {
-        await takeRegistrationLock(trx);
+        await takeRegistrationLock(trx, dialect);
         const outcomes: RegisterOutcome[] = [];
         for (const identity of identities) outcomes.push(await registerOne(trx, identity));
         return outcomes;
@@ -178,7 +91,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
       const now = Date.now();
       await retryOnContention(() =>
         db.transaction().execute(async (trx) => {
-          await takeRegistrationLock(trx);
+          await takeRegistrationLock(trx, dialect);
           const last = await trx
             .selectFrom('identities')
             .select((eb) => eb.fn.max('leaf_index').as('max'))
@@ -244,7 +157,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     async erase(identities, require = 'every') {
       return retryOnContention(() =>
         db.transaction().execute(async (trx) => {
-          await takeErasureLocks(trx);
+          await takeErasureLocks(trx, dialect);
           const rows: HeldRow[] = [];
           for (const identity of identities) {
             const row = await rowHolding(trx, identity);
@@ -261,7 +174,7 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
     async moveFromV2({ from, to, evict }) {
       return retryOnContention(() =>
         db.transaction().execute(async (trx): Promise<MoveOutcome> => {
-          await takeErasureLocks(trx);
+          await takeErasureLocks(trx, dialect);
           if (to.queries && !(await recordQueries(trx, to.queries))) return { moved: false, reason: 'reused-query' };
           const v2 = await rowHolding(trx, from);
           if (!v2) return { moved: false, reason: 'no-v2-identity' };
@@ -343,6 +256,3 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
 
 /** How many gapless indexes from 0 end at `last` (a MAX, NULL on an empty table; a string from PostgreSQL's BIGINT). */
 const countAfter = (last: string | number | bigint | null | undefined) => (last === null || last === undefined ? 0 : Number(last) + 1);
-
-/** The tombstone's key: a DID can be asked about, but the table cannot be listed to learn erased DIDs. */
-const didHash = (did: string) => createHash('sha256').update(did).digest('hex');

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { routes } from '../../shared/paths.ts';
+import { routes, tryAgainState } from '../../shared/paths.ts';
 
 /**
  * /invalid-did: the specification's sentence, word for word, then what it means for the person who
@@ -16,7 +16,7 @@ export function InvalidDidPage() {
         (extra spaces do not). Check it and try again, or register first if you have not yet.
       </p>
       <div className="actions">
-        <Link className="button primary" to={routes.verify}>
+        <Link className="button primary" to={routes.verify} state={tryAgainState}>
           Try again
         </Link>
         <Link className="button secondary" to={routes.register}>

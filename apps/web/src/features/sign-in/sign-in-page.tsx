@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import type { SignInDetailsReply, SignInProofReply, SignInReply } from '@zeroid/protocol';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { cancelSignIn, reportSignInFailure, sendSignInProof } from '../../shared/api-client.ts';
@@ -11,6 +11,7 @@ import { SignInOnPhone } from './sign-in-on-phone.tsx';
 import { freshSignInDetails, signInDetails } from './sign-in-details.ts';
 import { afterMissedTry } from './sign-in-tries.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
+import { routes } from '../../shared/paths.ts';
 
 /** The prover loads with this screen's code, not with the welcome page. */
 const prover = () => import('../../prover/prover-client.ts');
@@ -124,6 +125,12 @@ export function SignInPage() {
         ) : null}
       </BiometricForm>
       <ErrorAlert message={error} retryIn={retryIn} />
+      {/* The sign-in is gone (expired, completed) or unreachable: no site to go back to from here, so the start. */}
+      {!details && error ? (
+        <p className="other-device">
+          <Link to={routes.home}>Back to the start</Link>
+        </p>
+      ) : null}
       {details && onPhone ? <SignInOnPhone uid={uid} onLeave={leave} onError={setError} /> : null}
     </section>
   );

@@ -1,21 +1,25 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SessionOpenReply } from '@zeroid/protocol';
 import { MESSAGES } from '@zeroid/protocol/messages';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { sessionOpen } from '../../shared/api-client.ts';
 import { prepareProver, verify } from './verify.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
-import { routes } from '../../shared/paths.ts';
+import { routes, tryAgainState } from '../../shared/paths.ts';
 import { useSafeNavigate } from '../../shared/use-safe-navigate.ts';
 import { BIOMETRIC_FIELD_ID, BiometricForm } from '../../shared/biometric-form.tsx';
 import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { PhoneSignIn } from './phone-sign-in.tsx';
+import { forgetRetryInput, keepForRetry, retryInput } from './retry-input.ts';
 
 export function VerifyPage() {
   const navigate = useSafeNavigate();
   const session = useSearchParams()[0].get('session') ?? undefined;
-  const [bioInfo, setBioInfo] = useState('');
+  // "Try again" after a failed verification: the same text, back in the field.
+  const tryAgain = (useLocation().state as Partial<typeof tryAgainState> | null)?.tryAgain === true;
+  const [bioInfo, setBioInfo] = useState(() => (tryAgain ? retryInput() : undefined) ?? '');
+  useEffect(() => forgetRetryInput(), []);
   const { pending, progress, error, setError, retryIn, run } = usePendingCall();
   const { problems, check, clear } = useFieldProblems({ bioInfo: { label: 'The biometric data', id: BIOMETRIC_FIELD_ID } });
   // A sign-in screen's QR code (decision 029): the site that asks.
@@ -57,6 +61,7 @@ export function VerifyPage() {
     if (done) {
       const { outcome, confirmationCode } = done.value;
       const verified = outcome === 'Success';
+      if (!verified) keepForRetry(bioInfo);
       navigate(verified ? routes.authorised : routes.invalidDid, {
         state: { verified, ...(confirmationCode ? { confirmationCode } : {}) },
       });
@@ -68,7 +73,13 @@ export function VerifyPage() {
   return (
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
-      {session ? <p className="lead">You are completing a verification started on another screen.</p> : null}
+      {session && sessionClosed ? (
+        <p className="lead" data-testid="session-lead">
+          The link you opened can no longer complete the verification on the other screen: it has expired or was already used. Scan a new QR
+          code there, or verify on this device.
+        </p>
+      ) : null}
+      {session && !sessionClosed ? <p className="lead">You are completing a verification started on another screen.</p> : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={(value) => {

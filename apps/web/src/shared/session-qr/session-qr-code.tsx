@@ -103,7 +103,13 @@ export function SessionQrCode({
 
   return (
     <>
-      <p>Scan this code with your phone to verify there. This screen continues once you type the code your phone then shows.</p>
+      {expired ? (
+        <p data-testid="qr-lead">
+          The link in this code has expired: a phone can no longer verify with it. Make a new code, then scan that one.
+        </p>
+      ) : (
+        <p>Scan this code with your phone to verify there. This screen continues once you type the code your phone then shows.</p>
+      )}
       {session?.phoneConnected && !expired ? (
         <p className="connected" role="status">
           <span className="spinner" aria-hidden="true" />

@@ -5,9 +5,10 @@ import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts
 import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
-import { postJson } from './support/post.ts';
-import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { ownGroupProof, signInProofs, v3ErasureBody, v3Identity, type V3Identity } from './v3-identity.ts';
+import { rawApi } from './support/raw-api.ts';
+import { stopProcesses } from './support/stop-processes.ts';
+import { tempDir } from './support/temp-dir.ts';
+import { ownGroupProof, signInProofs, v3ErasureBody, v3Identity, type V3Identity } from './identity-v3.ts';
 
 /**
  * The raw path and erasure under protocol v3 (decision 056), on real server processes, one on SQLite
@@ -67,24 +68,11 @@ beforeAll(async () => {
   );
 }, 240_000);
 
-afterAll(async () => {
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
-  await postgres?.stop();
-  removeTempDirs();
-  await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
-});
+afterAll(() => stopProcesses(Object.values(servers), postgres));
 
 describe.each(['SQLite', 'PostgreSQL'])('protocol v3 on the raw path and in erasure, on %s', (database) => {
   const server = () => servers[database]!;
-  const register = async (person: object) => (await postJson(server(), '/register', person)).body;
-  const verify = async (person: { bio_info: string }) =>
-    (await postJson(server(), '/verify', { bio_info: person.bio_info })).body['Verification Result'];
-  const erase = async (body: object) => {
-    const { status, body: reply } = await postJson(server(), '/erase', body);
-    return status === 200 ? reply['Erasure Result'] : `${status} ${reply.error?.code}`;
-  };
-  const resolves = async (did: string) => (await fetch(`${server().url}/did/${did}`)).status;
-  const challenge = async () => (await postJson<{ challenge: string }>(server(), '/challenge', {})).body.challenge;
+  const { register, verify, erase, resolves, challenge } = rawApi(server);
 
   it('keeps a v2 identity made before the change: it verifies raw, its texts cannot register beside it, and it erases raw', async () => {
     const old = await v2Identity(OLD);

@@ -23,7 +23,7 @@ import {
  * `v3/known-answers.test.ts` recomputes them with this code and with independent implementations.
  * Do not regenerate to make a test pass: every v3 identity would change with them.
  *
- *   npx tsx circuits/scripts/make-v3-vectors.ts
+ *   npx tsx circuits/scripts/make-vectors-v3.ts
  */
 const scalar = (label: string) => Fn.create(bytesToNumberBE(sha512(new TextEncoder().encode(`zeroid v3 vectors: ${label}`))));
 const point = (p: Point) => {
@@ -73,7 +73,7 @@ const vectors = inputs.map(({ id, bio }, n) => {
   };
 });
 const out = {
-  description: `Protocol v3 known answers (${SUITE_ID}), generated once by circuits/scripts/make-v3-vectors.ts. Scalars are decimal, points affine decimal with their 32-byte encoding.`,
+  description: `Protocol v3 known answers (${SUITE_ID}), generated once by circuits/scripts/make-vectors-v3.ts. Scalars are decimal, points affine decimal with their 32-byte encoding.`,
   suite: SUITE_ID,
   key: key.toString(),
   groupKey: point(groupKey),

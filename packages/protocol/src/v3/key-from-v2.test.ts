@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { babyJubjubSuite } from './baby-jubjub-suite.ts';
 import { decodeScalar } from './baby-jubjub-group.ts';
-import { v3KeyFromV2 } from './v3-key-from-v2.ts';
+import { v3KeyFromV2 } from './key-from-v2.ts';
 
 describe('v3KeyFromV2', () => {
   it('derives one canonical scalar per v2 key, different for different keys', () => {

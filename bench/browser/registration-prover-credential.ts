@@ -6,4 +6,4 @@ import { inPageGroth16 } from './in-page-groth16.ts';
  * artifacts fetched once and kept in memory, as the web app keeps them.
  */
 export const { setup, prove } = inPageGroth16('/v3/registration-credential.wasm', '/v3/registration-credential.zkey');
-export { knownAnswer } from './registration-v3-prover.ts';
+export { knownAnswer } from './registration-prover-v3.ts';

@@ -1,7 +1,7 @@
 import { chooseFittingSubset, ThresholdUnavailableError } from '@zeroid/protocol';
 import { blindQuery, lagrangeCoefficients, Point, unblindEvaluation } from '@zeroid/protocol/v3';
 import { numberToBytesBE } from '@noble/curves/utils.js';
-import { encodeV3Points, v3VerifiedBatch } from '../v3-batch.ts';
+import { encodeV3Points, v3VerifiedBatch } from '../batch-v3.ts';
 import type { OprfNodeSetV3 } from './oprf-node-set.ts';
 import type { OprfTask } from './sodium-threshold-round.ts';
 import { verifiedAnswers } from './verified-answers.ts';

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
-import { GUIDE, OIDC_PATHS, TAGS } from './openapi-guide.ts';
+import { OIDC_PATHS } from './oidc-paths.ts';
+import type { OperationGuide } from './operation-guide.ts';
+import { TAGS } from './tags.ts';
 
 type Operation = {
+  'x-guide'?: OperationGuide;
   tags?: string[];
   summary?: string;
   description?: string;
@@ -14,8 +17,9 @@ type Document = { paths?: Record<string, Record<string, Operation>> };
 /**
  * The OpenAPI 3.1 document, generated from the route schemas (themselves the TypeBox schemas of
  * `@zeroid/protocol`), so the reference can never drift from what the server validates. For people
- * it adds, from `openapi-guide.ts`, a table of contents (tags), a summary and examples for each
- * operation, and the OpenID provider's endpoints, which oidc-provider serves outside the schemas.
+ * it adds a table of contents (`tags.ts`), each operation's summary and examples (the guide its route
+ * gives in its schema as `'x-guide'`, from the route's own `routes/<name>.openapi.ts`), and the OpenID
+ * provider's endpoints, which oidc-provider serves outside the schemas (`oidc-paths.ts`).
  * Register before the routes: the plugin collects them as they are added.
  */
 export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { publicUrl: string }) {
@@ -43,10 +47,13 @@ export async function registerOpenApi(app: FastifyInstance, { publicUrl }: { pub
 }
 
 function forReaders(document: Document): void {
-  for (const [path, methods] of Object.entries(document.paths ?? {})) {
-    for (const [method, operation] of Object.entries(methods)) {
-      const guide = GUIDE[`${method} ${path}`];
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      // @fastify/swagger copies a schema's `x-` keys into its operation: the guide is read here and
+      // never served as it is.
+      const guide = operation['x-guide'];
       if (!guide) continue;
+      delete operation['x-guide'];
       operation.tags = [guide.tag];
       operation.summary = guide.summary;
       operation.description ??= guide.description;

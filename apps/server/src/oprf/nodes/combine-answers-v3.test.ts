@@ -11,7 +11,7 @@ import {
   type Point,
 } from '@zeroid/protocol/v3';
 import { Problem } from '../../problem.ts';
-import { combineV3Answers } from './combine-v3-answers.ts';
+import { combineV3Answers } from './combine-answers-v3.ts';
 
 /**
  * A threshold v3 registration's Z (decision 056): combined from node answers only when each comes
