@@ -159,6 +159,10 @@ if (suite === 'scale') {
 } else if (suite === 'registration') {
   const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9) });
   replaceInLatest((name) => name === 'browser.registration_proof', fresh);
+} else if (suite === 'credential') {
+  // The credential registration proof (decision 085) against bare depth-20 generateProof, taking turns.
+  const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9), circuit: 'registration-credential' });
+  replaceInLatest((name) => name === 'browser.credential_registration_proof', fresh);
 } else if (suite === 'noisy') {
   const rows = await runNoisy({ runs: Number(process.env.BENCH_RUNS ?? 3) });
   console.error(JSON.stringify(rows, null, 2));
@@ -182,7 +186,7 @@ if (suite === 'scale') {
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
   console.error(
-    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, browser, noisy.`,
+    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, credential, browser, noisy.`,
   );
   process.exit(2);
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { assertChromium, CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
+import { E2E_ISSUER_PUBLIC_KEY } from './tests/issuers.ts';
 
 // Real Chromium (Debian's package), the real server on a fresh SQLite database, the freshly built app.
 assertChromium();
@@ -44,6 +45,8 @@ export default defineConfig({
       RATE_LIMIT_PER_MINUTE: '0',
       SESSION_TTL_SECONDS: '20',
       LOG_LEVEL: 'warn',
+      // One trusted issuer, for credential.spec.ts; plain IDs are still accepted (REQUIRE_CREDENTIAL is false).
+      TRUSTED_ISSUERS: `Example University=${E2E_ISSUER_PUBLIC_KEY}`,
     },
   },
 });

@@ -1,15 +1,21 @@
 import path from 'node:path';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { issueCredential, issuerPublicKey } from '@zeroid/protocol/credential';
+import type { OprfDomain } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Artifacts } from '../src/proofs/artifacts.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
+import { nodesV3Round } from './threshold-round-v3.ts';
+import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { proveCredentialRegistration } from './zk-credential-client.ts';
 
 /**
  * A credential on the raw path in threshold mode (decisions 021 and 079): the issuer's key crosses to
- * the derivation thread with the raw values, and the ID's evaluation comes from 2 of 3 node processes.
+ * the derivation thread with the raw values, and the ID's evaluation comes from 2 of 3 node processes;
+ * and on the zero-knowledge path (decision 085), the rounds' node answers carried with the proof.
  */
 const university = new Uint8Array(32).fill(1);
 let nodes: OprfNodeProcess[] = [];
@@ -55,4 +61,26 @@ describe('a credential in threshold mode', () => {
       'Erasure Result': 'Success',
     });
   });
+});
+
+/** A browser's zero-knowledge client in threshold mode: each v3 round goes to the nodes, their answers kept. */
+class ThresholdZkClient extends ZkTestClient {
+  override v3Oprf(domain: OprfDomain, raw: string) {
+    return nodesV3Round(viaHttp(server.url), domain, raw);
+  }
+}
+
+describe('a credential in threshold mode, proven in zero knowledge', () => {
+  it('registers once with the node answers in its rounds', async () => {
+    const artifacts = await Artifacts.load();
+    const client = new ThresholdZkClient(viaHttp(server.url), artifacts);
+    const line = issueCredential(university, 'Staff 78');
+    const trustedKeys = [issuerPublicKey(university)];
+    const first = await proveCredentialRegistration(client, artifacts, line, 'threshold zk: the holder', { trustedKeys });
+    expect(first.body.id.answers?.length).toBeGreaterThanOrEqual(2);
+    expect((await postJson(server, '/register', first.body)).body).toEqual({ 'DID already generated': false, DID: first.did });
+    const second = await proveCredentialRegistration(client, artifacts, line, 'threshold zk: someone else', { trustedKeys });
+    expect((await postJson(server, '/register', second.body)).body).toEqual({ 'DID already generated': true });
+    await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
+  }, 300_000);
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { credentialMessage, issueCredential, issuerPublicKey } from '@zeroid/protocol/credential';
+import { credentialMessage, issueCredential, issuerPublicKey, issuerTree, parseIssuerKey } from '@zeroid/protocol/credential';
 import { hashText } from '@zeroid/protocol/v3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,7 @@ describe('GET /issuers', () => {
         { name: `issuer ${issuerPublicKey(employer).slice(0, 8)}`, publicKey: issuerPublicKey(employer) },
       ],
       credentialRequired: false,
+      issuersRoot: issuerTree([university, employer].map((key) => parseIssuerKey(issuerPublicKey(key))!)).root.toString(),
     });
     expect(await (await fetch(`${servers.required!.url}/issuers`)).json()).toMatchObject({ credentialRequired: true });
   });
@@ -201,12 +202,12 @@ describe('REQUIRE_CREDENTIAL=true', () => {
     });
   });
 
-  it('refuses every zero-knowledge registration, even a valid one, saying why', async () => {
+  it('refuses a zero-knowledge registration of a plain ID, even a valid one, saying why', async () => {
     const client = new ZkTestClient(viaHttp(server().url), artifacts);
     const { body } = await client.proveRegistration('zk 7', 'required: a proven biometric');
     const reply = await postJson(server(), '/register', body);
     expect([reply.status, reply.body.error?.code]).toEqual([400, 'CREDENTIAL_REQUIRED']);
-    expect(reply.body.error?.message).toContain('zero-knowledge proof');
+    expect(reply.body.error?.message).toContain('paste the credential your issuer gave you');
     // The same proven registration is accepted where no credential is required: the refusal is the setting's.
     const accepted = new ZkTestClient(viaHttp(servers.SQLite!.url), artifacts);
     expect((await accepted.register('zk 7', 'required: a proven biometric')).json()).toMatchObject({ 'DID already generated': false });

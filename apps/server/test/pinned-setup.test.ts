@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
-import { Artifacts, REGISTRATION_V3_FILES } from '../src/proofs/artifacts.ts';
+import { Artifacts, REGISTRATION_CREDENTIAL_FILES, REGISTRATION_V3_FILES } from '../src/proofs/artifacts.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
@@ -23,7 +23,8 @@ const env = (artifacts: string) => ({
 
 function copyOfArtifacts(): string {
   const dir = tempDir('zeroid-setup-artifacts-');
-  for (const name of REGISTRATION_V3_FILES) copyFileSync(path.join(circuits, name), path.join(dir, name));
+  for (const name of [...REGISTRATION_V3_FILES, ...REGISTRATION_CREDENTIAL_FILES])
+    copyFileSync(path.join(circuits, name), path.join(dir, name));
   return dir;
 }
 
@@ -61,7 +62,9 @@ describe('a running server', () => {
     expect(await health.json()).toMatchObject({
       status: 'ready',
       setup: { phase1: 'local', contributions: 2, beacon: false, final: false },
+      credentialSetup: { phase1: 'local', contributions: 2, beacon: true, final: false },
     });
+    expect(server.output.join('')).toContain("The credential registration circuit's trusted setup is not final: phase 1 is a local one");
   });
 
   it('serves and verifies from the bytes it checked at start when the files are replaced under it', async () => {

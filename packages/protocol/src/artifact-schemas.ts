@@ -22,7 +22,7 @@ export const ArtifactManifestReply = Type.Object(
     package: Type.String({ examples: ['@zk-kit/semaphore-artifacts'] }),
     version: Type.String({ examples: ['4.13.0'] }),
     files: Type.Record(
-      Type.String({ pattern: '^(semaphore-[0-9]{1,2}\\.(wasm|zkey|json)|registration-v3\\.(wasm|zkey|vkey\\.json))$' }),
+      Type.String({ pattern: '^(semaphore-[0-9]{1,2}\\.(wasm|zkey|json)|registration-(v3|credential)\\.(wasm|zkey|vkey\\.json))$' }),
       ArtifactEntry,
     ),
   },

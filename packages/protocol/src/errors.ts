@@ -7,7 +7,10 @@ export type ProtocolInputErrorCode =
   | 'INVALID_SIGNATURE'
   | 'DEGENERATE_KEY'
   | 'MALFORMED_TEXT'
-  | 'MALFORMED_CREDENTIAL';
+  | 'MALFORMED_CREDENTIAL'
+  | 'ISSUER_NOT_TRUSTED'
+  | 'CREDENTIAL_SIGNATURE_INVALID'
+  | 'CREDENTIAL_EXPIRED';
 
 /** A value that entered from outside (a person or a client) is not acceptable: a 400, never a 500. */
 export class ProtocolInputError extends Error {

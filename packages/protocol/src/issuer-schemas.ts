@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { closed } from './schema-parts.ts';
+import { closed, decimal } from './schema-parts.ts';
 
 /**
  * GET /issuers: the issuers whose credentials this server registers (`TRUSTED_ISSUERS`, decision 079),
@@ -18,6 +18,9 @@ export const IssuersReply = Type.Object(
       ),
     ),
     credentialRequired: Type.Boolean({ description: '`REQUIRE_CREDENTIAL`: a plain ID is refused at registration' }),
+    issuersRoot: decimal(
+      'the root of the Poseidon Merkle tree of the issuers above, in this order (leaves Poseidon(A.x, A.y), depth 5): a credential proof shows its issuer is a leaf',
+    ),
   },
   closed,
 );

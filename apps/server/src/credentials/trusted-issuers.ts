@@ -1,4 +1,4 @@
-import { parseIssuerKey } from '@zeroid/protocol/credential';
+import { ISSUER_TREE_DEPTH, parseIssuerKey } from '@zeroid/protocol/credential';
 import type { AffinePoint } from '@zeroid/protocol/v3';
 
 /** One issuer this server trusts: its name (the operator's, or its key's first characters) and public key. */
@@ -41,5 +41,8 @@ export function readTrustedIssuers(value: string | undefined, problem: (message:
     }
     issuers.push({ name: name ?? `issuer ${publicKey.slice(0, 8)}`, publicKey, point });
   }
+  // The credential proof hides the issuer in a tree of fixed depth (decision 085).
+  if (issuers.length > 2 ** ISSUER_TREE_DEPTH)
+    problem(`TRUSTED_ISSUERS lists ${issuers.length} issuers; at most ${2 ** ISSUER_TREE_DEPTH} fit`);
   return issuers;
 }

@@ -30,6 +30,8 @@ export interface CheckedRegistrationV3 {
   queries: [string, string];
   proof: string[];
   publicSignals: string[];
+  /** The verification key's name when not registration-v3's: the credential circuit's (decision 085). */
+  circuit?: string;
 }
 
 /** Where Z = k·B comes from: the single key, or the threshold nodes' v3 keys (undefined until they publish them). */

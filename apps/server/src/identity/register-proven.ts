@@ -25,7 +25,7 @@ export async function registerProven(
   moveFromV2?: { commitment: string; idTag: string },
 ): Promise<{ inserted: boolean; replacedDid?: string }> {
   if (!(await storage.challenges.consume(registration.challenge))) throw challengeUnusable();
-  if (!(await verifier.verifyClaim(registrationClaim(registration.proof, registration.publicSignals)))) {
+  if (!(await verifier.verifyClaim(registrationClaim(registration.proof, registration.publicSignals, registration.circuit)))) {
     throw badRequest('INVALID_PROOF', 'The registration proof does not hold for these values and OPRF evaluations.');
   }
   const { commitment, idTag, did, queries } = registration;

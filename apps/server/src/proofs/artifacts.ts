@@ -3,11 +3,18 @@ import { createReadStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import checksums from './artifact-checksums.json' with { type: 'json' };
 
 /** The v3 registration circuit's files that are served (decision 056); its r1cs and ptau stay in the repository. */
 export const REGISTRATION_V3_FILES = ['registration-v3.wasm', 'registration-v3.zkey', 'registration-v3.vkey.json'] as const;
+
+/** The credential registration circuit's files that are served (decision 085), under their own pins. */
+export const REGISTRATION_CREDENTIAL_FILES = [
+  'registration-credential.wasm',
+  'registration-credential.zkey',
+  'registration-credential.vkey.json',
+] as const;
 
 export interface Artifact {
   name: string;
@@ -42,8 +49,15 @@ export class Artifacts {
     private readonly byName: Map<string, Artifact>,
   ) {}
 
-  /** `circuits`: where the v3 registration circuit's files are; `pins`: what they must be (a test gives another build's). */
-  static async load(circuits = circuitArtifactsDirectory(), pins: RegistrationPins = REGISTRATION_V3_SETUP): Promise<Artifacts> {
+  /**
+   * `circuits`: where the registration circuits' files are; `pins`, `credentialPins`: what the v3 and
+   * the credential circuit's files must be (a test gives another build's).
+   */
+  static async load(
+    circuits = circuitArtifactsDirectory(),
+    pins: RegistrationPins = REGISTRATION_V3_SETUP,
+    credentialPins: RegistrationPins = REGISTRATION_CREDENTIAL_SETUP,
+  ): Promise<Artifacts> {
     const require = createRequire(import.meta.url);
     const directory = path.dirname(require.resolve(`${checksums.package}/package.json`));
     const installed = (require(`${checksums.package}/package.json`) as { version: string }).version;
@@ -51,17 +65,20 @@ export class Artifacts {
       throw new Error(`${checksums.package} ${installed} is installed, but checksums were recorded for ${checksums.version}`);
     }
     const expected = [
-      ...Object.entries(checksums.files).map(([name, sums]) => ({ name, file: path.join(directory, name), ...sums, setup: false })),
-      ...REGISTRATION_V3_FILES.map((name) => {
-        const sums = pins.files[name];
-        if (!sums)
-          throw new Error(`This build pins no SHA-256 for ${name} (REGISTRATION_V3_SETUP): run the ceremony's commands, which pin it`);
-        return { name, file: path.join(circuits, name), ...sums, setup: true };
-      }),
+      ...Object.entries(checksums.files).map(([name, sums]) => ({
+        name,
+        file: path.join(directory, name),
+        ...sums,
+        setup: false,
+        circuit: '',
+        constant: '',
+      })),
+      ...setupFiles(REGISTRATION_V3_FILES, pins, 'v3 registration', 'REGISTRATION_V3_SETUP', circuits),
+      ...setupFiles(REGISTRATION_CREDENTIAL_FILES, credentialPins, 'credential registration', 'REGISTRATION_CREDENTIAL_SETUP', circuits),
     ];
     const byName = new Map<string, Artifact>();
     await Promise.all(
-      expected.map(async ({ name, file, sha256, bytes, setup }) => {
+      expected.map(async ({ name, file, sha256, bytes, setup, circuit, constant }) => {
         // Kept ones are read whole (the bytes hashed are the bytes kept); the others streamed, not all held at once.
         const eager = setup || name.endsWith('.json');
         const kept = eager ? await readFile(file).catch(unreadable(name, file)) : undefined;
@@ -69,7 +86,7 @@ export class Artifacts {
         if (actual !== sha256) {
           throw new Error(
             setup
-              ? `The v3 registration setup's ${name} has SHA-256 ${actual}, but this build pins ${sha256} (REGISTRATION_V3_SETUP): ` +
+              ? `The ${circuit} setup's ${name} has SHA-256 ${actual}, but this build pins ${sha256} (${constant}): ` +
                   `refusing to start on a setup that is not the one \`npm run ceremony -- verify\` checked. Restore ${file} from this release.`
               : `Artifact ${name} has SHA-256 ${actual}, expected ${sha256}`,
           );
@@ -91,6 +108,15 @@ export class Artifacts {
 
   readonly package = checksums.package;
   readonly version = checksums.version;
+}
+
+/** A registration circuit's served files with the SHA-256 its pins give each; a file with no pin stops the start. */
+function setupFiles(names: readonly string[], pins: RegistrationPins, circuit: string, constant: string, directory: string) {
+  return names.map((name) => {
+    const sums = pins.files[name];
+    if (!sums) throw new Error(`This build pins no SHA-256 for ${name} (${constant}): run the ceremony's commands, which pin it`);
+    return { name, file: path.join(directory, name), ...sums, setup: true, circuit, constant };
+  });
 }
 
 /** Reads a file on first call, checks it against its pin and keeps the bytes; a mismatch is refused every time, never served. */

@@ -1,12 +1,18 @@
-import type { RegistrationSetupState } from '@zeroid/protocol/v3';
+/** What any circuit's setup is (`state` in its pins). */
+export interface SetupState {
+  phase1: 'public' | 'local';
+  contributions: number;
+  beacon: boolean;
+  final: boolean;
+}
 
 /**
- * What the operator must hear at every start while the v3 registration setup is not final
+ * What the operator must hear at every start while a registration circuit's setup (v3's, or the credential circuit's) is not final
  * (decision 072): undefined once phase 1 is a public ceremony's and phase 2 has two or more
  * contributions and a closing beacon. A setup whose every contribution one party made lets that
  * party forge registration proofs, so the log says exactly what is missing.
  */
-export function setupWarning(state: RegistrationSetupState): string | undefined {
+export function setupWarning(state: SetupState, circuit = 'v3 registration circuit'): string | undefined {
   if (state.final) return undefined;
   const missing = [
     ...(state.phase1 === 'local' ? ['phase 1 is a local one, not a public ceremony’s (npm run ceremony -- import-phase1)'] : []),
@@ -14,7 +20,7 @@ export function setupWarning(state: RegistrationSetupState): string | undefined 
     ...(state.beacon ? [] : ['phase 2 is not closed with a public random beacon']),
   ];
   return (
-    `The v3 registration circuit's trusted setup is not final: ${missing.join('; ')}. ` +
+    `The ${circuit}'s trusted setup is not final: ${missing.join('; ')}. ` +
     'Whoever made all of its contributions can forge registration proofs; see docs/deploy.md, "The trusted setup".'
   );
 }

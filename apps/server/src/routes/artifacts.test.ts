@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactManifestReply } from '@zeroid/protocol';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
-import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
-import { Artifacts, REGISTRATION_V3_FILES } from '../proofs/artifacts.ts';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { Artifacts, REGISTRATION_CREDENTIAL_FILES, REGISTRATION_V3_FILES } from '../proofs/artifacts.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ describe('GET /artifacts', () => {
   it('names every pinned file with the SHA-256 and size of its uncompressed bytes', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
     expect(manifest.package).toBe('@zk-kit/semaphore-artifacts');
-    expect(Object.keys(manifest.files)).toHaveLength(96 + 3);
+    expect(Object.keys(manifest.files)).toHaveLength(96 + 3 + 3);
     expect(manifest.files['semaphore-1.zkey']).toEqual({
       sha256: '471a978875f91411b21ba5a2fbea41df30ec45eb23e3ac045edf7f30a2846a08',
       bytes: 1552601,
@@ -36,6 +36,7 @@ describe('GET /artifacts', () => {
 describe('the v3 registration circuit’s artifacts (decision 056)', () => {
   const circuits = path.resolve(import.meta.dirname, '../../../../circuits/artifacts');
   const pinned = REGISTRATION_V3_SETUP.files;
+  const SERVED = [...REGISTRATION_V3_FILES, ...REGISTRATION_CREDENTIAL_FILES];
 
   it('are in the manifest with the hashes pinned in code, and served byte for byte', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
@@ -52,7 +53,7 @@ describe('the v3 registration circuit’s artifacts (decision 056)', () => {
 
   it('refuse a start on a file that is not the pinned one', async () => {
     const tampered = tempDir('zeroid-circuits-');
-    for (const name of REGISTRATION_V3_FILES) copyFileSync(path.join(circuits, name), path.join(tampered, name));
+    for (const name of SERVED) copyFileSync(path.join(circuits, name), path.join(tampered, name));
     const vkey = path.join(tampered, 'registration-v3.vkey.json');
     writeFileSync(vkey, readFileSync(vkey, 'utf8').replace('"IC"', '"IC" '));
     await expect(Artifacts.load(tampered)).rejects.toThrow(
@@ -60,11 +61,27 @@ describe('the v3 registration circuit’s artifacts (decision 056)', () => {
     );
     // The same files under another build's pins (a checksums file beside them no longer counts).
     const untampered = tempDir('zeroid-circuits-');
-    for (const name of REGISTRATION_V3_FILES) copyFileSync(path.join(circuits, name), path.join(untampered, name));
+    for (const name of SERVED) copyFileSync(path.join(circuits, name), path.join(untampered, name));
     const otherBuild = { files: { ...pinned, 'registration-v3.zkey': { sha256: '0'.repeat(64), bytes: 1 } } };
     await expect(Artifacts.load(untampered, otherBuild)).rejects.toThrow(
       /registration-v3\.zkey has SHA-256 [0-9a-f]{64}, but this build pins 0{64}/,
     );
+    // The credential circuit's files are held to their own pins (decision 085).
+    const credentialKey = path.join(untampered, 'registration-credential.zkey');
+    writeFileSync(credentialKey, readFileSync(credentialKey).reverse());
+    await expect(Artifacts.load(untampered)).rejects.toThrow(
+      /^The credential registration setup's registration-credential\.zkey has SHA-256 [0-9a-f]{64}, but this build pins [0-9a-f]{64} \(REGISTRATION_CREDENTIAL_SETUP\)/,
+    );
+  });
+
+  it('serve the credential circuit’s files under their own pins', async () => {
+    const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
+    for (const name of REGISTRATION_CREDENTIAL_FILES) {
+      expect(manifest.files[name]).toEqual(REGISTRATION_CREDENTIAL_SETUP.files[name]);
+      const reply = await get(`/artifacts/${name}?sha256=${manifest.files[name]!.sha256}`);
+      expect(reply.statusCode).toBe(200);
+      expect(sha256(reply.rawPayload)).toBe(manifest.files[name]!.sha256);
+    }
   });
 });
 

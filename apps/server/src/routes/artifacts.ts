@@ -15,7 +15,7 @@ const ENCODINGS = ['br', 'gzip', 'identity'] as const;
 const notFound = new Problem(404, 'NOT_FOUND', 'No such proving artifact.');
 const changed = new Problem(503, 'ARTIFACT_UNAVAILABLE', 'This proving artifact is not available from this instance.');
 
-const Params = Type.Object({ name: Type.String({ maxLength: 32 }) }, { additionalProperties: false });
+const Params = Type.Object({ name: Type.String({ maxLength: 40 }) }, { additionalProperties: false });
 const Query = Type.Object(
   {
     sha256: Type.Optional(
@@ -29,7 +29,7 @@ const Query = Type.Object(
 );
 
 /**
- * GET /artifacts and GET /artifacts/semaphore-<depth>.(wasm|zkey|json) or registration-v3.(wasm|zkey|vkey.json):
+ * GET /artifacts and GET /artifacts/semaphore-<depth>.(wasm|zkey|json) or registration-(v3|credential).(wasm|zkey|vkey.json):
  * the pinned proving artifacts and verification keys, Semaphore's and the v3 registration circuit's
  * (decision 056), served by us so the browser fetches nothing from another host (decision 043).
  * - The manifest names each file's SHA-256 and size; asked for with `?sha256=` the file is immutable

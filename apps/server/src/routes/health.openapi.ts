@@ -5,7 +5,7 @@ export const readyGuide: OperationGuide = {
   tag: 'Operations',
   summary: 'Ready: storage and tree loaded',
   description:
-    '`setup` is what the v3 registration circuit’s trusted setup is: `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. It does not change the status.',
+    '`setup` is what the v3 registration circuit’s trusted setup is, `credentialSetup` the credential registration circuit’s: `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. Neither changes the status.',
   replies: {
     '200': {
       ready: {
@@ -15,6 +15,7 @@ export const readyGuide: OperationGuide = {
           members: 2,
           root: '1200320220719314186300992006211585066859',
           setup: { phase1: 'local', contributions: 2, beacon: false, final: false },
+          credentialSetup: { phase1: 'local', contributions: 2, beacon: true, final: false },
         },
       },
     },

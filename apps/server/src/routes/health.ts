@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readyGuide, aliveGuide } from './health.openapi.ts';
-import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps } from '../app-deps.ts';
 import { replyNotReady } from '../http/reply-not-ready.ts';
 import { replyProblem } from '../http/reply-problem.ts';
@@ -10,12 +10,14 @@ import { Problem } from '../problem.ts';
 /**
  * Liveness (the process answers) and readiness (warmed up, storage answers, the tree is loaded, not
  * shutting down). A ready answer also says what the v3 registration setup is (`setup`, decision
- * 072): a setup that is not final does not make the instance unready, but nobody should read
+ * 072) and the credential circuit's (`credentialSetup`, decision 085): a setup that is not final does not make the instance unready, but nobody should read
  * `ready` as "the setup is trustworthy".
  */
 export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
   const { lifecycle, oprf, oprfNodes } = deps;
   const setup = { ...REGISTRATION_V3_SETUP.state };
+  // The credential circuit's own setup (decision 085), reported beside v3's under its own name.
+  const credentialSetup = { ...REGISTRATION_CREDENTIAL_SETUP.state };
   app.get('/livez', { schema: { 'x-guide': aliveGuide } }, async () => ({ status: 'ok' }));
   app.get('/healthz', { schema: { 'x-guide': readyGuide } }, async (request, reply) => {
     if (lifecycle.warmingUp) {
@@ -44,9 +46,9 @@ export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
       const v3LeftOut = set?.v3 ? set.nodes.flatMap(({ index, v3Problem }) => (v3Problem ? [{ index, problem: v3Problem }] : [])) : [];
       if (leftOut.length > 0 || v3LeftOut.length > 0) {
         const nodes = { leftOut, ...(v3LeftOut.length > 0 ? { v3LeftOut } : {}) };
-        return { status: 'degraded', members, root, oprfNodes: nodes, setup };
+        return { status: 'degraded', members, root, oprfNodes: nodes, setup, credentialSetup };
       }
-      return { status: 'ready', members, root, setup };
+      return { status: 'ready', members, root, setup, credentialSetup };
     } catch (error) {
       return replyNotReady(request, reply, error);
     }

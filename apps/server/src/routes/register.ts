@@ -8,6 +8,7 @@ import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
+import { checkCredentialRegistration } from '../identity/check-credential-registration.ts';
 import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { signedErasure } from '../identity/erase-identity.ts';
@@ -32,20 +33,18 @@ const v2Closed = () =>
     'Registration now proves every value (protocol v3), and this app still registers the old way. Please reload the app and register again.',
   );
 
-/**
- * With `REQUIRE_CREDENTIAL`, a proven registration would have to prove a credential, and no circuit
- * proves one yet (decision 079): every zero-knowledge registration is refused, saying so.
- */
-const provenCredentialUnavailable = () =>
+/** With `REQUIRE_CREDENTIAL`, a proven registration must prove a credential (decision 085). */
+const provenCredentialRequired = () =>
   badRequest(
     'CREDENTIAL_REQUIRED',
-    'This server registers only IDs vouched for by a trusted issuer, and a credential cannot yet be registered with a zero-knowledge proof. Register in the raw mode with the credential your issuer gave you as the ID: the server checks it and keeps neither it nor the biometric.',
+    'This server registers only IDs vouched for by a trusted issuer: paste the credential your issuer gave you as the ID, and the app proves it without sending it (GET /issuers lists the issuers).',
   );
 
 /**
  * POST /register, in either of two bodies: the zero-knowledge one, protocol v3 since decision 056
  * (`commitment`, `idTag`, `did`, `challenge`, the two OPRF rounds, a Groth16 `proof` and the DID's
- * signature: `ZkRegisterV3Body`), or the specification's raw one (`id_info`, `bio_info`), for which
+ * signature: `ZkRegisterV3Body`; with `credential`, a proof of the credential circuit, decision 085),
+ * or the specification's raw one (`id_info`, `bio_info`), for which
  * the server derives on the client's behalf and drops the raw values; a credential as `id_info` is
  * checked first (signature, trust, expiry: `registrationId`, decision 079). A v2 zero-knowledge body (with
  * `signatures`) is refused: nothing proved where its values came from. The reply is 200 whatever
@@ -70,9 +69,11 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
       let registration: RegistrationRequest;
       if ('signatures' in body) throw v2Closed();
       if ('commitment' in body) {
-        if (deps.config.requireCredential) throw provenCredentialUnavailable();
-        const { moveFromV2, ...registered } = body;
-        const proven = checkRegistrationV3(registered, v3Evaluator(deps));
+        const { moveFromV2, credential, ...registered } = body;
+        if (!credential && deps.config.requireCredential) throw provenCredentialRequired();
+        const proven = credential
+          ? checkCredentialRegistration({ ...registered, credential }, v3Evaluator(deps), deps.config, new Date())
+          : checkRegistrationV3(registered, v3Evaluator(deps));
         // A move (decision 073): the v2 identity's signatures are checked here too, before anything is spent.
         const from = moveFromV2 && signedErasure({ ...moveFromV2, challenge: body.challenge }, moveFromV2.signatures);
         registration = from ? { proven, moveFromV2: { commitment: from.commitment, idTag: from.idTag } } : { proven };

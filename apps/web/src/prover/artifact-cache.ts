@@ -69,6 +69,19 @@ export function registrationArtifacts(
   );
 }
 
+/** The credential registration circuit (`registration-credential.wasm`) and its proving key, the same way (decision 085). */
+export function credentialRegistrationArtifacts(
+  onProgress?: DownloadProgress,
+  options: { priority?: RequestPriority } = {},
+): Promise<ProvingArtifacts> {
+  return sharedDownload(
+    ['registration-credential.wasm', 'registration-credential.zkey'],
+    'The server has no proving key for a credential.',
+    onProgress,
+    options,
+  );
+}
+
 function sharedDownload(
   names: readonly [string, string],
   missing: string,

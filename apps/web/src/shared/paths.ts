@@ -37,6 +37,7 @@ export const apiUrls = {
   oprfPublicKey: () => api('/oprf/public-key'),
   oprfAdmission: () => api('/oprf/admission'),
   challenge: () => api('/challenge'),
+  issuers: () => api('/issuers'),
   reservations: () => api('/reservations'),
   reservationRelease: () => api('/reservations/release'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),

@@ -1,5 +1,6 @@
 import { base64urlnopad } from '@scure/base';
 import { verifySignature } from '@zk-kit/eddsa-poseidon';
+import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { describe, expect, it } from 'vitest';
 import { ProtocolInputError } from '../errors.ts';
 import { SNARK_SCALAR_FIELD } from '../field.ts';
@@ -9,12 +10,15 @@ import {
   credentialMessage,
   credentialVerifier,
   dayNumber,
+  describeCredential,
   isCredentialText,
   isExpired,
   issueCredential,
   issuerPublicKey,
+  issuerTree,
   parseIssuerKey,
   readCredential,
+  usableCredential,
   verifyCredentialSignature,
   type Credential,
 } from './index.ts';
@@ -161,5 +165,54 @@ describe('credentials', () => {
     expect(credentialIdTag(a, 5n)).toMatch(/^[0-9a-f]{64}$/);
     expect(credentialIdTag(a, 5n)).not.toBe(credentialIdTag(b, 5n));
     expect(credentialIdTag(a, 5n)).not.toBe(credentialIdTag(a, 6n));
+  });
+});
+
+describe('describeCredential', () => {
+  it('names the issuer and the last valid day as a person reads them', () => {
+    expect(describeCredential({ expires: '2027-03-01' }, 'Example University')).toBe(
+      'Credential from Example University, valid until 1 March 2027',
+    );
+    expect(describeCredential({ expires: '2030-12-31' }, 'Example Employer')).toBe(
+      'Credential from Example Employer, valid until 31 December 2030',
+    );
+    expect(describeCredential({ expires: undefined }, 'Example Employer')).toBe('Credential from Example Employer, with no expiry');
+  });
+});
+
+describe('issuerTree', () => {
+  it('gives each issuer a path that leads from its leaf to the root, and refuses more than 32 issuers', () => {
+    const keys = [key, otherKey, new Uint8Array(32).fill(11)].map((k) => parseIssuerKey(issuerPublicKey(k))!);
+    const tree = issuerTree(keys);
+    keys.forEach((issuer, index) => {
+      const { pathBits, siblings } = tree.pathOf(index);
+      let node = poseidon2([issuer.x, issuer.y]);
+      pathBits.forEach((bit, level) => (node = bit ? poseidon2([siblings[level]!, node]) : poseidon2([node, siblings[level]!])));
+      expect(node).toBe(tree.root);
+    });
+    expect(issuerTree(keys.slice(0, 2)).root).not.toBe(tree.root);
+    expect(() => tree.pathOf(3)).toThrow(RangeError);
+    expect(() => issuerTree(Array.from({ length: 33 }, () => keys[0]!))).toThrow(RangeError);
+  });
+});
+
+describe('usableCredential', () => {
+  it('refuses on the device what the raw path refuses, with the same codes, and gives the issuer’s place', () => {
+    const line = issueCredential(key, 'Student 1', { expires: '2027-03-01' });
+    const trusted = [issuerPublicKey(otherKey), issuerPublicKey(key)];
+    const now = new Date('2027-03-01T23:59:59Z');
+    expect(usableCredential(line, trusted, now).issuerIndex).toBe(1);
+    const code = (text: string, keys = trusted, at = now) => {
+      try {
+        usableCredential(text, keys, at);
+        return 'accepted';
+      } catch (error) {
+        return (error as ProtocolInputError).code;
+      }
+    };
+    expect(code(line, [issuerPublicKey(otherKey)])).toBe('ISSUER_NOT_TRUSTED');
+    expect(code(swap(line, 2, '2028-03-01'))).toBe('CREDENTIAL_SIGNATURE_INVALID');
+    expect(code(line, trusted, new Date('2027-03-02T00:00:00Z'))).toBe('CREDENTIAL_EXPIRED');
+    expect(code(line.slice(0, -2))).toBe('MALFORMED_CREDENTIAL');
   });
 });

@@ -16,3 +16,7 @@ export { readCredential, isCredentialText } from './read-credential.ts';
 export { verifyCredentialSignature } from './verify-credential-signature.ts';
 export { credentialVerifier } from './credential-verifier.ts';
 export { credentialIdTag } from './credential-id-tag.ts';
+export { issuerTree, issuerLeaf, ISSUER_TREE_DEPTH, type IssuerTree, type IssuerPath } from './issuer-tree.ts';
+export { credentialProofInput, credentialPublicSignals, type CredentialStatement } from './credential-proof-input.ts';
+export { usableCredential } from './usable-credential.ts';
+export { describeCredential } from './describe-credential.ts';

@@ -4,6 +4,7 @@ import { closed, decimal, ed25519Signature } from '../schema-parts.ts';
 import { DID_KEY_PATTERN } from '../did-key.ts';
 import { MAX_SIGN_IN_SECTORS, SemaphoreProofSchema, ZkEraseBody } from '../schemas.ts';
 import { V3Evaluation, V3Point } from './key-info.ts';
+import { CredentialClaim } from './credential-claim.ts';
 
 /**
  * Protocol v3 on the wire (decision 056, phase B of decision 040). Points are 32 bytes (43 base64url
@@ -61,13 +62,18 @@ export type V2Holding = Static<typeof V2Holding>;
 export const ZkRegisterV3Body = Type.Object(
   {
     commitment: decimal('Semaphore identity commitment, proven in the circuit'),
-    idTag: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Poseidon(ID_TAG_LABEL, y_id) as 64 hex digits, proven in the circuit' }),
+    idTag: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description:
+        'Poseidon(ID_TAG_LABEL, y_id) as 64 hex digits, proven in the circuit; with `credential`, Poseidon(CREDENTIAL_ID_TAG_LABEL, A.x, A.y, y_id)',
+    }),
     did: Type.String({ pattern: DID_KEY_PATTERN }),
     challenge: decimal('an unused challenge from POST /challenge, a public input of the proof'),
     bio: V3Round,
     id: V3Round,
     proof: Groth16Points,
     didSignature: ed25519Signature('base64url Ed25519 signature over v3RegistrationMessage'),
+    credential: Type.Optional(CredentialClaim),
     moveFromV2: Type.Optional({
       ...V2Holding,
       description:

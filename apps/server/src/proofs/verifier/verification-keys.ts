@@ -3,6 +3,9 @@ import type { Artifacts } from '../artifacts.ts';
 /** The verification key of the v3 registration proof (decision 056), by its name in a `Groth16Claim`. */
 export const REGISTRATION_V3_KEY = 'registration-v3';
 
+/** The verification key of a registration proven with a credential (decision 085). */
+export const REGISTRATION_CREDENTIAL_KEY = 'registration-credential';
+
 /**
  * The key of a Semaphore proof of `depth`: `semaphore-<depth>`. Throws on anything but an integer, so
  * no value a client sends can name another circuit's key.
@@ -14,7 +17,8 @@ export function semaphoreKeyName(depth: unknown): string {
 
 /**
  * Key name → text of every pinned Groth16 verification key we verify against: Semaphore's
- * `semaphore-<depth>.json` for every depth we serve, and `registration-v3.vkey.json`. The text is
+ * `semaphore-<depth>.json` for every depth we serve, `registration-v3.vkey.json` and
+ * `registration-credential.vkey.json`. The text is
  * the bytes checked at start (`Artifacts.load`), handed to the verifier threads as they start: no
  * thread reads a key from disk (decision 072).
  */
@@ -26,5 +30,7 @@ export async function verificationKeys(artifacts: Artifacts): Promise<Record<str
   }
   const registration = artifacts.get(`${REGISTRATION_V3_KEY}.vkey.json`);
   if (registration) keys[REGISTRATION_V3_KEY] = (await registration.read()).toString('utf8');
+  const credential = artifacts.get(`${REGISTRATION_CREDENTIAL_KEY}.vkey.json`);
+  if (credential) keys[REGISTRATION_CREDENTIAL_KEY] = (await credential.read()).toString('utf8');
   return keys;
 }

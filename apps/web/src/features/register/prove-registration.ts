@@ -1,5 +1,6 @@
 import { packGroth16Proof } from '@semaphore-protocol/proof';
 import type { ChallengeReply, RegisterReply } from '@zeroid/protocol';
+import { credentialIdTag, credentialProofInput, dayOf } from '@zeroid/protocol/credential';
 import {
   deriveRegistration,
   registrationStatement,
@@ -13,7 +14,8 @@ import type { Progress } from '../../shared/progress.ts';
 import { ApiError, requestJson } from '../../shared/http.ts';
 import { apiUrls } from '../../shared/paths.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
-import { registrationArtifacts } from '../../prover/artifact-cache.ts';
+import { credentialRegistrationArtifacts, registrationArtifacts } from '../../prover/artifact-cache.ts';
+import { checkCredential } from './check-credential.ts';
 import { downloadProgress } from '../../prover/download-progress.ts';
 import { normaliseField } from '../../shared/normalise-field.ts';
 import { oprfRoundV3 } from '../../oprf/oprf-round-v3.ts';
@@ -28,6 +30,9 @@ import type { MoveRefused } from '../../prover/messages.ts';
  * DID key's signature. Only blinded points, the nodes' answers, derived values, the proof and the
  * signature are sent; the server rebuilds the proof's public inputs from what it checks itself. A
  * person who holds a v2 identity moves it here (decision 073): its proof goes with the registration.
+ * An ID that is a credential (decision 085) is checked against GET /issuers before anything is sent,
+ * its ID goes through the ID round, and the credential circuit proves that a trusted issuer signed it
+ * and that it has not expired on the challenge's day: the credential itself never leaves this device.
  */
 export async function proveRegistration(
   input: { idInfo: string; bioInfo: string },
@@ -35,19 +40,36 @@ export async function proveRegistration(
 ): Promise<RegisterReply | MoveRefused> {
   const idInfo = normaliseField(input.idInfo, 'The ID');
   const bioInfo = normaliseField(input.bioInfo, 'The biometric data');
+  // A credential that this server would refuse is refused here, before any round or proof.
+  const credential = await checkCredential(idInfo);
   progress({ stage: 'deriving' });
   // Prepared when the page opened; the bar shows what is left of it.
-  const artifactsRequest = registrationArtifacts(downloadProgress(progress));
+  const artifactsRequest = (credential ? credentialRegistrationArtifacts : registrationArtifacts)(downloadProgress(progress));
   artifactsRequest.catch(() => undefined); // awaited below; never an unhandled rejection
   const challengeRequest = requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' });
   // A person who holds a v2 identity moves it in this registration (decision 073): never both, never neither.
-  const v2Request = challengeRequest.then(({ challenge }) => findV2Holding({ idInfo, bioInfo }, challenge));
+  // No v2 identity holds a credential: they came after v2.
+  const v2Request = credential
+    ? Promise.resolve(undefined)
+    : challengeRequest.then(({ challenge }) => findV2Holding({ idInfo, bioInfo }, challenge));
   v2Request.catch(() => undefined); // awaited below
-  const [bio, id, { challenge }] = await Promise.all([oprfRoundV3('bio', bioInfo), oprfRoundV3('id', idInfo), challengeRequest]);
+  const idText = credential ? credential.credential.id : idInfo;
+  const [bio, id, { challenge, expiresAt }] = await Promise.all([oprfRoundV3('bio', bioInfo), oprfRoundV3('id', idText), challengeRequest]);
   timelineMark('oprf-round-done');
   const registration = deriveRegistration(bio.output, id.output);
-  const fields = { commitment: registration.commitment, idTag: registration.idTag, did: registration.didKey.did, challenge };
-  const proofInput = registrationProofInput(bio.query, id.query, registrationStatement({ bio, id }, bio.groupKey, challenge, fields.did));
+  const idTag = credential ? credentialIdTag(credential.credential.issuer, id.output) : registration.idTag;
+  const fields = { commitment: registration.commitment, idTag, did: registration.didKey.did, challenge };
+  const statement = registrationStatement({ bio, id }, bio.groupKey, challenge, fields.did);
+  // The day the server accepts: the challenge's expiry day, by the server's clock, not this device's.
+  const claim = credential && { today: dayOf(new Date(expiresAt)), issuersRoot: credential.tree.root.toString() };
+  const proofInput =
+    credential && claim
+      ? credentialProofInput(bio.query, id.query, credential.credential, credential.tree.pathOf(credential.issuerIndex), {
+          ...statement,
+          today: claim.today,
+          issuersRoot: credential.tree.root,
+        })
+      : registrationProofInput(bio.query, id.query, statement);
   const artifacts = await artifactsRequest;
   progress({ stage: 'proving' });
   timelineMark('proof-started');
@@ -61,6 +83,7 @@ export async function proveRegistration(
     proof: packGroth16Proof(proof).map(String),
     didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
     ...(held ? { moveFromV2: held.holding } : {}),
+    ...(claim ? { credential: claim } : {}),
   };
   progress({ stage: 'sending' });
   try {

@@ -11,6 +11,7 @@ import { SecretField } from '../../shared/secret-field.tsx';
 import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { AlreadyRegistered } from './already-registered.tsx';
+import { useCredentialNotice } from './use-credential-notice.ts';
 
 const FIELDS = {
   idInfo: { label: 'The ID', id: 'id-info' },
@@ -24,6 +25,7 @@ export function RegisterPage() {
   const { problems, check, clear } = useFieldProblems(FIELDS);
   const [outcome, setOutcome] = useState<RegisterOutcome>();
   const onDevice = config.proving === 'browser';
+  const credential = useCredentialNotice(idInfo);
 
   // The registration proof's circuit and key load while the ID and biometric are typed (decision 043).
   useEffect(() => prepareRegistrationProver(), []);
@@ -33,6 +35,8 @@ export function RegisterPage() {
     setOutcome(undefined);
     // Empty or too long: said at once, under the field, before anything is sent or started.
     if (!check({ idInfo, bioInfo })) return;
+    // A credential this server would refuse: the reason is already under the field; nothing starts.
+    if (credential.problem) return;
     const done = await run((onProgress) => how({ idInfo, bioInfo }, onProgress), 'Registration failed. Please try again.');
     if (!done) return;
     setOutcome(done.value);
@@ -58,8 +62,11 @@ export function RegisterPage() {
             setIdInfo(value);
             clear('idInfo');
           }}
-          help={`Any text that identifies you, such as a membership or document number. One identity per ID.${onDevice ? ' Only a one-way tag of it leaves this device.' : ''}`}
-          problem={problems.idInfo}
+          help={
+            credential.description ??
+            `Any text that identifies you, such as a membership or document number, or the credential your issuer gave you. One identity per ID.${onDevice ? ' Only a one-way tag of it leaves this device.' : ''}`
+          }
+          problem={problems.idInfo ?? credential.problem}
         />
         <SecretField
           id={FIELDS.bioInfo.id}

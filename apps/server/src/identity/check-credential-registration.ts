@@ -1,0 +1,50 @@
+import { dayOf } from '@zeroid/protocol/credential';
+import type { CredentialClaim, ZkRegisterV3Body } from '@zeroid/protocol/v3';
+import { issuersRoot } from '../credentials/issuers-root.ts';
+import type { TrustedIssuer } from '../credentials/trusted-issuers.ts';
+import { REGISTRATION_CREDENTIAL_KEY } from '../proofs/verifier/verification-keys.ts';
+import { badRequest } from '../problem.ts';
+import { checkRegistrationV3, type CheckedRegistrationV3, type V3Evaluator } from './check-registration-v3.ts';
+
+/**
+ * A v3 registration whose ID is a credential (decision 085), step one: registration-v3's cheap checks
+ * (`checkRegistrationV3`), then the two public inputs the credential circuit adds, each against what
+ * the server holds itself:
+ * - `issuersRoot` must be the root of the tree of today's `TRUSTED_ISSUERS`. There is no window of
+ *   earlier roots: the list changes only with a restart, and an issuer the operator removed must stop
+ *   registering at once (decision 079), which a window would delay.
+ * - `today` must be a day the challenge can belong to. The challenge was issued at most `challengeTtlMs`
+ *   before `now` and expires at most that long after its issue, so its day and its expiry's day lie
+ *   between dayOf(now − TTL) and dayOf(now + TTL) (two days at most: the TTL is at most a day). A later
+ *   day only makes the expiry check stricter; an earlier one would let an expired credential prove.
+ * The proof is then verified under the credential circuit's key, with both appended to the signals.
+ * @throws Problem 400 `ISSUER_NOT_TRUSTED` or `CREDENTIAL_DAY_INVALID`, or what `checkRegistrationV3` throws.
+ */
+export function checkCredentialRegistration(
+  body: ZkRegisterV3Body & { credential: CredentialClaim },
+  evaluator: V3Evaluator,
+  policy: { trustedIssuers: readonly TrustedIssuer[]; challengeTtlMs: number },
+  now: Date,
+): CheckedRegistrationV3 {
+  const { today, issuersRoot: claimedRoot } = body.credential;
+  if (policy.trustedIssuers.length === 0) {
+    throw badRequest('ISSUER_NOT_TRUSTED', 'This server trusts no credential issuer: register the ID itself instead.');
+  }
+  const root = issuersRoot(policy.trustedIssuers);
+  if (claimedRoot !== root) {
+    throw badRequest(
+      'ISSUER_NOT_TRUSTED',
+      'The proof is made for issuers this server does not trust now (GET /issuers lists them): please start again.',
+    );
+  }
+  const earliest = dayOf(new Date(now.getTime() - policy.challengeTtlMs));
+  const latest = dayOf(new Date(now.getTime() + policy.challengeTtlMs));
+  if (today < earliest || today > latest) {
+    throw badRequest(
+      'CREDENTIAL_DAY_INVALID',
+      'The proof shows the credential valid on another day than its challenge’s: please start again.',
+    );
+  }
+  const checked = checkRegistrationV3(body, evaluator);
+  return { ...checked, circuit: REGISTRATION_CREDENTIAL_KEY, publicSignals: [...checked.publicSignals, String(today), root] };
+}
