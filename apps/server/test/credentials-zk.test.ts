@@ -97,7 +97,8 @@ beforeAll(async () => {
     startServerProcess({ ...env, DATA_DIR: sqliteDir }, { readyTimeoutMs: 120_000 }),
     startServerProcess({ ...env, DATABASE_URL: postgresUrl, DATA_DIR: tempDir('zeroid-credentials-zk-pg-') }, { readyTimeoutMs: 120_000 }),
     startServerProcess(
-      { ...env, REQUIRE_CREDENTIAL: 'true', DATA_DIR: tempDir('zeroid-credentials-zk-required-') },
+      // A challenge may live a whole day here: the longest the settings allow, where a day's slack matters most.
+      { ...env, REQUIRE_CREDENTIAL: 'true', CHALLENGE_TTL_SECONDS: '86400', DATA_DIR: tempDir('zeroid-credentials-zk-required-') },
       { readyTimeoutMs: 120_000 },
     ),
     Artifacts.load(),
@@ -245,6 +246,36 @@ describe('REQUIRE_CREDENTIAL=true on the zero-knowledge path', () => {
     );
     expect((await register(server(), body)).body).toEqual({ 'DID already generated': false, DID: did });
   }, 300_000);
+
+  it('refuses a credential that expired before its challenge was issued, proven for a day it was valid, though challenges live a day', async () => {
+    const client = clientOf(server);
+    const yesterday = new Date(Date.now() - 86_400_000);
+    // The challenge is today's; yesterday lies within its time to live, but before it was issued.
+    const { body } = await proveCredentialRegistration(
+      client,
+      artifacts,
+      issued(university, 'expired 1', day(-1)),
+      'zk required: expired',
+      {
+        trustedKeys: TRUSTED,
+        now: yesterday,
+        today: dayOf(yesterday),
+      },
+    );
+    const refused = await register(server(), body);
+    expect([refused.status, refused.body.error?.code]).toEqual([400, 'CREDENTIAL_DAY_INVALID']);
+    expect(await client.prove('zk required: expired')).toBeUndefined();
+  }, 300_000);
+
+  it('answers a 400, not a 500, for an issuer key whose last character carries padding bits', async () => {
+    const line = issued(university, 'required 1', day(30));
+    const key = line.split('.')[1]!;
+    // 43 base64url characters hold 258 bits: the last character's low two bits must be zero.
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.indexOf(key.at(-1)!);
+    const padded = swap(line, 1, key.slice(0, -1) + 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[last ^ 1]);
+    const reply = await postJson(server(), '/register', { id_info: padded, bio_info: 'zk required: padded key' });
+    expect([reply.status, reply.body.error?.code]).toEqual([400, 'MALFORMED_CREDENTIAL']);
+  });
 });
 
 describe('an issuer the operator no longer trusts, on the zero-knowledge path', () => {

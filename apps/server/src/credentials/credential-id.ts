@@ -1,4 +1,5 @@
 import {
+  CREDENTIAL_PREFIX,
   credentialVerifier,
   isCredentialText,
   isExpired,
@@ -82,10 +83,11 @@ export function registrationId(normalised: string, policy: CredentialPolicy, now
  * An expired credential, or one whose issuer the operator no longer trusts, still erases the
  * identity it registered: erasure also needs the biometric, and a person must never be left unable to
  * remove themselves (decision 079). `REQUIRE_CREDENTIAL` does not apply: a plain identity registered
- * before it was set still erases.
+ * before it was set still erases. So does a plain identity registered, before the prefix was reserved
+ * in any case, under a credential whose prefix was upper-cased: a prefix of another case is plain text here.
  */
 export function erasureId(normalised: string): RawId {
-  if (!isCredentialText(normalised)) return { idInfo: normalised };
+  if (!isCredentialText(normalised) || !normalised.startsWith(CREDENTIAL_PREFIX)) return { idInfo: normalised };
   const credential = readOrRefuse(normalised);
   assertSigned(credential);
   return { idInfo: credential.id, issuer: credential.issuer };

@@ -13,10 +13,11 @@ import { checkRegistrationV3, type CheckedRegistrationV3, type V3Evaluator } fro
  * - `issuersRoot` must be the root of the tree of today's `TRUSTED_ISSUERS`. There is no window of
  *   earlier roots: the list changes only with a restart, and an issuer the operator removed must stop
  *   registering at once (decision 079), which a window would delay.
- * - `today` must be a day the challenge can belong to. The challenge was issued at most `challengeTtlMs`
- *   before `now` and expires at most that long after its issue, so its day and its expiry's day lie
- *   between dayOf(now − TTL) and dayOf(now + TTL) (two days at most: the TTL is at most a day). A later
- *   day only makes the expiry check stricter; an earlier one would let an expired credential prove.
+ * - `today` must be a day the challenge can belong to. Here, before any work, a day no challenge alive
+ *   now can have is refused: outside dayOf(now − TTL) … dayOf(now + TTL). `registerProven` then holds it
+ *   to the challenge's own days (`challengeDayProblem`): from the day it was issued to the day it
+ *   expires. A later day only makes the expiry check stricter; an earlier one would let a credential
+ *   that expired before the challenge was issued prove.
  * The proof is then verified under the credential circuit's key, with both appended to the signals.
  * @throws Problem 400 `ISSUER_NOT_TRUSTED` or `CREDENTIAL_DAY_INVALID`, or what `checkRegistrationV3` throws.
  */
@@ -40,11 +41,27 @@ export function checkCredentialRegistration(
   const earliest = dayOf(new Date(now.getTime() - policy.challengeTtlMs));
   const latest = dayOf(new Date(now.getTime() + policy.challengeTtlMs));
   if (today < earliest || today > latest) {
-    throw badRequest(
-      'CREDENTIAL_DAY_INVALID',
-      'The proof shows the credential valid on another day than its challenge’s: please start again.',
-    );
+    throw credentialDayInvalid();
   }
   const checked = checkRegistrationV3(body, evaluator);
-  return { ...checked, circuit: REGISTRATION_CREDENTIAL_KEY, publicSignals: [...checked.publicSignals, String(today), root] };
+  return {
+    ...checked,
+    circuit: REGISTRATION_CREDENTIAL_KEY,
+    publicSignals: [...checked.publicSignals, String(today), root],
+    credentialDay: today,
+  };
 }
+
+/**
+ * Whether a credential proof's `today` is a day of its challenge: not before the day the challenge was
+ * issued (so a credential must have been valid when the challenge was), and not after the day it
+ * expires. A challenge issued before migration 024 has no issue time and accepts only its expiry's day.
+ */
+export function challengeDayProblem(today: number, times: { issuedAt?: Date; expiresAt: Date }) {
+  const first = dayOf(times.issuedAt ?? times.expiresAt);
+  if (today >= first && today <= dayOf(times.expiresAt)) return undefined;
+  return credentialDayInvalid();
+}
+
+const credentialDayInvalid = () =>
+  badRequest('CREDENTIAL_DAY_INVALID', 'The proof shows the credential valid on another day than its challenge’s: please start again.');

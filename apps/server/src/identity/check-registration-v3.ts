@@ -32,6 +32,8 @@ export interface CheckedRegistrationV3 {
   publicSignals: string[];
   /** The verification key's name when not registration-v3's: the credential circuit's (decision 085). */
   circuit?: string;
+  /** The credential circuit's public day (decision 085), checked against the challenge's own times when it is consumed. */
+  credentialDay?: number;
 }
 
 /** Where Z = k·B comes from: the single key, or the threshold nodes' v3 keys (undefined until they publish them). */

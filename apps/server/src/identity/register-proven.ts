@@ -3,6 +3,7 @@ import type { ProofVerifier } from '../proofs/verifier/proof-verifier.ts';
 import type { NewIdentity, Storage } from '../storage/types.ts';
 import { badRequest, challengeUnusable } from '../problem.ts';
 import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
+import { challengeDayProblem } from './check-credential-registration.ts';
 
 /**
  * A protocol v3 registration (decision 056), step two, once admitted: the challenge is consumed
@@ -15,7 +16,8 @@ import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
  * identity instead (decision 073). The server cannot tell whether the v3 values come from the same
  * texts as the v2 ones, so a move that would evict anyone else's registration is refused: the
  * person moves on the raw path, where the server derives both from the same texts.
- * @throws Problem 400: `CHALLENGE_UNUSABLE`, `INVALID_PROOF`, `EVALUATION_REUSED` when a blinded
+ * @throws Problem 400: `CHALLENGE_UNUSABLE`, `CREDENTIAL_DAY_INVALID` for a credential proven on a day
+ *   not its challenge's (decision 085), `INVALID_PROOF`, `EVALUATION_REUSED` when a blinded
  *   point was registered before; for a move, `MOVE_WOULD_EVICT` and `V2_IDENTITY_NOT_FOUND`.
  */
 export async function registerProven(
@@ -24,6 +26,13 @@ export async function registerProven(
   registration: CheckedRegistrationV3,
   moveFromV2?: { commitment: string; idTag: string },
 ): Promise<{ inserted: boolean; replacedDid?: string }> {
+  if (registration.credentialDay !== undefined) {
+    // The challenge's times never change once issued, so reading them before consuming it is safe.
+    const times = await storage.challenges.times(registration.challenge);
+    if (!times) throw challengeUnusable();
+    const problem = challengeDayProblem(registration.credentialDay, times);
+    if (problem) throw problem;
+  }
   if (!(await storage.challenges.consume(registration.challenge))) throw challengeUnusable();
   if (!(await verifier.verifyClaim(registrationClaim(registration.proof, registration.publicSignals, registration.circuit)))) {
     throw badRequest('INVALID_PROOF', 'The registration proof does not hold for these values and OPRF evaluations.');

@@ -16,6 +16,6 @@ export interface ChallengeServices {
 export async function issueChallenge({ storage, config }: ChallengeServices, now = new Date()) {
   const challenge = BigInt(`0x${randomBytes(31).toString('hex')}`).toString();
   const expiresAt = new Date(now.getTime() + config.challengeTtlMs);
-  await storage.challenges.issue(challenge, expiresAt);
+  await storage.challenges.issue(challenge, expiresAt, now);
   return { challenge, expiresAt: expiresAt.toISOString() };
 }

@@ -211,7 +211,7 @@ export const serverSettings = Type.Object({
   REQUIRE_CREDENTIAL: Type.Boolean({
     default: false,
     description:
-      '`true` refuses a plain ID: only a credential from a trusted issuer registers (and, until the credential proof exists, only on the raw path)',
+      '`true` refuses a plain ID: only a credential from a trusted issuer registers, proven in zero knowledge or checked on the raw path (decisions 079, 085)',
   }),
   EXPERIMENTAL_NOISY_BIOMETRICS: Type.Boolean({
     default: false,

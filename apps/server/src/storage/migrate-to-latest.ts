@@ -27,6 +27,7 @@ import * as keysBeforeUpgradeCompromised from './migrations/021-keys-before-upgr
 import * as registrationQueries from './migrations/022-registration-queries.ts';
 // Noisy biometrics, experimental (decision 084).
 import * as noisyLockers from './migrations/023-noisy-lockers.ts';
+import * as challengeIssueTimes from './migrations/024-challenge-issue-times.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '022-registration-queries': registrationQueries,
   // Noisy biometrics, experimental (decision 084).
   '023-noisy-lockers': noisyLockers,
+  '024-challenge-issue-times': challengeIssueTimes,
 };
 
 /**

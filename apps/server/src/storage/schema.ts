@@ -88,6 +88,8 @@ export interface Database {
     nonce: string;
     expires_at: EpochMs;
     consumed_at: ColumnType<number | string | null, number | null, number | null>;
+    /** NULL for challenges issued before migration 024. */
+    issued_at: ColumnType<number | string | null, number | null | undefined, never>;
   };
   // Sign in with ZeroID (migration 009, decision 023).
   oidc_models: {

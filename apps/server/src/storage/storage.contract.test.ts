@@ -420,6 +420,14 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await storage.challenges.consume('3', now)).toBe(true);
     expect(await storage.challenges.purgeExpired(new Date(now.getTime() + 120_000))).toBe(2);
     expect(await storage.challenges.purgeExpired(new Date(now.getTime() + 120_000))).toBe(0);
+    // When a usable challenge was issued and expires (decision 085): a credential proof's day is held to them.
+    const issuedAt = new Date(now.getTime() - 5_000);
+    await storage.challenges.issue('4', new Date(now.getTime() + 60_000), issuedAt);
+    expect(await storage.challenges.times('4', now)).toEqual({ issuedAt, expiresAt: new Date(now.getTime() + 60_000) });
+    expect(await storage.challenges.times('2', new Date(now.getTime() + 1))).toBeUndefined();
+    expect(await storage.challenges.times('404', now)).toBeUndefined();
+    expect(await storage.challenges.consume('4', now)).toBe(true);
+    expect(await storage.challenges.times('4', now)).toBeUndefined();
     await storage.close();
   });
 

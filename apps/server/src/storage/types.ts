@@ -32,7 +32,7 @@ export interface RootRepository {
 }
 
 export interface ChallengeRepository {
-  issue(nonce: string, expiresAt: Date): Promise<void>;
+  issue(nonce: string, expiresAt: Date, issuedAt?: Date): Promise<void>;
   /** Single use, atomically: true for exactly one caller, and only before expiry. */
   consume(nonce: string, now?: Date): Promise<boolean>;
   /**
@@ -41,6 +41,11 @@ export interface ChallengeRepository {
    * runs. Only `consume` decides; a usable challenge can still be lost to a concurrent consumer.
    */
   isUsable(nonce: string, now?: Date): Promise<boolean>;
+  /**
+   * When a usable challenge (as `isUsable`) was issued and when it expires; `issuedAt` is undefined
+   * for a challenge issued before migration 024. Undefined when the challenge is not usable.
+   */
+  times(nonce: string, now?: Date): Promise<{ issuedAt?: Date; expiresAt: Date } | undefined>;
   /** Deletes expired challenges, so the table cannot grow without bound. */
   purgeExpired(now?: Date): Promise<number>;
 }

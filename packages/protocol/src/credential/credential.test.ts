@@ -143,6 +143,16 @@ describe('credentials', () => {
     expect(parseIssuerKey('not a key')).toBeUndefined();
   });
 
+  it('refuses a key whose last character carries padding bits, as malformed, not as an error', () => {
+    const good = issuerPublicKey(key);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const padded = good.slice(0, -1) + alphabet[alphabet.indexOf(good.at(-1)!) ^ 1];
+    expect(parseIssuerKey(padded)).toBeUndefined();
+    const line = issueCredential(key, 'x').split('.');
+    line[1] = padded;
+    expect(code(() => readCredential(line.join('.')))).toBe('MALFORMED_CREDENTIAL');
+  });
+
   it('expires after the whole of its last day, UTC; never is never', () => {
     const credential = readCredential(issueCredential(key, 'x', { expires: '2027-03-01' }));
     expect(isExpired(credential, new Date('2027-03-01T23:59:59Z'))).toBe(false);
@@ -157,6 +167,8 @@ describe('credentials', () => {
     expect(isCredentialText('zeroid-credential-v1')).toBe(true);
     expect(isCredentialText('passport 1234')).toBe(false);
     expect(isCredentialText('zeroid-credential-v1x')).toBe(false);
+    // Reserved in any case: a credential whose prefix was upper-cased is refused, never a plain ID.
+    expect(isCredentialText(issueCredential(key, 'x').replace('zeroid-credential-v1', 'ZEROID-Credential-V1'))).toBe(true);
   });
 
   it("gives each issuer's IDs their own tags", () => {

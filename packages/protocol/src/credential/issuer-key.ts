@@ -33,7 +33,7 @@ export function parseIssuerKey(text: string): AffinePoint | undefined {
   const known = parsed.get(text);
   if (known) return known;
   if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return undefined;
-  const point = decodePoint(base64urlnopad.decode(text))?.toAffine();
+  const point = decodeKey(text);
   if (point) {
     // A bounded memory of valid keys: the subgroup check is a scalar multiplication, and a server
     // reads the same few issuers' keys in every credential.
@@ -41,4 +41,13 @@ export function parseIssuerKey(text: string): AffinePoint | undefined {
     parsed.set(text, point);
   }
   return point;
+}
+
+/** The 43 characters' point; undefined when their last one carries bits past the 32 bytes (base64url's padding bits must be zero: one key, one spelling). */
+function decodeKey(text: string): AffinePoint | undefined {
+  try {
+    return decodePoint(base64urlnopad.decode(text))?.toAffine();
+  } catch {
+    return undefined;
+  }
 }

@@ -9,9 +9,14 @@ import { parseIssuerKey } from './issuer-key.ts';
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether a normalised ID is meant as a credential: it starts with the credential prefix, which is reserved. */
+/**
+ * Whether a normalised ID is meant as a credential: it starts with the credential prefix, which is
+ * reserved in any case, so a credential whose prefix a paste or an editor changed to upper case is
+ * refused as malformed instead of registering silently as a plain ID.
+ */
 export function isCredentialText(normalised: string): boolean {
-  return normalised.startsWith(`${CREDENTIAL_PREFIX}.`) || normalised === CREDENTIAL_PREFIX;
+  const head = normalised.slice(0, CREDENTIAL_PREFIX.length + 1).toLowerCase();
+  return head === `${CREDENTIAL_PREFIX}.` || head === CREDENTIAL_PREFIX;
 }
 
 /**

@@ -11,12 +11,19 @@ import type { ChallengeRepository } from '../types.ts';
  * costs a few fsyncs, not one each.
  */
 export function challengeRepository(db: Kysely<Database>): ChallengeRepository {
-  const issue = groupCommit((challenges: Array<{ nonce: string; expiresAt: Date }>) =>
+  const issue = groupCommit((challenges: Array<{ nonce: string; expiresAt: Date; issuedAt: Date }>) =>
     retryOnContention(() =>
       db.transaction().execute(async (trx) => {
         await trx
           .insertInto('challenges')
-          .values(challenges.map(({ nonce, expiresAt }) => ({ nonce, expires_at: expiresAt.getTime(), consumed_at: null })))
+          .values(
+            challenges.map(({ nonce, expiresAt, issuedAt }) => ({
+              nonce,
+              expires_at: expiresAt.getTime(),
+              issued_at: issuedAt.getTime(),
+              consumed_at: null,
+            })),
+          )
           .execute();
         return challenges.map(() => undefined);
       }),
@@ -45,7 +52,7 @@ export function challengeRepository(db: Kysely<Database>): ChallengeRepository {
   );
 
   return {
-    issue: (nonce, expiresAt) => issue({ nonce, expiresAt }),
+    issue: (nonce, expiresAt, issuedAt = new Date()) => issue({ nonce, expiresAt, issuedAt }),
 
     consume: (nonce, now = new Date()) => consume({ nonce, now }),
 
@@ -58,6 +65,19 @@ export function challengeRepository(db: Kysely<Database>): ChallengeRepository {
         .where('expires_at', '>', now.getTime())
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    async times(nonce, now = new Date()) {
+      const row = await db
+        .selectFrom('challenges')
+        .select(['issued_at', 'expires_at'])
+        .where('nonce', '=', nonce)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now.getTime())
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const expiresAt = new Date(Number(row.expires_at));
+      return row.issued_at === null ? { expiresAt } : { issuedAt: new Date(Number(row.issued_at)), expiresAt };
     },
 
     async purgeExpired(now = new Date()) {
