@@ -2,18 +2,24 @@ import type { ReactNode } from 'react';
 import { MESSAGES } from '@zeroid/protocol/messages';
 import { SecretField } from './secret-field.tsx';
 
-/** One of the two fields: its element id, value, what it says under it and what is wrong with it. */
-interface IdentityField {
-  id: string;
-  value: string;
-  onValue: (value: string) => void;
-  help: ReactNode;
-  problem: string | undefined;
-}
+/** The two fields, in the order the specification shows them, with its labels and wire names. */
+const FIELDS = [
+  { field: 'idInfo', label: MESSAGES.enterId, name: 'id_info', rows: 3 },
+  { field: 'bioInfo', label: MESSAGES.biometricData, name: 'bio_info', rows: 6 },
+] as const;
+
+export type IdentityField = (typeof FIELDS)[number]['field'];
+type PerField<T> = Record<IdentityField, T>;
 
 interface IdentityFieldsProps {
-  idInfo: IdentityField;
-  bioInfo: IdentityField;
+  /** Each field's element id (what a screen's field check focuses). */
+  ids: PerField<string>;
+  values: PerField<string>;
+  onValue: (field: IdentityField, value: string) => void;
+  /** The line under each field saying what belongs in it. */
+  help: PerField<ReactNode>;
+  /** What is wrong with each field, until it changes. */
+  problems: Partial<PerField<string | undefined>>;
   /** Shown but not editable (a screen asking to confirm what was typed). */
   readOnly?: boolean;
 }
@@ -23,31 +29,23 @@ interface IdentityFieldsProps {
  * Data:") and sent as `id_info` and `bio_info`; shared by the registration and erasure screens, whose
  * forms hold them. Verification asks for the biometric alone (`BiometricForm`).
  */
-export function IdentityFields({ idInfo, bioInfo, readOnly }: IdentityFieldsProps) {
+export function IdentityFields({ ids, values, onValue, help, problems, readOnly }: IdentityFieldsProps) {
   return (
     <>
-      <SecretField
-        id={idInfo.id}
-        label={MESSAGES.enterId}
-        name="id_info"
-        rows={3}
-        value={idInfo.value}
-        onValue={idInfo.onValue}
-        readOnly={readOnly}
-        help={idInfo.help}
-        problem={idInfo.problem}
-      />
-      <SecretField
-        id={bioInfo.id}
-        label={MESSAGES.biometricData}
-        name="bio_info"
-        rows={6}
-        value={bioInfo.value}
-        onValue={bioInfo.onValue}
-        readOnly={readOnly}
-        help={bioInfo.help}
-        problem={bioInfo.problem}
-      />
+      {FIELDS.map(({ field, label, name, rows }) => (
+        <SecretField
+          key={field}
+          id={ids[field]}
+          label={label}
+          name={name}
+          rows={rows}
+          value={values[field]}
+          onValue={(value) => onValue(field, value)}
+          readOnly={readOnly}
+          help={help[field]}
+          problem={problems[field]}
+        />
+      ))}
     </>
   );
 }

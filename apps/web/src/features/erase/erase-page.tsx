@@ -60,26 +60,17 @@ export function ErasePage() {
       <p>{ERASE_MESSAGES.explanation}</p>
       <form onSubmit={askToConfirm} aria-busy={pending}>
         <IdentityFields
-          idInfo={{
-            id: 'erase-id-info',
-            value: idInfo,
-            onValue: (value) => {
-              setIdInfo(value);
-              clear('idInfo');
-            },
-            help: 'The ID you registered with.',
-            problem: problems.idInfo,
+          ids={{ idInfo: 'erase-id-info', bioInfo: 'erase-bio-info' }}
+          values={{ idInfo, bioInfo }}
+          onValue={(field, value) => {
+            (field === 'idInfo' ? setIdInfo : setBioInfo)(value);
+            clear(field);
           }}
-          bioInfo={{
-            id: 'erase-bio-info',
-            value: bioInfo,
-            onValue: (value) => {
-              setBioInfo(value);
-              clear('bioInfo');
-            },
-            help: 'The biometric text you registered with: both must match for the identity to be deleted.',
-            problem: problems.bioInfo,
+          help={{
+            idInfo: 'The ID you registered with.',
+            bioInfo: 'The biometric text you registered with: both must match for the identity to be deleted.',
           }}
+          problems={problems}
           readOnly={step === 'confirm'}
         />
         {step === 'form' ? (

@@ -53,28 +53,19 @@ export function RegisterPage() {
       <h1>{MESSAGES.registration}</h1>
       <form onSubmit={(event) => void submit(event)} aria-busy={pending} noValidate>
         <IdentityFields
-          idInfo={{
-            id: FIELDS.idInfo.id,
-            value: idInfo,
-            onValue: (value) => {
-              setIdInfo(value);
-              clear('idInfo');
-            },
-            help:
+          ids={{ idInfo: FIELDS.idInfo.id, bioInfo: FIELDS.bioInfo.id }}
+          values={{ idInfo, bioInfo }}
+          onValue={(field, value) => {
+            (field === 'idInfo' ? setIdInfo : setBioInfo)(value);
+            clear(field);
+          }}
+          help={{
+            idInfo:
               credential.description ??
               `Any text that identifies you, such as a membership or document number, or the credential your issuer gave you. One identity per ID.${onDevice ? ' Only a one-way tag of it leaves this device.' : ''}`,
-            problem: problems.idInfo ?? credential.problem,
+            bioInfo: `The text your biometric reader gives (a fingerprint template, say). You will verify with this text alone, so keep it exact.${onDevice ? ' It never leaves this device.' : ''}`,
           }}
-          bioInfo={{
-            id: FIELDS.bioInfo.id,
-            value: bioInfo,
-            onValue: (value) => {
-              setBioInfo(value);
-              clear('bioInfo');
-            },
-            help: `The text your biometric reader gives (a fingerprint template, say). You will verify with this text alone, so keep it exact.${onDevice ? ' It never leaves this device.' : ''}`,
-            problem: problems.bioInfo,
-          }}
+          problems={{ idInfo: problems.idInfo ?? credential.problem, bioInfo: problems.bioInfo }}
         />
         <button type="submit" className="primary" disabled={pending || retryIn > 0}>
           {MESSAGES.register}
