@@ -102,7 +102,7 @@ function credentialRound(run: number) {
   };
 }
 
-/** What each circuit's run measures: its prover's bundle, its rounds, its entry and goal. */
+/** What each circuit's run measures: its prover's bundle, its rounds, its entry and goal, and the file its samples go to. */
 const CIRCUITS = {
   'registration-v3': {
     round: registrationRound,
@@ -110,6 +110,7 @@ const CIRCUITS = {
     entry: 'browser.registration_proof',
     goal: 1.5,
     decision: '040',
+    results: 'registration-proof-v3.json',
   },
   'registration-credential': {
     round: credentialRound,
@@ -117,6 +118,7 @@ const CIRCUITS = {
     entry: 'browser.credential_registration_proof',
     goal: 2,
     decision: '085',
+    results: 'registration-credential-proof.json',
   },
 } as const;
 
@@ -127,7 +129,7 @@ const CIRCUITS = {
  * circuits/artifacts, Semaphore's from @zk-kit/semaphore-artifacts), warm up once, then take turns for
  * `runs` rounds, so a slow spell of this shared machine weighs on both. Every registration proof's
  * public signals are checked against the TypeScript derivation of a fresh single-key round. The
- * samples also go to bench/results/registration-v3-proof.json (`npm run bench -- registration`).
+ * samples also go to bench/results/registration-proof-v3.json (`npm run bench -- registration`).
  * With `circuit: 'registration-credential'`, the same for the credential registration proof
  * (decision 085, goal ≤ 2×; `npm run bench -- credential`, bench/results/registration-credential-proof.json).
  */
@@ -219,7 +221,7 @@ export async function runRegistrationProof({
     /** The page's v3 client work for one registration (two blinds, two unblinds, the derivations), first call. */
     clientDerivationMs: clientMs,
   };
-  writeFileSync(path.join(resultsDir, `${circuit}-proof.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(path.join(resultsDir, measured.results), `${JSON.stringify(result, null, 2)}\n`);
   console.error(
     `Chromium, medians of ${runs}: semaphore-${DEPTH} ${result.semaphoreMedianMs.toFixed(0)} ms, ${circuit} ${result.registrationMedianMs.toFixed(0)} ms; ` +
       `ratio ${result.ratioOfMedians.toFixed(2)} (median of round ratios ${result.medianOfRoundRatios.toFixed(2)}; goal ≤ ${measured.goal})`,

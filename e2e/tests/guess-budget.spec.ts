@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { registerThroughUi, verifyThroughUi } from './journeys.ts';
 import { startProcess, stopProcess } from './processes.ts';
+import { removeTempRoot, tempRoot } from './temp-root.ts';
 
 /**
  * The guess budget in Chromium (decision 074), with its limits on: a server whose bucket holds 5
@@ -14,7 +13,7 @@ import { startProcess, stopProcess } from './processes.ts';
  * and pressing Verify again when the countdown ends is served.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-budget-'));
+const root = tempRoot('zeroid-e2e-budget-');
 // A fixed port, so the page's relative links know the server's origin.
 const serverUrl = `http://127.0.0.1:${Number(process.env.E2E_BUDGET_PORT ?? 18194)}`;
 test.use({ baseURL: serverUrl });
@@ -40,7 +39,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await stopProcess(server);
-  rmSync(root, { recursive: true, force: true });
+  removeTempRoot(root);
 });
 
 test('a person refused for a moment is served when the countdown ends', async ({ page }) => {

@@ -1,13 +1,12 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as forward, createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../apps/server/test/embedded-postgres.ts';
 import { registerThroughUi, startSiteSignIn } from './journeys.ts';
 import { freePort, startProcess, stopProcess } from './processes.ts';
+import { removeTempRoot, tempRoot } from './temp-root.ts';
 
 /**
  * Sign in with ZeroID at many sites from one Chromium (decision 036): two server processes
@@ -17,7 +16,7 @@ import { freePort, startProcess, stopProcess } from './processes.ts';
  * with that site's own pseudonym; then signs out at A as RP-Initiated Logout 1.0 says.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-many-sites-'));
+const root = tempRoot('zeroid-e2e-many-sites-');
 // A fixed port: the issuer (PUBLIC_URL) that both processes share, and the address the browser uses.
 const issuer = `http://127.0.0.1:${Number(process.env.E2E_MANY_SITES_PORT ?? 18192)}`;
 test.use({ baseURL: issuer });
@@ -105,7 +104,7 @@ test.afterAll(async () => {
   await Promise.all(children.map(stopProcess));
   await new Promise((resolve) => balancer?.close(resolve));
   await postgres?.stop();
-  rmSync(root, { recursive: true, force: true });
+  removeTempRoot(root);
 });
 
 /** The site's "Sign in with ZeroID": straight to ZeroID's sign-in screen (never a logout page), a proof, and back. */

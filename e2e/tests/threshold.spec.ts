@@ -1,7 +1,5 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
@@ -9,6 +7,7 @@ import { NODE_ADMISSION_ENV, SERVER_SECRET_ENV } from '../../apps/server/test/th
 import { registerThroughUi, verifyThroughUi } from './journeys.ts';
 import { decodeQrDataUrl } from './qr.ts';
 import { freePort, startProcess as startEntry, stopProcess } from './processes.ts';
+import { removeTempRoot, tempRoot } from './temp-root.ts';
 
 /**
  * Threshold mode in Chromium (decision 021): a key split 2-of-3, three real OPRF node processes, and
@@ -18,7 +17,7 @@ import { freePort, startProcess as startEntry, stopProcess } from './processes.t
  * node 3 stopped too, the page says too few nodes answered and keeps what was typed.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-threshold-'));
+const root = tempRoot('zeroid-e2e-threshold-');
 const children: ChildProcess[] = [];
 // A fixed port, so the page's relative links and the nodes' CORS_ORIGINS know the server's origin.
 const serverUrl = `http://127.0.0.1:${Number(process.env.E2E_THRESHOLD_PORT ?? 18191)}`;
@@ -76,7 +75,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await Promise.all(children.map(stopProcess));
-  rmSync(root, { recursive: true, force: true });
+  removeTempRoot(root);
 });
 
 test("threshold mode: a phone completes the desktop's QR session, every OPRF round admitted by the server", async ({ page, browser }) => {

@@ -1,12 +1,11 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test, type Request } from '@playwright/test';
 import { verifyThroughUi } from './journeys.ts';
 import { startProcess, stopProcess } from './processes.ts';
+import { removeTempRoot, tempRoot } from './temp-root.ts';
 
 /**
  * Decision 056's migration promise in Chromium: a person registered under protocol v2, before v3 existed,
@@ -16,7 +15,7 @@ import { startProcess, stopProcess } from './processes.ts';
  * first, does not find it, falls back to the v2 round and proves with the v2 identity.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const root = mkdtempSync(path.join(tmpdir(), 'zeroid-e2e-v2-'));
+const root = tempRoot('zeroid-e2e-v2-');
 const serverUrl = `http://127.0.0.1:${Number(process.env.E2E_V2_PORT ?? 18192)}`;
 test.use({ baseURL: serverUrl });
 const tag = randomUUID();
@@ -60,7 +59,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   if (server) await stopProcess(server);
-  rmSync(root, { recursive: true, force: true });
+  removeTempRoot(root);
 });
 
 test('a v2 identity made before the change still verifies, in Chromium', async ({ page }) => {

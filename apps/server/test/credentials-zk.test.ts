@@ -5,7 +5,7 @@ import { hashText } from '@zeroid/protocol/v3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { findForms } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
@@ -33,7 +33,7 @@ const swap = (line: string, index: number, value: string) =>
     .join('.');
 
 let sqliteDir: string;
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let postgresUrl: string;
 let artifacts: Artifacts;
 let env: Record<string, string>;
@@ -84,7 +84,6 @@ beforeAll(async () => {
   issued(employer, 'removed 2');
   const { privateKey } = await generateOprfKeyPair();
   sqliteDir = tempDir('zeroid-credentials-zk-');
-  postgres = await startEmbeddedPostgres();
   postgresUrl = await postgres.createDatabase();
   env = {
     OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
@@ -107,7 +106,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((server) => server.stop()));
-  await postgres?.stop();
   removeTempDirs();
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });

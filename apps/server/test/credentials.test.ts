@@ -5,7 +5,7 @@ import { hashText } from '@zeroid/protocol/v3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { findForms } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
@@ -31,7 +31,7 @@ const swap = (line: string, index: number, value: string) =>
     .join('.');
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let postgresUrl: string;
 let sqliteDir: string;
 let artifacts: Artifacts;
@@ -74,7 +74,6 @@ beforeAll(async () => {
   signAhead();
   const { privateKey } = await generateOprfKeyPair();
   sqliteDir = tempDir('zeroid-credentials-');
-  postgres = await startEmbeddedPostgres();
   env = {
     OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
     DERIVATION_THREADS: '1',
@@ -96,7 +95,7 @@ beforeAll(async () => {
   ]);
 }, 240_000);
 
-afterAll(() => stopProcesses(Object.values(servers), postgres));
+afterAll(() => stopProcesses(Object.values(servers)));
 
 describe('GET /issuers', () => {
   it('lists the trusted issuers by name and key, and whether a credential is required', async () => {

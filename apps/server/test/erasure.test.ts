@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
 import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
@@ -24,7 +24,7 @@ import { terminateCurve } from './support/terminate-curve.ts';
  * B sees it), and one on SQLite killed with SIGKILL while erasures run under load. One setup shared
  * by every case: the servers start once.
  */
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let a: ServerProcess;
 let b: ServerProcess;
 /** On the same database with the default limits, behind a trusted proxy so each request names its client. */
@@ -35,7 +35,6 @@ let env: Record<string, string>;
 let pgEnv: Record<string, string>;
 
 beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
   ({ privateKey } = await generateOprfKeyPair());
   env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
   pgEnv = { ...env, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-erasure-') };
@@ -50,7 +49,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop(), limited?.stop()]);
-  await postgres?.stop();
   removeTempDirs();
   await terminateCurve();
 });

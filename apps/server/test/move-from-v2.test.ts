@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { rawApi } from './support/raw-api.ts';
@@ -49,7 +49,7 @@ const IVY: Person = { id_info: 'MOVE-IVY 1010', bio_info: "Ivy's biometric, in b
 
 let privateKey: Uint8Array;
 let artifacts: Artifacts;
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 const servers: Record<string, ServerProcess> = {};
 
 /** The three values the v2 code stored for a person, under the server's key. */
@@ -88,7 +88,7 @@ const randomDid = () => didKeyFromPublicKey(ed25519.getPublicKey(ed25519.utils.r
 
 beforeAll(async () => {
   ({ privateKey } = await generateOprfKeyPair());
-  [postgres, artifacts] = await Promise.all([startEmbeddedPostgres(), Artifacts.load()]);
+  artifacts = await Artifacts.load();
   const databases: Record<string, StorageOptions> = {
     SQLite: { dataDir: tempDir('zeroid-move-') },
     PostgreSQL: { databaseUrl: await postgres.createDatabase(), dataDir: '' },
@@ -121,7 +121,7 @@ beforeAll(async () => {
   );
 }, 240_000);
 
-afterAll(() => stopProcesses(Object.values(servers), postgres));
+afterAll(() => stopProcesses(Object.values(servers)));
 
 describe.each(['SQLite', 'PostgreSQL'])('moving from v2, a bound DID and erasure of every version, on %s', (database) => {
   const server = () => servers[database]!;

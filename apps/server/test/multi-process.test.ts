@@ -3,7 +3,7 @@ import { blindOprfInput, generateOprfKeyPair, normaliseInput } from '@zeroid/pro
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { postJson } from './support/post.ts';
@@ -14,14 +14,13 @@ import { terminateCurve } from './support/terminate-curve.ts';
  * the other knows at once; a challenge is single-use across both; leaf indexes stay gapless under a
  * race spread over both; and each process's tree equals the tree built from the table.
  */
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let a: ServerProcess;
 let b: ServerProcess;
 let oprfPublicKey: Uint8Array;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
   const { privateKey, publicKey } = await generateOprfKeyPair();
   oprfPublicKey = publicKey;
   env = {
@@ -34,7 +33,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
-  await postgres?.stop();
   await terminateCurve();
 });
 

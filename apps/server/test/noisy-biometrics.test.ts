@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockerKey } from '../src/noisy/noisy-derivation.ts';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { distinctWindows, findByteWindows, type ByteForm } from './support/find-byte-windows.ts';
 import { postJson } from './support/post.ts';
@@ -76,14 +76,13 @@ const PEOPLE = [IRIS_PERSON, BASE64_PERSON, FACE_PERSON];
 
 let privateKey: Uint8Array;
 let artifacts: Artifacts;
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 const dirs: Record<string, string> = {};
 const servers: Record<string, ServerProcess> = {};
 
 beforeAll(async () => {
   ({ privateKey } = await generateOprfKeyPair());
   artifacts = await Artifacts.load();
-  postgres = await startEmbeddedPostgres();
   const env = {
     OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'),
     DERIVATION_THREADS: '1',
@@ -118,7 +117,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((server) => server.stop()));
-  await postgres?.stop();
   removeTempDirs();
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
 });

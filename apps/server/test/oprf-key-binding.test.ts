@@ -3,9 +3,9 @@ import path from 'node:path';
 import { SQLite } from '../src/storage/sqlite/sqlite-driver.ts';
 import { generateOprfKeyPair, OPRF_SUITE, oprfPublicKey } from '@zeroid/protocol';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../src/oprf/check-key-fingerprint.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
@@ -15,15 +15,10 @@ import { removeTempDirs, tempDir } from './support/temp-dir.ts';
  * records its OPRF key's fingerprint on first use; a server with another key exits 1 saying what to
  * fix, instead of serving with it (and letting the same people register again under new values).
  */
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 const running: ServerProcess[] = [];
-
-beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
-}, 120_000);
 afterAll(async () => {
   await Promise.all(running.map((server) => server.stop()));
-  await postgres?.stop();
   removeTempDirs();
 });
 

@@ -2,7 +2,7 @@ import { deriveAll, generateOprfKeyPair, normaliseInput, OprfEvaluator, signEras
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newClientMetadata } from '../src/openid/client-metadata.ts';
 import { openStorage, type StorageOptions } from '../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { findBytes } from './scan-bytes.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { rawApi } from './support/raw-api.ts';
@@ -23,7 +23,7 @@ const OTHER = { id_info: 'V3-OTHER 4004', bio_info: 'another v3 biometric, never
 const OLD_ZK = { id_info: 'V3-OLD 1002', bio_info: 'another biometric registered under protocol v2' };
 
 let privateKey: Uint8Array;
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let sqliteDir: string;
 const servers: Record<string, ServerProcess> = {};
 
@@ -43,7 +43,6 @@ async function v2Identity(person: { id_info: string; bio_info: string }) {
 beforeAll(async () => {
   ({ privateKey } = await generateOprfKeyPair());
   sqliteDir = tempDir('zeroid-v3-raw-');
-  postgres = await startEmbeddedPostgres();
   const databases: Record<string, StorageOptions> = {
     SQLite: { dataDir: sqliteDir },
     PostgreSQL: { databaseUrl: await postgres.createDatabase(), dataDir: '' },
@@ -68,7 +67,7 @@ beforeAll(async () => {
   );
 }, 240_000);
 
-afterAll(() => stopProcesses(Object.values(servers), postgres));
+afterAll(() => stopProcesses(Object.values(servers)));
 
 describe.each(['SQLite', 'PostgreSQL'])('protocol v3 on the raw path and in erasure, on %s', (database) => {
   const server = () => servers[database]!;

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { purgeExpired } from '../src/jobs/purge-expired.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { addClient, addPublicClient, Browser, discoverSite, oidcCli, signInJourney, type SignInJourney } from './sign-in-journey.ts';
 import { FLOODED_CLIENT, floodFromOneAddress } from './authorization-flood.ts';
@@ -16,6 +15,7 @@ import { everyRow, type DatabaseAt } from './every-row.ts';
 import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
 import { v3ErasureBody } from './identity-v3.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { terminateCurve } from './support/terminate-curve.ts';
 
 /**
@@ -40,7 +40,8 @@ const spellings = (sub: string) => {
 const names = (row: string, sub: string) => spellings(sub).some((spelling) => row.includes(spelling));
 
 describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many sites, on %s', (dialect) => {
-  let postgres: RunningPostgres | undefined;
+  // Only the PostgreSQL pass starts one; the SQLite pass has none.
+  const postgres = dialect === 'postgres' ? usePostgres() : undefined;
   let dataDir: string;
   let a: ServerProcess;
   let b: ServerProcess;
@@ -76,8 +77,7 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
 
   beforeAll(async () => {
     dataDir = tempDir(`zeroid-many-sites-${dialect}-`);
-    if (dialect === 'postgres') {
-      postgres = await startEmbeddedPostgres();
+    if (postgres) {
       const { privateKey } = await generateOprfKeyPair();
       env = { DATABASE_URL: postgres.url, OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: dataDir };
       database = { databaseUrl: postgres.url };
@@ -113,7 +113,6 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b === a ? undefined : b?.stop()]);
-    await postgres?.stop();
     removeTempDirs();
     await terminateCurve();
   });

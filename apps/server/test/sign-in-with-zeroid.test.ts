@@ -10,7 +10,7 @@ import { generateOprfKeyPair, signInSectorUriScope, signInMessage, signInScope, 
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
+import { usePostgres } from './support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { Browser, oidcCli as cliOf, signInJourney, type Login, type SignInJourney } from './sign-in-journey.ts';
@@ -25,7 +25,7 @@ const REDIRECT_A = 'http://localhost:3001/callback';
 const REDIRECT_B = 'http://localhost:3002/callback';
 const BIO = 'sign in with zeroid: the left thumb';
 
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let a: ServerProcess;
 let b: ServerProcess;
 let env: Record<string, string>;
@@ -38,7 +38,6 @@ let cliEnv: Record<string, string> = {};
 const oidcCli = (...args: string[]) => cliOf({ ...env, ...cliEnv }, ...args);
 
 beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
   const { privateKey } = await generateOprfKeyPair();
   env = { DATABASE_URL: postgres.url, OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DATA_DIR: '/tmp/zeroid-unused' };
   a = await startServerProcess(env);
@@ -62,7 +61,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
-  await postgres?.stop();
   await terminateCurve();
 });
 

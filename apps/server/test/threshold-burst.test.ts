@@ -22,7 +22,7 @@ import { viaHttp, ZkTestClient, type ProvingIdentity } from './zk-client.ts';
  * it cannot take are refused with 503 OPRF_BUSY and Retry-After, with nothing stored.
  */
 const BURST = 60;
-/** The web app's wait for a node's answer (apps/web/src/oprf/oprf-node-limits.ts). */
+/** The web app's wait for a node's answer (apps/web/src/oprf/node-round-timeout-and-messages.ts). */
 const BROWSER_NODE_TIMEOUT_MS = 10_000;
 
 let root: string;

@@ -14,7 +14,6 @@ import { assessNodeKeys } from '../src/oprf/nodes/assess-node-keys.ts';
 import { readNodeKeys } from '../src/oprf/nodes/read-node-keys.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../src/oprf/sodium-voprf.ts';
 import { openStorage } from '../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from './embedded-postgres.ts';
 import { admissions, killOprfNode, SERVER_SECRET_ENV, splitKey, startOprfNode, type OprfNodeProcess } from './threshold-processes.ts';
 import { releaseSnarkjs } from './real-proofs.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
@@ -22,6 +21,7 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 import { nodesV3Round } from './threshold-round-v3.ts';
 import { post, postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
+import { usePostgres } from './support/use-postgres.ts';
 
 /**
  * Threshold mode end to end (decision 021), on real processes: a key made by a single-key server on
@@ -33,7 +33,7 @@ import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 const LEAN = { DERIVATION_THREADS: '0', PROOF_VERIFIER_THREADS: '1' };
 
 let root: string;
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let singleDir: string;
 const nodes: OprfNodeProcess[] = [];
 const servers: ServerProcess[] = [];
@@ -134,28 +134,21 @@ class ThresholdZkClient extends ZkTestClient {
 beforeAll(async () => {
   root = tempDir('zeroid-threshold-');
   singleDir = path.join(root, 'single');
-  const [pgStarted] = await Promise.all([
-    startEmbeddedPostgres(),
-    (async () => {
-      // A data directory made in single-key mode, with one identity in it.
-      const single = await startServer({ DATA_DIR: singleDir });
-      expect((await postJson(single, '/register', { id_info: 'ID-OLD-1', bio_info: 'an old biometric' })).body).toMatchObject({
-        'DID already generated': false,
-      });
-      await single.stop();
-      // Its key, split 2-of-3 by the CLI into one data directory per node.
-      const shareDirs = await splitKey({ DATA_DIR: singleDir }, path.join(root, 'shares'));
-      nodes.push(...(await Promise.all(shareDirs.map((dir) => startOprfNode(dir)))));
-    })(),
-  ]);
-  postgres = pgStarted;
+  // A data directory made in single-key mode, with one identity in it.
+  const single = await startServer({ DATA_DIR: singleDir });
+  expect((await postJson(single, '/register', { id_info: 'ID-OLD-1', bio_info: 'an old biometric' })).body).toMatchObject({
+    'DID already generated': false,
+  });
+  await single.stop();
+  // Its key, split 2-of-3 by the CLI into one data directory per node.
+  const shareDirs = await splitKey({ DATA_DIR: singleDir }, path.join(root, 'shares'));
+  nodes.push(...(await Promise.all(shareDirs.map((dir) => startOprfNode(dir)))));
 }, 180_000);
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
   await Promise.all(nodes.map(killOprfNode));
   await new Promise((resolve) => (liar ? liar.close(resolve) : resolve(undefined)));
-  await postgres?.stop();
   await releaseSnarkjs();
   removeTempDirs();
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { generateOprfKeyPair } from '@zeroid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.ts';
+import { usePostgres } from '../support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from '../server-process.ts';
 import { report } from './chaos-settings.ts';
 import { startFaultProxy } from './fault-proxy.ts';
@@ -16,16 +16,14 @@ import { until } from '../support/until.ts';
  * comes back, the disk fills up, the data directory is read-only. Each time the server stays up,
  * reports not-ready or answers 503, acknowledges nothing it did not store, and recovers by itself.
  */
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let oprfKey: string;
 const servers: ServerProcess[] = [];
 beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
   oprfKey = Buffer.from((await generateOprfKeyPair()).privateKey).toString('base64url');
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop('SIGKILL')));
-  await postgres?.stop();
   removeTempDirs();
 });
 

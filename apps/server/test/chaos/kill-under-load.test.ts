@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from '../../src/storage/open-storage.ts';
-import { startEmbeddedPostgres, type RunningPostgres } from '../embedded-postgres.ts';
+import { usePostgres } from '../support/use-postgres.ts';
 import { startServerProcess } from '../server-process.ts';
 import { KILL_CYCLES, report } from './chaos-settings.ts';
 import { post } from '../support/post.ts';
@@ -15,12 +15,8 @@ import { removeTempDirs, tempDir } from '../support/temp-dir.ts';
  * `true`, and the root the restarted server loads equals the root of a tree built from the table.
  */
 const dataDir = tempDir('zeroid-chaos-kill-');
-let postgres: RunningPostgres;
-beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
-});
+const postgres = usePostgres();
 afterAll(async () => {
-  await postgres?.stop();
   removeTempDirs();
 });
 

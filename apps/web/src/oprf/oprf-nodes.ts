@@ -9,7 +9,7 @@ import {
 import { checkPublicShares, decodePoint, SUITE_ID, type Point } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
 import { ApiError } from '../shared/http.ts';
-import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE } from './oprf-node-limits.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE } from './node-round-timeout-and-messages.ts';
 
 /** One OPRF node of the threshold mode, with the Kᵢ it published (and its v3 Kᵢ, when it holds a v3 share). */
 export interface KnownNode extends OprfPublicShare {

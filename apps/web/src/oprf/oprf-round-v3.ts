@@ -14,7 +14,7 @@ import {
 import { base64urlnopad } from '@scure/base';
 import { ApiError, requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
-import { forgetOprfSetup, oprfSetup } from './oprf-setup.ts';
+import { forgetOprfKeys, fetchOprfKeys } from './fetch-oprf-keys.ts';
 import { thresholdRound, type NodeEvaluation } from './threshold-oprf-round.ts';
 
 /** A v3 OPRF round done: what registration proves (query, blind, Z, K), its output y, and its transcript for POST /register. */
@@ -34,7 +34,7 @@ export const NO_V3_KEY_MESSAGE = 'This server does not offer protocol v3 yet, so
  * none (then only v2 identities exist there).
  */
 export async function v3GroupKey(): Promise<Point | undefined> {
-  return (await oprfSetup()).v3;
+  return (await fetchOprfKeys()).v3;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function v3GroupKey(): Promise<Point | undefined> {
  * @throws OprfProofError when the single key's proof fails; ApiError when too few nodes answer.
  */
 export async function oprfRoundV3(domain: OprfDomain, normalised: string): Promise<V3OprfRound> {
-  const current = await oprfSetup();
+  const current = await fetchOprfKeys();
   const groupKey = current.v3;
   if (!groupKey) throw new ApiError(NO_V3_KEY_MESSAGE, 503);
   const query = blindQuery(domain, normalised);
@@ -64,7 +64,7 @@ export async function oprfRoundV3(domain: OprfDomain, normalised: string): Promi
     };
     const result = await thresholdRound(nodes.publicShares, nodes.threshold, { element, suite: SUITE_ID, finalize: combine }).catch(
       (error: unknown) => {
-        forgetOprfSetup();
+        forgetOprfKeys();
         throw error;
       },
     );

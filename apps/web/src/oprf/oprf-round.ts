@@ -3,7 +3,7 @@ import { base64urlnopad } from '@scure/base';
 import { requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
 import type { NodeKeys } from './oprf-nodes.ts';
-import { forgetOprfSetup, oprfSetup } from './oprf-setup.ts';
+import { forgetOprfKeys, fetchOprfKeys } from './fetch-oprf-keys.ts';
 import { thresholdRound } from './threshold-oprf-round.ts';
 
 /**
@@ -14,10 +14,10 @@ import { thresholdRound } from './threshold-oprf-round.ts';
  * (decision 066).
  */
 export async function oprfRound(domain: OprfDomain, normalised: string): Promise<Uint8Array> {
-  const current = await oprfSetup();
+  const current = await fetchOprfKeys();
   if (current.kind === 'threshold') {
     return thresholdOprfRound(current.keys, domain, normalised).catch((error: unknown) => {
-      forgetOprfSetup();
+      forgetOprfKeys();
       throw error;
     });
   }

@@ -3,7 +3,7 @@ import type { SUITE_ID } from '@zeroid/protocol/v3';
 import { base64urlnopad } from '@scure/base';
 import { ApiError, requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
-import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE } from './oprf-node-limits.ts';
+import { NODE_TIMEOUT_MS, NODES_INCONSISTENT_MESSAGE, NODES_UNAVAILABLE_MESSAGE } from './node-round-timeout-and-messages.ts';
 
 /** One node's answer: its index and the bytes of its evaluation (with its DLEQ proof). */
 export type NodeEvaluation = { index: number; evaluation: Uint8Array };

@@ -2,7 +2,7 @@ import type { MembersReply } from '@zeroid/protocol';
 import { requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
 import { provingArtifacts, registrationArtifacts } from './artifact-cache.ts';
-import { oprfSetup } from '../oprf/oprf-setup.ts';
+import { fetchOprfKeys } from '../oprf/fetch-oprf-keys.ts';
 import { warmUpCurve } from './warm-up-curve.ts';
 import { timelineMark } from '../shared/timeline-mark.ts';
 
@@ -18,7 +18,7 @@ let curve: Promise<void> | undefined;
  */
 export function prepareProving(priority: RequestPriority): void {
   // The requests first: the curve's build keeps this thread busy, and the server can answer meanwhile.
-  oprfSetup().then(
+  fetchOprfKeys().then(
     () => timelineMark('oprf-key-loaded'),
     () => undefined,
   );
@@ -40,7 +40,7 @@ export function prepareProving(priority: RequestPriority): void {
  * page: most visits verify, and they would all pay for it.
  */
 export function prepareRegistration(): void {
-  oprfSetup().then(
+  fetchOprfKeys().then(
     () => timelineMark('oprf-key-loaded'),
     () => undefined,
   );

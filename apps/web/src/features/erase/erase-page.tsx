@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ERASE_MESSAGES, MESSAGES } from '@zeroid/protocol/messages';
+import { ERASE_MESSAGES } from '@zeroid/protocol/messages';
 import { erase } from './erase.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
-import { SecretField } from '../../shared/secret-field.tsx';
+import { IdentityFields } from '../../shared/identity-fields.tsx';
 import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 
@@ -59,33 +59,19 @@ export function ErasePage() {
       <h1>{ERASE_MESSAGES.heading}</h1>
       <p>{ERASE_MESSAGES.explanation}</p>
       <form onSubmit={askToConfirm} aria-busy={pending}>
-        <SecretField
-          id="erase-id-info"
-          label={MESSAGES.enterId}
-          name="id_info"
-          rows={3}
-          value={idInfo}
-          onValue={(value) => {
-            setIdInfo(value);
-            clear('idInfo');
+        <IdentityFields
+          ids={{ idInfo: 'erase-id-info', bioInfo: 'erase-bio-info' }}
+          values={{ idInfo, bioInfo }}
+          onValue={(field, value) => {
+            (field === 'idInfo' ? setIdInfo : setBioInfo)(value);
+            clear(field);
           }}
-          readOnly={step === 'confirm'}
-          help="The ID you registered with."
-          problem={problems.idInfo}
-        />
-        <SecretField
-          id="erase-bio-info"
-          label={MESSAGES.biometricData}
-          name="bio_info"
-          rows={6}
-          value={bioInfo}
-          onValue={(value) => {
-            setBioInfo(value);
-            clear('bioInfo');
+          help={{
+            idInfo: 'The ID you registered with.',
+            bioInfo: 'The biometric text you registered with: both must match for the identity to be deleted.',
           }}
+          problems={problems}
           readOnly={step === 'confirm'}
-          help="The biometric text you registered with: both must match for the identity to be deleted."
-          problem={problems.bioInfo}
         />
         {step === 'form' ? (
           <button type="submit" className="danger" disabled={pending || retryIn > 0}>

@@ -7,7 +7,7 @@ import { CopyButton } from '../../shared/copy-button.tsx';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { ProgressLine } from '../../shared/progress-line.tsx';
 import { routes } from '../../shared/paths.ts';
-import { SecretField } from '../../shared/secret-field.tsx';
+import { IdentityFields } from '../../shared/identity-fields.tsx';
 import { useFieldProblems } from '../../shared/use-field-problems.ts';
 import { usePendingCall } from '../../shared/use-pending-call.ts';
 import { AlreadyRegistered } from './already-registered.tsx';
@@ -52,34 +52,20 @@ export function RegisterPage() {
     <section className="card">
       <h1>{MESSAGES.registration}</h1>
       <form onSubmit={(event) => void submit(event)} aria-busy={pending} noValidate>
-        <SecretField
-          id={FIELDS.idInfo.id}
-          label={MESSAGES.enterId}
-          name="id_info"
-          rows={3}
-          value={idInfo}
-          onValue={(value) => {
-            setIdInfo(value);
-            clear('idInfo');
+        <IdentityFields
+          ids={{ idInfo: FIELDS.idInfo.id, bioInfo: FIELDS.bioInfo.id }}
+          values={{ idInfo, bioInfo }}
+          onValue={(field, value) => {
+            (field === 'idInfo' ? setIdInfo : setBioInfo)(value);
+            clear(field);
           }}
-          help={
-            credential.description ??
-            `Any text that identifies you, such as a membership or document number, or the credential your issuer gave you. One identity per ID.${onDevice ? ' Only a one-way tag of it leaves this device.' : ''}`
-          }
-          problem={problems.idInfo ?? credential.problem}
-        />
-        <SecretField
-          id={FIELDS.bioInfo.id}
-          label={MESSAGES.biometricData}
-          name="bio_info"
-          rows={6}
-          value={bioInfo}
-          onValue={(value) => {
-            setBioInfo(value);
-            clear('bioInfo');
+          help={{
+            idInfo:
+              credential.description ??
+              `Any text that identifies you, such as a membership or document number, or the credential your issuer gave you. One identity per ID.${onDevice ? ' Only a one-way tag of it leaves this device.' : ''}`,
+            bioInfo: `The text your biometric reader gives (a fingerprint template, say). You will verify with this text alone, so keep it exact.${onDevice ? ' It never leaves this device.' : ''}`,
           }}
-          help={`The text your biometric reader gives (a fingerprint template, say). You will verify with this text alone, so keep it exact.${onDevice ? ' It never leaves this device.' : ''}`}
-          problem={problems.bioInfo}
+          problems={{ idInfo: problems.idInfo ?? credential.problem, bioInfo: problems.bioInfo }}
         />
         <button type="submit" className="primary" disabled={pending || retryIn > 0}>
           {MESSAGES.register}
