@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
+import { usePostgres } from '../../test/support/use-postgres.ts';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { ZkTestClient } from '../../test/zk-client.ts';
 import { Artifacts } from '../proofs/artifacts.ts';
@@ -11,12 +11,11 @@ import { terminateCurve } from '../../test/support/terminate-curve.ts';
  * The same API on a real PostgreSQL, with two app instances sharing the database and the OPRF key,
  * as two server processes behind a load balancer would.
  */
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let a: TestApp;
 let b: TestApp;
 
 beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
   const { privateKey } = await generateOprfKeyPair();
   a = await startTestApp({ databaseUrl: postgres.url, oprfPrivateKey: privateKey });
   b = await startTestApp({ databaseUrl: postgres.url, oprfPrivateKey: privateKey });
@@ -25,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await a?.destroy();
   await b?.destroy();
-  await postgres?.stop();
   await terminateCurve();
 });
 

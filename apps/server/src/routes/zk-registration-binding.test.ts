@@ -12,7 +12,7 @@ import {
   v3RegistrationMessage,
   type ZkRegisterV3Body,
 } from '@zeroid/protocol/v3';
-import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
+import { usePostgres } from '../../test/support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from '../../test/server-process.ts';
 import { postJson } from '../../test/support/post.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
@@ -38,12 +38,11 @@ interface Backend {
   unconsume(challenge: string): Promise<void>;
 }
 
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 let artifacts: Artifacts;
 const backends: Backend[] = [];
 
 beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
   const { privateKey } = await generateOprfKeyPair();
   const env = { OPRF_PRIVATE_KEY: Buffer.from(privateKey).toString('base64url'), DERIVATION_THREADS: '1', PROOF_VERIFIER_THREADS: '1' };
   const sqliteDir = tempDir('zeroid-binding-');
@@ -84,7 +83,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(backends.map(({ server }) => server.stop()));
-  await postgres?.stop();
   removeTempDirs();
   await terminateCurve();
 });

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SQLite } from './sqlite/sqlite-driver.ts';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres, type RunningPostgres } from '../../test/embedded-postgres.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { usePostgres } from '../../test/support/use-postgres.ts';
 import { registerInProcessesAtOnce } from '../../test/storage-process.ts';
 import { freePort } from '../../test/server-process.ts';
 import { REGISTRATION_LOCK } from './repositories/identity-rows.ts';
@@ -25,15 +25,9 @@ interface Backend {
   refuseWrites(options: StorageOptions): Promise<() => Promise<void>>;
 }
 
-let postgres: RunningPostgres;
+const postgres = usePostgres();
 
-beforeAll(async () => {
-  postgres = await startEmbeddedPostgres();
-});
-afterAll(async () => {
-  await postgres?.stop();
-  removeTempDirs();
-});
+afterAll(() => removeTempDirs());
 
 const backends: Backend[] = [
   {
