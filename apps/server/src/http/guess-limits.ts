@@ -4,7 +4,7 @@ import { RESERVATION_HEADER } from '@zeroid/protocol';
 import { clientKey } from '../limits/client-key.ts';
 import type { GuessLimits } from '../limits/create-guess-limits.ts';
 import type { GuessClient } from '../limits/guess-admitter.ts';
-import { Problem } from '../problem.ts';
+import { rateLimited } from '../problem.ts';
 
 /**
  * Limits on the routes that can test a guess (an "already registered" answer, a verification, an
@@ -32,9 +32,7 @@ export async function registerGuessLimits(
     keyGenerator: settings.keyOf ?? ((request: FastifyRequest) => clientKey(request.ip, settings.ipv6Prefix)),
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new Problem(429, 'RATE_LIMITED', `Too many attempts. Please try again in ${seconds} seconds.`, {
-        'retry-after': String(seconds),
-      });
+      return rateLimited({ what: 'attempts', retryAfterSeconds: seconds });
     },
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { clientKey } from '../limits/client-key.ts';
 import { clientMinutes } from '../limits/client-minutes.ts';
-import { Problem } from '../problem.ts';
+import { rateLimited } from '../problem.ts';
 
 /** How long a refused request waits for its 429. */
 export const REFUSAL_DELAY_MS = 1000;
@@ -29,9 +29,7 @@ export function perClientLimited(settings: { perMinute: number; ipv6Prefix: numb
       if (ends === undefined) return;
       await slowRefusal();
       const seconds = Math.max(1, Math.ceil((ends - Date.now()) / 1000));
-      throw new Problem(429, 'RATE_LIMITED', `Too many requests. Please try again in ${seconds} seconds.`, {
-        'retry-after': String(seconds),
-      });
+      throw rateLimited({ what: 'requests', retryAfterSeconds: seconds });
     },
   };
 }

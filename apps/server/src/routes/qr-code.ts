@@ -4,7 +4,7 @@ import { QrCodeQuery } from '@zeroid/protocol';
 import type { AppDeps } from '../app-deps.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { replyProblem } from '../http/reply-problem.ts';
-import { Problem } from '../problem.ts';
+import { sessionNotFound } from '../problem.ts';
 import { pendingSessionQr } from '../sessions/pending-session-qr.ts';
 import { renderQrPng } from '../sessions/session-qr-images.ts';
 import { typed } from '../http/typed-app.ts';
@@ -34,7 +34,7 @@ export function qrCodeRoute(app: FastifyInstance, deps: AppDeps) {
       }
       const image = await pendingSessionQr(deps, session);
       if (image === undefined) {
-        return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
+        return replyProblem(reply, sessionNotFound('pending'));
       }
       return reply.type('image/png').header('cache-control', 'no-store').send(image);
     },
