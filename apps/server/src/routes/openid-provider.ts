@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { formAsQuery } from '../http/form-as-query.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
@@ -53,7 +53,7 @@ export function asIssuer(publicUrl: string) {
  * userinfo endpoints serve sites' servers, many people behind one address, and store nothing a
  * stranger can send.
  */
-export function openidProviderRoutes(app: FastifyInstance, { config, limits, openidProvider }: AppDeps) {
+export function openidProviderRoutes(app: FastifyInstance, { config, limits, openidProvider }: RouteDeps) {
   const setIssuer = asIssuer(config.publicUrl);
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
