@@ -75,18 +75,10 @@ export const invalidElement = (group: 'ristretto255' | 'Baby Jubjub', max: numbe
  * A 429 before anything was evaluated: `what` came too often from this client. With `retryAfterSeconds`
  * the message and Retry-After say when to come back; without, a moment.
  */
-export const rateLimited = ({
-  what,
-  retryAfterSeconds,
-  wait = retryAfterSeconds === undefined ? 'Please wait a moment and try again.' : `Please try again in ${retryAfterSeconds} seconds.`,
-}: {
-  what: string;
-  retryAfterSeconds?: number;
-  wait?: string;
-}) =>
+export const rateLimited = ({ what, retryAfterSeconds }: { what: 'requests' | 'guesses'; retryAfterSeconds?: number }) =>
   new Problem(
     429,
     'RATE_LIMITED',
-    `Too many ${what}. ${wait}`,
+    `Too many ${what}. ${retryAfterSeconds === undefined ? 'Please wait a moment and try again.' : `Please try again in ${retryAfterSeconds} seconds.`}`,
     retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
   );

@@ -86,7 +86,7 @@ function oprfNodesProblem(error: OprfNodesUnavailable): Problem {
     );
   }
   if (error.rateLimitedFor !== undefined) {
-    return rateLimited({ what: 'attempts', retryAfterSeconds: error.rateLimitedFor, wait: 'Please wait a minute and try again.' });
+    return rateLimited({ what: 'guesses', retryAfterSeconds: error.rateLimitedFor });
   }
   if (error.code === 'OPRF_NODES_INCONSISTENT') {
     return new Problem(

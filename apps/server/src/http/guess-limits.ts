@@ -33,7 +33,7 @@ export async function registerGuessLimits(
     timeWindow: BURST_WINDOW_MS,
     keyGenerator: settings.keyOf ?? ((request: FastifyRequest) => clientKey(request.ip, settings.ipv6Prefix)),
     errorResponseBuilder: (_request, context) => {
-      return rateLimited({ what: 'attempts', retryAfterSeconds: burstRetrySeconds(context.ttl) });
+      return rateLimited({ what: 'requests', retryAfterSeconds: burstRetrySeconds(context.ttl) });
     },
   });
 }

@@ -92,7 +92,7 @@ export function nodeRoutes(
 
   async function evaluate(request: FastifyRequest, encoded: string, max: number): Promise<OprfReply> {
     await libsodiumReady;
-    // Refused (400, then 403) before it spends an attempt; each valid element draws on the client's budget.
+    // Refused (400, then 403) before it spends a guess; each valid element draws on the client's budget.
     const elements = blindedElements(encoded, max);
     const verdict = checkAdmission(
       request.headers[OPRF_ADMISSION_HEADER] as string | undefined,

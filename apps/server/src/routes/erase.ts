@@ -17,7 +17,7 @@ import { eitherBody, typed } from '../http/typed-app.ts';
  * carries the derived commitment and DID, the ID's OPRF output and both keys' signatures over a
  * one-time challenge (protocol v3's, decision 056: the DID key's signature and a depth-1 proof of
  * the secret); the raw body (`id_info`, `bio_info`) is derived and dropped, as at /register.
- * Either way the body is checked here (a malformed or badly signed one costs no attempt) and
+ * Either way the body is checked here (a malformed or badly signed one costs no guess) and
  * `eraseClaim` admits it like a verification; the reply is a verification's: 200 with Success or
  * Failure, the same for a wrong biometric, a wrong ID and an unregistered person. The body may carry a
  * sign-in proof per sector, up to 256: hence its own limit, `ERASE_BODY_LIMIT` (decision 055).

@@ -69,7 +69,7 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   };
   const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
   /**
-   * Each kind of call counts against an allowance of its own: a burst of authorization requests from
+   * Each kind of call has a per-client minute of its own: a burst of authorization requests from
    * a person's address must not leave them a raw 429 where they come back after their proof.
    */
   const limited = () => {
@@ -84,8 +84,8 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   });
   const authorization = limited();
   const resume = limited();
-  // `/oidc/auth/` with no uid is an authorization request to the provider, and counts as one: its own
-  // allowance would double a client's (decision 071).
+  // `/oidc/auth/` with no uid is an authorization request to the provider, and counts as one: a minute of its
+  // own would double a client's (decision 071).
   const resumeOrAuthorization = async (request: FastifyRequest) => {
     const [limit] = (request.params as { uid?: string }).uid ? resume : authorization;
     await limit?.(request);

@@ -49,7 +49,7 @@ const provenCredentialRequired = () =>
  * checked first (signature, trust, expiry: `registrationId`, decision 079). A v2 zero-knowledge body (with
  * `signatures`) is refused: nothing proved where its values came from. The reply is 200 whatever
  * the verdict, and an existing identity's data is never echoed. The cheap checks run here, before
- * `registerClaim` admits the attempt: a malformed registration spends nothing.
+ * `registerClaim` admits the registration's guesses: a malformed registration spends nothing.
  */
 export function registerRoute(app: FastifyInstance, deps: RouteDeps) {
   const api = typed(app);
