@@ -10,6 +10,7 @@ const SERVER_DOMAINS = ['credentials', 'identity', 'limits', 'member-tree', 'noi
 const ASSEMBLY_AND_HTTP = [
   'apps/server/src/app.ts',
   'apps/server/src/app-deps.ts',
+  'apps/server/src/route-use-cases.ts',
   'apps/server/src/compose.ts',
   'apps/server/src/server.ts',
   'apps/server/src/routes',
@@ -184,6 +185,20 @@ export default tseslint.config(
         },
         {
           selector: "ObjectPattern > Property[key.name='storage']",
+          message: 'Routes never reach storage: call a use case of a domain folder and hand it the dependencies.',
+        },
+        // The same key written as a string or a template, computed or not: `{ 'storage': s }`,
+        // `{ ['storage']: s }`, `deps[\`storage\`]`.
+        {
+          selector: "ObjectPattern > Property[key.value='storage']",
+          message: 'Routes never reach storage: call a use case of a domain folder and hand it the dependencies.',
+        },
+        {
+          selector: "ObjectPattern > Property[key.quasis.0.value.cooked='storage']",
+          message: 'Routes never reach storage: call a use case of a domain folder and hand it the dependencies.',
+        },
+        {
+          selector: "MemberExpression[property.quasis.0.value.cooked='storage']",
           message: 'Routes never reach storage: call a use case of a domain folder and hand it the dependencies.',
         },
       ],

@@ -55,7 +55,7 @@ test('a person refused for a moment is served when the countdown ends', async ({
     if (new URL(response.url()).pathname === '/reservations') reservations.push(response.status());
   });
   await verifyThroughUi(page, bio);
-  await expect(page.getByRole('alert')).toContainText('Too many attempts from your network.');
+  await expect(page.getByRole('alert')).toContainText('Too many guesses from your network.');
   const timer = page.getByRole('timer');
   await expect(timer).toContainText(/You can try again in 0:[0-2]\d\./);
   // Refused whole, before anything was evaluated: no proof was sent.

@@ -23,8 +23,9 @@ export interface Lifecycle {
 }
 
 /**
- * What the routes are given. `app.ts` builds it and the routes use it; it lives here, apart from
- * both, so that no route imports `app.ts` back.
+ * What the assembly builds (`compose.ts`) and `app.ts` is given. The routes get it without storage
+ * (`RouteDeps`, route-use-cases.ts), with the use cases that need storage bound to it. It lives here,
+ * apart from both, so that no route imports `app.ts` back.
  */
 export interface AppDeps {
   lifecycle: Lifecycle;

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import type { AppDeps } from './app-deps.ts';
+import { routeDeps } from './route-use-cases.ts';
 import { allowQueuedRequests } from './http/queued-request-timeout.ts';
 import { hardenedServerOptions } from './http/server-options.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -62,24 +63,26 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   });
   if (config.metricsToken) metricsRoute(app, { metrics, token: config.metricsToken });
 
-  healthRoutes(app, services);
-  registerRoute(app, services);
-  verifyRoute(app, services);
-  eraseRoute(app, services); // decision 022
-  issuersRoute(app, services); // decision 079
-  qrCodeRoute(app, services);
-  oprfRoutes(app, services);
-  challengeRoute(app, services);
-  reservationRoutes(app, services); // decision 074
-  membersRoute(app, services);
-  artifactRoutes(app, services);
-  didDocumentRoute(app, services);
-  sessionRoutes(app, services);
+  // The routes get every dependency but storage, which only the use cases bound to it hold.
+  const routes = routeDeps(services);
+  healthRoutes(app, routes);
+  registerRoute(app, routes);
+  verifyRoute(app, routes);
+  eraseRoute(app, routes); // decision 022
+  issuersRoute(app, routes); // decision 079
+  qrCodeRoute(app, routes);
+  oprfRoutes(app, routes);
+  challengeRoute(app, routes);
+  reservationRoutes(app, routes); // decision 074
+  membersRoute(app, routes);
+  artifactRoutes(app, routes);
+  didDocumentRoute(app, routes);
+  sessionRoutes(app, routes);
   await apiDocsRoutes(app);
   // The guide sits at the repository's root; src/ and the built dist/ are both one level under apps/server.
   integrationGuideRoutes(app, { file: new URL('../../../docs/sign-in-with-zeroid.md', import.meta.url) });
   // Sign in with ZeroID (decision 023): the OpenID provider and the sign-in screen's calls.
-  signInWithZeroIdRoutes(app, services);
+  signInWithZeroIdRoutes(app, routes);
   await serveWebApp(app, config.webDist);
 
   return app;

@@ -42,3 +42,43 @@ export const oprfUnavailable = (message: string) => new Problem(503, 'OPRF_UNAVA
 /** A sign-in's interaction expired, was answered, or is not this browser's. */
 export const signInNotFound = () =>
   new Problem(404, 'SIGN_IN_NOT_FOUND', 'This sign-in has expired or was already completed. Go back to the site and sign in again.');
+
+const SESSION_NOT_FOUND = {
+  /** The screen's view: no such session, or not this screen's. */
+  session: 'This verification session does not exist.',
+  /** A pending session's QR code: the session ended or never was. */
+  pending: 'This verification session does not exist or is no longer open.',
+  /** The phone's side of a sign-in (decision 029): the session no longer waits for a proof. */
+  signIn: 'This sign-in link has expired or was already used. Ask the other screen for a new QR code.',
+} as const;
+
+/** A cross-device session that does not exist, or no longer waits for what was asked of it. */
+export const sessionNotFound = (seen: keyof typeof SESSION_NOT_FOUND = 'session') =>
+  new Problem(404, 'SESSION_NOT_FOUND', SESSION_NOT_FOUND[seen]);
+
+/**
+ * Blinded OPRF input that is not `max` (1 by default) valid points of `group` (canonical, on the curve,
+ * in the subgroup, not the identity), refused before it spends anything; `'each'` for one of a
+ * registration's two points.
+ */
+export const invalidElement = (group: 'ristretto255' | 'Baby Jubjub', max: number | 'each' = 1) =>
+  badRequest(
+    'INVALID_ELEMENT',
+    max === 'each'
+      ? `A blinded point is not one valid ${group} point.`
+      : max === 1
+        ? `The blinded element is not one valid ${group} point.`
+        : `The request is not 1 to ${max} valid ${group} points.`,
+  );
+
+/**
+ * A 429 before anything was evaluated: `what` came too often from this client. With `retryAfterSeconds`
+ * the message and Retry-After say when to come back; without, a moment.
+ */
+export const rateLimited = ({ what, retryAfterSeconds }: { what: 'requests' | 'guesses'; retryAfterSeconds?: number }) =>
+  new Problem(
+    429,
+    'RATE_LIMITED',
+    `Too many ${what}. ${retryAfterSeconds === undefined ? 'Please wait a moment and try again.' : `Please try again in ${retryAfterSeconds} seconds.`}`,
+    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
+  );

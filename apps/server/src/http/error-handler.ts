@@ -3,7 +3,7 @@ import { ProtocolInputError } from '@zeroid/protocol';
 import { GuessRefused } from '../limits/guess-refused.ts';
 import { OprfNodesUnavailable } from '../oprf/nodes/evaluate-with-nodes.ts';
 import { OprfNodesBusy } from '../oprf/nodes/node-round-queue.ts';
-import { oprfUnavailable, Problem, unavailable } from '../problem.ts';
+import { oprfUnavailable, Problem, rateLimited, unavailable } from '../problem.ts';
 import { describeValidationError } from './describe-validation-error.ts';
 import { replyProblem } from './reply-problem.ts';
 import { isStorageFailure } from '../storage/storage-failure.ts';
@@ -58,7 +58,7 @@ function toProblem(error: FastifyError | Error): Problem {
   }
   const status = fastifyError.statusCode;
   if (status === 429) {
-    return new Problem(429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
+    return rateLimited({ what: 'requests' });
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new Problem(status, 'BAD_REQUEST', 'The request could not be processed.');
@@ -86,9 +86,7 @@ function oprfNodesProblem(error: OprfNodesUnavailable): Problem {
     );
   }
   if (error.rateLimitedFor !== undefined) {
-    return new Problem(429, 'RATE_LIMITED', 'Too many attempts. Please wait a minute and try again.', {
-      'retry-after': String(error.rateLimitedFor),
-    });
+    return rateLimited({ what: 'guesses', retryAfterSeconds: error.rateLimitedFor });
   }
   if (error.code === 'OPRF_NODES_INCONSISTENT') {
     return new Problem(

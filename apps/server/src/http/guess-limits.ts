@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { RESERVATION_HEADER } from '@zeroid/protocol';
+import { BURST_CLIENTS, BURST_WINDOW_MS, burstRetrySeconds } from '../limits/burst-limit.ts';
 import { clientKey } from '../limits/client-key.ts';
 import type { GuessLimits } from '../limits/create-guess-limits.ts';
 import type { GuessClient } from '../limits/guess-admitter.ts';
-import { Problem } from '../problem.ts';
+import { reservationToken } from '../limits/reservation-token.ts';
+import { rateLimited } from '../problem.ts';
 
 /**
  * Limits on the routes that can test a guess (an "already registered" answer, a verification, an
@@ -28,23 +30,13 @@ export async function registerGuessLimits(
   if (settings.perMinute === 0) return;
   await app.register(rateLimit, {
     global: false,
-    timeWindow: 60_000,
+    timeWindow: BURST_WINDOW_MS,
     keyGenerator: settings.keyOf ?? ((request: FastifyRequest) => clientKey(request.ip, settings.ipv6Prefix)),
     errorResponseBuilder: (_request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new Problem(429, 'RATE_LIMITED', `Too many attempts. Please try again in ${seconds} seconds.`, {
-        'retry-after': String(seconds),
-      });
+      return rateLimited({ what: 'requests', retryAfterSeconds: burstRetrySeconds(context.ttl) });
     },
   });
 }
-
-/**
- * Clients each route's burst limit remembers at once. `@fastify/rate-limit` keeps 5,000 by default,
- * least recently used first out, so 5,000 other addresses in a minute (an IPv6 /51 holds 8,192
- * networks of /64) gave a refused client a fresh count. 50,000 entries cost a few MB per route.
- */
-export const BURST_CLIENTS = 50_000;
 
 /**
  * Route options that put one route under the per-client burst limit; spread them into the route's
@@ -56,7 +48,7 @@ export function guessLimited(
 ): Pick<RouteShorthandOptions, 'config'> {
   if (settings.perMinute === 0) return {};
   const max = perMinuteOf ? (_request: FastifyRequest, key: string) => perMinuteOf(key) : settings.perMinute;
-  return { config: { rateLimit: { max, timeWindow: 60_000, cache: BURST_CLIENTS } } };
+  return { config: { rateLimit: { max, timeWindow: BURST_WINDOW_MS, cache: BURST_CLIENTS } } };
 }
 
 /**
@@ -64,6 +56,5 @@ export function guessLimited(
  * flow's reservation it carries (`zeroid-reservation`), if well formed; anything else draws on the bucket.
  */
 export function guessClient(request: FastifyRequest): GuessClient {
-  const value = request.headers[RESERVATION_HEADER];
-  return { address: request.ip, reservation: typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined };
+  return { address: request.ip, reservation: reservationToken(request.headers[RESERVATION_HEADER]) };
 }

@@ -1,4 +1,4 @@
-import { isFieldElement, ProtocolInputError, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
+import { isFieldElement, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
 import {
   decodePoint,
   didHash,
@@ -12,7 +12,7 @@ import {
 import { combineV3Answers } from '../oprf/nodes/combine-answers-v3.ts';
 import type { OprfNodeSet } from '../oprf/nodes/oprf-node-set.ts';
 import type { OprfV3Key } from '../oprf/oprf-key-v3.ts';
-import { badRequest, oprfUnavailable } from '../problem.ts';
+import { badRequest, invalidElement, oprfUnavailable } from '../problem.ts';
 import { verifyDidSignature } from './verify-did-signature.ts';
 
 declare const checked: unique symbol;
@@ -39,7 +39,7 @@ export interface CheckedRegistrationV3 {
 /** Where Z = k·B comes from: the single key, or the threshold nodes' v3 keys (undefined until they publish them). */
 export type V3Evaluator = { key: OprfV3Key } | { nodes: OprfNodeSet['v3'] };
 
-const invalidPoint = () => new ProtocolInputError('INVALID_ELEMENT', 'A blinded point is not one valid Baby Jubjub point.');
+const invalidPoint = () => invalidElement('Baby Jubjub', 'each');
 const notField = () =>
   badRequest('INVALID_FIELD_ELEMENT', 'The commitment, the ID tag and the challenge must each be below the BN254 field modulus.');
 
@@ -51,7 +51,7 @@ const notField = () =>
  * Z = k·B is computed with the single key, or combined from the nodes' answers, each checked against
  * its node's published v3 key. Then the statement the proof must make is built here, from those
  * values alone: the client's idea of Z, K or the signals is never read.
- * @throws Problem (400) or ProtocolInputError (400) naming the first check that failed; 503 when the
+ * @throws Problem (400) naming the first check that failed; 503 when the
  *   threshold nodes have published no v3 key yet.
  */
 export function checkRegistrationV3(body: ZkRegisterV3Body, evaluator: V3Evaluator): CheckedRegistrationV3 {

@@ -29,7 +29,7 @@ export type SignedErasure = ErasureClaim & { readonly challenge: string; readonl
 /**
  * The zero-knowledge erasure, step one: both keys (from oprf(bio)) signed this erasure's challenge,
  * commitment, DID and ID tag, and the ID tag is HKDF of the `idProof` shown (oprf(id)). Checked before
- * anything is spent or written: a malformed or badly signed erasure is a 400 and costs no attempt.
+ * anything is spent or written: a malformed or badly signed erasure is a 400 and costs no guess.
  * A well-signed erasure of values that are not one registered row is not refused here: it is a
  * Failure, like a failed verification.
  */

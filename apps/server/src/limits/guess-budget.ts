@@ -83,7 +83,7 @@ export class GuessBudget {
   private readonly bucket: TokenBucket;
 
   constructor(
-    private readonly attempts: AttemptRepository,
+    private readonly counters: AttemptRepository,
     private readonly settings: GuessBudgetSettings,
     private readonly keySecret: Uint8Array,
     private readonly now: () => number = Date.now,
@@ -115,17 +115,17 @@ export class GuessBudget {
     try {
       if (reservedVerification) {
         await this.reserveFailure(failures, now);
-        undo.push(() => this.attempts.release(failures, 1));
+        undo.push(() => this.counters.release(failures, 1));
       } else if (throttled && cost.guesses > 0) {
         await this.assertNotWaiting(failures, now);
       }
       if (reservation !== undefined && this.bucket.capacity > 0) {
-        drawn = await this.attempts.drawReservation(this.reservationKey(client, reservation), guesses, now);
+        drawn = await this.counters.drawReservation(this.reservationKey(client, reservation), guesses, now);
       }
       if (!drawn) {
         if (budgeted) {
           await this.takeGuesses(id, guesses, now);
-          undo.push(() => this.attempts.giveBackTokens(this.bucketKey(id), guesses, this.bucket));
+          undo.push(() => this.counters.giveBackTokens(this.bucketKey(id), guesses, this.bucket));
         }
         await this.spendGlobalBudget(now, 1);
       }
@@ -139,13 +139,13 @@ export class GuessBudget {
       releaseVerification: async () => {
         if (!reservedVerification || released) return;
         released = true;
-        await this.attempts.release(failures, 1);
+        await this.counters.release(failures, 1);
       },
       releaseGuesses: async () => {
         if (guessesReleased || cost.guesses === 0) return;
         guessesReleased = true;
-        if (budgeted) await this.attempts.giveBackTokens(this.bucketKey(id), guesses, this.bucket);
-        if (!drawn && this.settings.globalPerMinute > 0) await this.attempts.uncountInWindow(GLOBAL_KEY, now - (now % WINDOW_MS));
+        if (budgeted) await this.counters.giveBackTokens(this.bucketKey(id), guesses, this.bucket);
+        if (!drawn && this.settings.globalPerMinute > 0) await this.counters.uncountInWindow(GLOBAL_KEY, now - (now % WINDOW_MS));
       },
     };
   }
@@ -168,10 +168,10 @@ export class GuessBudget {
     try {
       await this.spendGlobalBudget(now, units);
     } catch (error) {
-      await this.attempts.giveBackTokens(this.bucketKey(id), units, this.bucket);
+      await this.counters.giveBackTokens(this.bucketKey(id), units, this.bucket);
       throw error;
     }
-    await this.attempts.openReservation(this.reservationKey(client, reservation), units, expiresAt);
+    await this.counters.openReservation(this.reservationKey(client, reservation), units, expiresAt);
     return { reservation, guesses: units, expiresAt };
   }
 
@@ -181,8 +181,8 @@ export class GuessBudget {
    */
   async release(client: string, reservation: string): Promise<number> {
     if (this.bucket.capacity === 0) return 0;
-    const unused = await this.attempts.closeReservation(this.reservationKey(client, reservation), this.now());
-    if (unused > 0) await this.attempts.giveBackTokens(this.bucketKey(this.clientId(client)), unused, this.bucket);
+    const unused = await this.counters.closeReservation(this.reservationKey(client, reservation), this.now());
+    if (unused > 0) await this.counters.giveBackTokens(this.bucketKey(this.clientId(client)), unused, this.bucket);
     return unused;
   }
 
@@ -208,7 +208,7 @@ export class GuessBudget {
   }
 
   private async takeGuesses(id: string, guesses: number, now: number): Promise<void> {
-    const taken = await this.attempts.takeTokens(this.bucketKey(id), guesses, now, this.bucket);
+    const taken = await this.counters.takeTokens(this.bucketKey(id), guesses, now, this.bucket);
     if (!taken.taken) throw new GuessRefused('TOO_MANY_GUESSES', Math.max(1, Math.ceil(taken.waitMs / 1000)));
   }
 
@@ -216,23 +216,23 @@ export class GuessBudget {
     if (this.settings.globalPerMinute === 0) return;
     const windowStart = now - (now % WINDOW_MS);
     for (let counted = 1; counted <= cost; counted++) {
-      const count = await this.attempts.countInWindow(GLOBAL_KEY, windowStart, now);
+      const count = await this.counters.countInWindow(GLOBAL_KEY, windowStart, now);
       if (count <= this.settings.globalPerMinute) continue;
       // Over-budget requests are not counted, so the count stays the number of requests admitted.
-      for (let i = 0; i < counted; i++) await this.attempts.uncountInWindow(GLOBAL_KEY, windowStart);
+      for (let i = 0; i < counted; i++) await this.counters.uncountInWindow(GLOBAL_KEY, windowStart);
       throw new GuessRefused('RATE_LIMITED', secondsUntil(windowStart + WINDOW_MS, now));
     }
   }
 
   private async reserveFailure(key: string, now: number): Promise<void> {
-    if ((await this.attempts.reserve(key, 1, now, this.failureRule)) !== undefined) return;
+    if ((await this.counters.reserve(key, 1, now, this.failureRule)) !== undefined) return;
     await this.assertNotWaiting(key, now);
     // The wait ended between the refusal and the read: still refused, the client may retry at once.
     throw new GuessRefused('TOO_MANY_FAILURES', 1);
   }
 
   private async assertNotWaiting(key: string, now: number): Promise<void> {
-    const held = await this.attempts.attempts(key, now, this.failureRule.forgetAfterMs);
+    const held = await this.counters.attempts(key, now, this.failureRule.forgetAfterMs);
     if (!held) return;
     const until = held.lastAt + this.waitAfter(held.count);
     if (now < until) throw new GuessRefused('TOO_MANY_FAILURES', secondsUntil(until, now));

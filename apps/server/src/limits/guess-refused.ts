@@ -9,7 +9,7 @@ export type GuessRefusal =
 
 const MESSAGES: Record<GuessRefusal, string> = {
   TOO_MANY_FAILURES: 'Too many failed verifications. Please try again in',
-  TOO_MANY_GUESSES: 'Too many attempts from your network. Please try again in',
+  TOO_MANY_GUESSES: 'Too many guesses from your network. Please try again in',
   RATE_LIMITED: 'The service is busy. Please try again in',
 };
 

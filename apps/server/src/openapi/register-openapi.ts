@@ -62,7 +62,7 @@ function forReaders(document: Document): void {
       for (const [status, examples] of Object.entries(guide.replies ?? {})) {
         operation.responses ??= {};
         const reply = (operation.responses[status] ??= {
-          description: status === '429' ? 'Too many attempts: wait Retry-After seconds' : 'Reply',
+          description: status === '429' ? 'Too many requests or guesses: wait Retry-After seconds' : 'Reply',
         });
         reply.content ??= { 'application/json': {} };
         const json = reply.content['application/json'];

@@ -1,5 +1,5 @@
 import type Provider from 'oidc-provider';
-import { Problem } from '../problem.ts';
+import { sessionNotFound } from '../problem.ts';
 import type { Storage } from '../storage/types.ts';
 import { currentProvider } from './current-provider.ts';
 import { findSignInRequest, type SignInRequest } from './sign-in-request.ts';
@@ -10,8 +10,7 @@ export interface PhoneSignInServices {
   openidProvider: () => Promise<Provider>;
 }
 
-const notOpen = () =>
-  new Problem(404, 'SESSION_NOT_FOUND', 'This sign-in link has expired or was already used. Ask the other screen for a new QR code.');
+const notOpen = () => sessionNotFound('signIn');
 
 /** The authorization request a pending session waits to complete (decision 029); a 404 when it no longer waits. */
 export async function openPhoneSignIn(

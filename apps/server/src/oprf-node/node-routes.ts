@@ -7,7 +7,6 @@ import {
   OprfNodeKeyReply,
   OprfReply,
   OprfRequest,
-  ProtocolInputError,
 } from '@zeroid/protocol';
 import { babyJubjubSuite, decodePoint, decodeScalar, SUITE_ID } from '@zeroid/protocol/v3';
 import { guessLimited } from '../http/guess-limits.ts';
@@ -16,7 +15,7 @@ import { libsodiumReady } from '../oprf/libsodium.ts';
 import type { OprfShareFile } from '../oprf/oprf-share-file.ts';
 import { sodiumBlindedElements, sodiumBlindEvaluateBatch } from '../oprf/sodium-voprf.ts';
 import { v3BlindedPoints, v3EvaluateBatch } from '../oprf/batch-v3.ts';
-import { Problem } from '../problem.ts';
+import { invalidElement, Problem } from '../problem.ts';
 import type { admissionChecker } from './check-admission.ts';
 import type { nodeLimits } from '../limits/node-limits.ts';
 import { typed } from '../http/typed-app.ts';
@@ -26,15 +25,12 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
 /**
  * The blinded elements of a base64url EvaluationRequest of 1 to `max` elements, checked (canonical,
  * not the identity) before anything is spent; libsodium 1.0.18+ decodes them (`libsodiumReady` first).
- * @throws ProtocolInputError('INVALID_ELEMENT') otherwise: a 400, as the server's POST /oprf.
+ * @throws `invalidElement` (INVALID_ELEMENT) otherwise: a 400, as the server's POST /oprf.
  */
 function blindedElements(encoded: string, max: number): Uint8Array[] {
   const elements = sodiumBlindedElements(new Uint8Array(Buffer.from(encoded, 'base64url')), max);
   if (elements) return elements;
-  throw new ProtocolInputError(
-    'INVALID_ELEMENT',
-    max === 1 ? 'The blinded element is not one valid ristretto255 point.' : `The request is not 1 to ${max} valid ristretto255 points.`,
-  );
+  throw invalidElement('ristretto255', max);
 }
 
 /**
@@ -96,7 +92,7 @@ export function nodeRoutes(
 
   async function evaluate(request: FastifyRequest, encoded: string, max: number): Promise<OprfReply> {
     await libsodiumReady;
-    // Refused (400, then 403) before it spends an attempt; each valid element draws on the client's budget.
+    // Refused (400, then 403) before it spends a guess; each valid element draws on the client's budget.
     const elements = blindedElements(encoded, max);
     const verdict = checkAdmission(
       request.headers[OPRF_ADMISSION_HEADER] as string | undefined,
@@ -119,12 +115,7 @@ export function nodeRoutes(
     const bytes = new Uint8Array(Buffer.from(encoded, 'base64url'));
     const points = v3BlindedPoints(bytes, batch ? OPRF_BATCH_MAX : 1);
     if (!points) {
-      throw new ProtocolInputError(
-        'INVALID_ELEMENT',
-        batch
-          ? `The request is not 1 to ${OPRF_BATCH_MAX} valid Baby Jubjub points.`
-          : 'The blinded element is not one valid Baby Jubjub point.',
-      );
+      throw invalidElement('Baby Jubjub', batch ? OPRF_BATCH_MAX : 1);
     }
     const verdict = checkAdmission(request.headers[OPRF_ADMISSION_HEADER] as string | undefined, bytes, SUITE_ID);
     if (verdict !== 'admitted') throw admissionRefused(verdict);

@@ -24,7 +24,7 @@ export interface ProofBinding {
 /**
  * Checks a Semaphore v4 membership proof bound to a one-time challenge, cheapest checks first:
  * 1. shape: depth 1–32, every public input and point canonical and below the field modulus (a 400,
- *    by `parseSemaphoreProof`, which the caller runs before it admits the attempt);
+ *    by `parseSemaphoreProof`, which the caller runs before it admits the verification);
  * 2. binding: the scope is the challenge, and the message is the challenge (or binds it to a session);
  * 3. root: in our own root history (never 0, never a foreign root: `verifyProof` alone accepts any),
  *    and still in its window, else 'Stale';

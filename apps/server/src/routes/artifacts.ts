@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { manifestGuide, artifactGuide } from './artifacts.openapi.ts';
 import { Type } from '@sinclair/typebox';
 import { ArtifactManifestReply, ErrorReply } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { replyProblem } from '../http/reply-problem.ts';
 import { Problem } from '../problem.ts';
 import { createArtifactEncodings, type ArtifactEncoding } from '../proofs/artifact-encodings.ts';
@@ -39,7 +39,7 @@ const Query = Type.Object(
  * - Every body comes from the bytes checked against the pins (`Artifact.read`), never from disk at
  *   request time: the ETag and x-content-sha256 always name what is sent (decision 072).
  */
-export function artifactRoutes(app: FastifyInstance, { artifacts, config }: AppDeps) {
+export function artifactRoutes(app: FastifyInstance, { artifacts, config }: RouteDeps) {
   const encodings = createArtifactEncodings({ cacheDir: path.join(config.dataDir, 'artifact-cache') });
   const manifest: ArtifactManifestReply = {
     package: artifacts.package,

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { didDocumentGuide } from './did-document.openapi.ts';
 import { didDocument } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
-import { resolveDid } from '../identity/resolve-did.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { replyProblem } from '../http/reply-problem.ts';
 import { Problem } from '../problem.ts';
 
@@ -12,10 +11,10 @@ import { Problem } from '../problem.ts';
  * DID belongs to a ZeroID member. An erased one answers `deactivated: true` until the same person
  * registers again (the same biometric derives the same DID).
  */
-export function didDocumentRoute(app: FastifyInstance, deps: AppDeps) {
+export function didDocumentRoute(app: FastifyInstance, deps: RouteDeps) {
   app.get<{ Params: { did: string } }>('/did/:did', { schema: { 'x-guide': didDocumentGuide } }, async (request, reply) => {
     const { did } = request.params;
-    const known = await resolveDid(deps, did);
+    const known = await deps.useCases.resolveDid(did);
     // An erased DID (decision 022) answers as W3C DID Resolution does for a deactivated DID: 410 Gone,
     // with the resolution result and `deactivated: true` in the document metadata.
     if (known === 'deactivated') {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { membersGuide } from './members.openapi.ts';
 import { MembersQuery, MembersReply, type Static } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
-import { NO_GUESS } from '../limits/guess-costs.ts';
+import { admitWithoutEvaluation } from '../limits/admit-without-evaluation.ts';
 import { badRequest } from '../problem.ts';
 import { BucketReplyCache } from '../member-tree/bucket-reply-cache.ts';
 import { bucketHexChars } from '../member-tree/member-tree.ts';
@@ -16,7 +16,7 @@ import { bucketHexChars } from '../member-tree/member-tree.ts';
  * the reply says how long a bucket prefix must be for the current group. A longer prefix than that
  * would shrink the anonymity set, so it is refused.
  */
-export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps) {
+export function membersRoute(app: FastifyInstance, { registry, limits }: RouteDeps) {
   const replies = new BucketReplyCache();
   // Typed by hand, not by the type provider: it sends a cached serialisation, a string the reply types refuse.
   app.get<{ Querystring: Static<typeof MembersQuery> }>(
@@ -31,7 +31,7 @@ export function membersRoute(app: FastifyInstance, { registry, limits }: AppDeps
       if (bucket !== undefined && bucket.length !== chars) {
         throw badRequest('BUCKET_LENGTH', `The bucket must be exactly ${chars} hex characters for the current group.`);
       }
-      await guessAdmitter(limits, guessClient(request))(NO_GUESS);
+      await admitWithoutEvaluation(guessAdmitter(limits, guessClient(request)));
       if (bucket === undefined) return base;
       const body = replies.reply(registry.root, bucket, () => {
         const members = registry.leavesInBucket(bucket).map((leafIndex) => {

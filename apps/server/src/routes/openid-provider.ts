@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { formAsQuery } from '../http/form-as-query.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
@@ -53,7 +53,7 @@ export function asIssuer(publicUrl: string) {
  * userinfo endpoints serve sites' servers, many people behind one address, and store nothing a
  * stranger can send.
  */
-export function openidProviderRoutes(app: FastifyInstance, { config, limits, openidProvider }: AppDeps) {
+export function openidProviderRoutes(app: FastifyInstance, { config, limits, openidProvider }: RouteDeps) {
   const setIssuer = asIssuer(config.publicUrl);
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
 
@@ -69,7 +69,7 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   };
   const mounted = { onRequest: handOver, handler: async () => undefined, schema: { hide: true } };
   /**
-   * Each kind of call counts against an allowance of its own: a burst of authorization requests from
+   * Each kind of call has a per-client minute of its own: a burst of authorization requests from
    * a person's address must not leave them a raw 429 where they come back after their proof.
    */
   const limited = () => {
@@ -84,8 +84,8 @@ export function openidProviderRoutes(app: FastifyInstance, { config, limits, ope
   });
   const authorization = limited();
   const resume = limited();
-  // `/oidc/auth/` with no uid is an authorization request to the provider, and counts as one: its own
-  // allowance would double a client's (decision 071).
+  // `/oidc/auth/` with no uid is an authorization request to the provider, and counts as one: a minute of its
+  // own would double a client's (decision 071).
   const resumeOrAuthorization = async (request: FastifyRequest) => {
     const [limit] = (request.params as { uid?: string }).uid ? resume : authorization;
     await limit?.(request);

@@ -24,7 +24,7 @@ export const evaluateGuide: OperationGuide = {
     element: { summary: 'A blinded element', value: { element: 'AQAgNmD1bCHLf5yM_7D9o8ZqH6ZkW4H2Kp7bqG0r8mYkXWo' } },
     v3: { summary: 'Protocol v3: one blinded point', value: { element: 'KV-q4XboXRIcac9vOsfh9SG2SElJZL472zckV3zEAi0', suite: SUITE_ID } },
   },
-  replies: { '429': errorExample('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.') },
+  replies: { '429': errorExample('TOO_MANY_GUESSES', 'Too many guesses from your network. Please try again in 900 seconds.') },
 };
 
 /** POST /oprf/admission */
@@ -33,5 +33,5 @@ export const admissionGuide: OperationGuide = {
   summary: 'Threshold mode: admission to the OPRF nodes',
   description:
     'Counts the guess against the same limits as `POST /oprf`, then signs the blinded request: each node evaluates it only with this admission in the `zeroid-admission` header. 409 in single-key mode.',
-  replies: { '429': errorExample('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.') },
+  replies: { '429': errorExample('TOO_MANY_GUESSES', 'Too many guesses from your network. Please try again in 900 seconds.') },
 };

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { qrCodeGuide } from './qr-code.openapi.ts';
 import { QrCodeQuery } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { replyProblem } from '../http/reply-problem.ts';
-import { Problem } from '../problem.ts';
-import { pendingSessionQr } from '../sessions/pending-session-qr.ts';
+import { sessionNotFound } from '../problem.ts';
 import { renderQrPng } from '../sessions/session-qr-images.ts';
 import { typed } from '../http/typed-app.ts';
 
@@ -15,7 +14,7 @@ import { typed } from '../http/typed-app.ts';
  * are drawn once (the plain one at start-up, a session's on first request) and the route is
  * rate-limited per client, so a flood of requests draws nothing.
  */
-export function qrCodeRoute(app: FastifyInstance, deps: AppDeps) {
+export function qrCodeRoute(app: FastifyInstance, deps: RouteDeps) {
   const { config, limits } = deps;
   const api = typed(app);
   const link = `${config.publicUrl}/user-verification`;
@@ -32,9 +31,9 @@ export function qrCodeRoute(app: FastifyInstance, deps: AppDeps) {
           .header('cache-control', 'no-store')
           .send(await plain);
       }
-      const image = await pendingSessionQr(deps, session);
+      const image = await deps.useCases.pendingSessionQr(session);
       if (image === undefined) {
-        return replyProblem(reply, new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist or is no longer open.'));
+        return replyProblem(reply, sessionNotFound('pending'));
       }
       return reply.type('image/png').header('cache-control', 'no-store').send(image);
     },

@@ -3,13 +3,13 @@ import { registerGuide } from './register.openapi.ts';
 import { Type } from '@sinclair/typebox';
 import { DID_ALREADY_GENERATED, RawRegisterBody, REPLACED_DID, RegisterReply } from '@zeroid/protocol';
 import { ZkRegisterV3Body } from '@zeroid/protocol/v3';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
 import { checkRegistrationV3, type V3Evaluator } from '../identity/check-registration-v3.ts';
 import { checkCredentialRegistration } from '../identity/check-credential-registration.ts';
-import { registerClaim, type RegistrationRequest } from '../identity/register-claim.ts';
+import type { RegistrationRequest } from '../identity/register-claim.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { signedErasure } from '../identity/erase-identity.ts';
 import { badRequest, Problem } from '../problem.ts';
@@ -49,9 +49,9 @@ const provenCredentialRequired = () =>
  * checked first (signature, trust, expiry: `registrationId`, decision 079). A v2 zero-knowledge body (with
  * `signatures`) is refused: nothing proved where its values came from. The reply is 200 whatever
  * the verdict, and an existing identity's data is never echoed. The cheap checks run here, before
- * `registerClaim` admits the attempt: a malformed registration spends nothing.
+ * `registerClaim` admits the registration's guesses: a malformed registration spends nothing.
  */
-export function registerRoute(app: FastifyInstance, deps: AppDeps) {
+export function registerRoute(app: FastifyInstance, deps: RouteDeps) {
   const api = typed(app);
   api.post(
     '/register',
@@ -84,7 +84,7 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
         registration = { ...id, bioInfo, ...(noisy ? { noisy } : {}) };
       }
       const admit = guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes);
-      const { did, replacedDid } = await registerClaim(deps, admit, registration, request.ip);
+      const { did, replacedDid } = await deps.useCases.registerClaim(admit, registration, request.ip);
       if (did === undefined) return { [DID_ALREADY_GENERATED]: true as const };
       if (replacedDid === undefined) return { [DID_ALREADY_GENERATED]: false as const, DID: did };
       return { [DID_ALREADY_GENERATED]: false as const, DID: did, [REPLACED_DID]: replacedDid };
@@ -93,4 +93,4 @@ export function registerRoute(app: FastifyInstance, deps: AppDeps) {
 }
 
 /** Where a v3 registration's Z comes from: this process's key, or the nodes' v3 keys as last read. */
-const v3Evaluator = ({ oprfV3, oprfNodes }: AppDeps): V3Evaluator => (oprfV3 ? { key: oprfV3 } : { nodes: oprfNodes?.current?.v3 });
+const v3Evaluator = ({ oprfV3, oprfNodes }: RouteDeps): V3Evaluator => (oprfV3 ? { key: oprfV3 } : { nodes: oprfNodes?.current?.v3 });

@@ -10,7 +10,7 @@ export const reserveGuide: OperationGuide = {
   request: { registration: { summary: 'A registration’s four', value: { guesses: 4 } } },
   replies: {
     '200': { taken: { summary: 'Taken', value: { reservation: 'q3Vb1m0m3lYyQz5l3d4sJc1fWm7c2kZr0gQyXo6l2aU', guesses: 4, expiresAt } } },
-    '429': errorExample('TOO_MANY_GUESSES', 'Too many attempts from your network. Please try again in 900 seconds.'),
+    '429': errorExample('TOO_MANY_GUESSES', 'Too many guesses from your network. Please try again in 900 seconds.'),
   },
 };
 

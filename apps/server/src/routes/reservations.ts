@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { reserveGuide, releaseGuide } from './reservations.openapi.ts';
 import { ReservationRelease, ReservationReleaseReply, ReservationReply, ReservationRequest } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { typed } from '../http/typed-app.ts';
 import { releaseReservation, reserveGuesses } from '../limits/guess-reservations.ts';
@@ -14,7 +14,7 @@ import { releaseReservation, reserveGuesses } from '../limits/guess-reservations
  * back what the flow did not use (a verification that needed no second round). A reservation is
  * bound to the client that took it and lasts ten minutes; what it still holds then is spent.
  */
-export function reservationRoutes(app: FastifyInstance, { limits }: AppDeps) {
+export function reservationRoutes(app: FastifyInstance, { limits }: RouteDeps) {
   const api = typed(app);
   api.post(
     '/reservations',

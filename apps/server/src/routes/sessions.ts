@@ -11,42 +11,26 @@ import {
   SessionReply,
   SessionSecretHeaders,
 } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { clientKey } from '../limits/client-key.ts';
 import { guessLimited } from '../http/guess-limits.ts';
 import { hijackWithHeaders } from '../http/hijack-with-headers.ts';
-import { perClientLimited, slowRefusal } from '../http/per-client-limit.ts';
+import { perClientLimited } from '../http/per-client-limit.ts';
+import { slowRefusal } from '../limits/slow-refusal.ts';
 import { replyProblem } from '../http/reply-problem.ts';
-import { Problem } from '../problem.ts';
-import { confirmOnScreen } from '../sessions/confirm-on-screen.ts';
-import { createSession } from '../sessions/create-session.ts';
-import { failOnPhone } from '../sessions/fail-on-phone.ts';
-import { openSessionOnPhone } from '../openid/open-session-on-phone.ts';
-import { ownedSession } from '../sessions/owned-session.ts';
+import { Problem, sessionNotFound } from '../problem.ts';
+import { screenView } from '../sessions/screen-view.ts';
 import type { SessionState } from '../sessions/session-watcher.ts';
 import { typed } from '../http/typed-app.ts';
 
 const KEEP_ALIVE_MS = 15_000;
 /** A refused stream may try again later; the web app polls GET /sessions/:id meanwhile. */
 const STREAM_RETRY_SECONDS = 10;
-const notFound = new Problem(404, 'SESSION_NOT_FOUND', 'This verification session does not exist.');
 const tooManyStreams = {
   client: 'This client already follows too many sessions.',
   session: 'This session already has too many screens following it.',
   total: 'The server is following too many sessions right now.',
 } as const;
-
-/**
- * The screen's view of a session. A phone's success is the screen's only once its person has typed
- * the phone's code (decision 035): until then it reads 'awaiting-code', so a screen (ours or another
- * integration's) that moves on at 'success' cannot be swapped by a stranger's phone (decision 047).
- */
-const describe = (s: SessionState) => ({
-  session: s.id,
-  status: s.status === 'success' && s.confirmed !== true ? ('awaiting-code' as const) : s.status,
-  expiresAt: s.expiresAt.toISOString(),
-  ...(s.phoneOpened && s.status === 'pending' ? { phoneConnected: true as const } : {}),
-});
 
 /**
  * Cross-device verification (decisions 007 and 012). A screen creates a session, keeps its secret and
@@ -55,7 +39,7 @@ const describe = (s: SessionState) => ({
  * through Server-Sent Events or by polling GET /sessions/:id. The streams only subscribe to the
  * process's session watcher, which reads the database once per interval for all of them.
  */
-export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
+export function sessionRoutes(app: FastifyInstance, deps: RouteDeps) {
   const { limits, sessionWatcher, streamCaps, qrImages } = deps;
   const api = typed(app);
   // Open streams end when the app closes: a stream lasts until its session settles, minutes away.
@@ -68,15 +52,15 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     '/sessions',
     { ...guessLimited(limits), schema: { 'x-guide': createSessionGuide, response: { 200: CreatedSessionReply } } },
     async () => {
-      const created = await createSession(deps);
+      const created = await deps.useCases.createSession();
       return { ...created, link: qrImages.link(created.session) };
     },
   );
 
   /** The session, if the request holds its secret; otherwise a reply has been sent. */
   async function screenSession(id: string, secret: string | undefined, reply: FastifyReply) {
-    const session = await ownedSession(deps, id, secret);
-    if (!session) await replyProblem(reply, notFound);
+    const session = await deps.useCases.ownedSession(id, secret);
+    if (!session) await replyProblem(reply, sessionNotFound());
     return session;
   }
 
@@ -92,7 +76,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request, reply) => {
       const session = await screenSession(request.params.id, request.headers['session-secret'], reply);
-      return session && describe(session);
+      return session && screenView(session);
     },
   );
 
@@ -101,8 +85,8 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     '/sessions/:id/open',
     { ...perClientLimited(limits), schema: { 'x-guide': sessionOpenGuide, params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
-      const opened = await openSessionOnPhone(deps, request.params.id, request.log);
-      return opened ?? replyProblem(reply, notFound);
+      const opened = await deps.useCases.openSessionOnPhone(request.params.id, request.log);
+      return opened ?? replyProblem(reply, sessionNotFound());
     },
   );
 
@@ -110,8 +94,8 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
     '/sessions/:id/failure',
     { ...perClientLimited(limits), schema: { 'x-guide': sessionFailureGuide, params: SessionParams, response: { 200: SessionOpenReply } } },
     async (request, reply) => {
-      const failed = await failOnPhone(deps, request.params.id);
-      return failed ?? replyProblem(reply, notFound);
+      const failed = await deps.useCases.failOnPhone(request.params.id);
+      return failed ?? replyProblem(reply, sessionNotFound());
     },
   );
 
@@ -129,8 +113,8 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (request, reply) => {
-      const confirmed = await confirmOnScreen(deps, request.params.id, request.headers['session-secret'], request.body.code);
-      return confirmed ?? replyProblem(reply, notFound);
+      const confirmed = await deps.useCases.confirmOnScreen(request.params.id, request.headers['session-secret'], request.body.code);
+      return confirmed ?? replyProblem(reply, sessionNotFound());
     },
   );
 
@@ -169,7 +153,7 @@ export function sessionRoutes(app: FastifyInstance, deps: AppDeps) {
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const send = (state: SessionState) => out.write(`event: status\ndata: ${JSON.stringify(describe(state))}\n\n`);
+      const send = (state: SessionState) => out.write(`event: status\ndata: ${JSON.stringify(screenView(state))}\n\n`);
       if (session.status !== 'pending') {
         send(session);
         release();

@@ -8,11 +8,9 @@ import {
   SessionParams,
   SignInProofBody,
 } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
-import { phoneSignInDetails } from '../openid/phone-sign-in-details.ts';
-import { proveSignInOnPhone } from '../openid/prove-sign-in-on-phone.ts';
 import { typed } from '../http/typed-app.ts';
 
 /**
@@ -26,7 +24,7 @@ import { typed } from '../http/typed-app.ts';
  *   session, then finishes the login itself.
  * A cancel or an unregistered biometric is `POST /sessions/:id/failure`, as for any session.
  */
-export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
+export function signInOnPhoneRoutes(app: FastifyInstance, deps: RouteDeps) {
   const api = typed(app);
   const { limits } = deps;
 
@@ -36,7 +34,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
       ...guessLimited(limits),
       schema: { 'x-guide': phoneSignInDetailsGuide, params: SessionParams, response: { 200: PhoneSignInDetailsReply, 404: ErrorReply } },
     },
-    async (request) => phoneSignInDetails(deps, request.params.id, request.log),
+    async (request) => deps.useCases.phoneSignInDetails(request.params.id, request.log),
   );
 
   api.post(
@@ -54,7 +52,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: AppDeps) {
       const proof = parseSemaphoreProof(request.body.proof);
       const admit = guessAdmitter(limits, guessClient(request));
       // The phone shows the code; the screen finishes only once its person has typed it (decision 035).
-      return proveSignInOnPhone(deps, admit, request.params.id, proof, request.body.challenge, request.log);
+      return deps.useCases.proveSignInOnPhone(admit, request.params.id, proof, request.body.challenge, request.log);
     },
   );
 }

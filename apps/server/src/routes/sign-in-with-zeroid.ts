@@ -23,16 +23,10 @@ import {
   SignInRetryReply,
   SignInSessionParams,
 } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
-import { PROOF_VERIFICATION } from '../limits/guess-costs.ts';
 import { signInNotFound } from '../problem.ts';
-import { issueChallenge } from '../proofs/challenges.ts';
-import { createSession } from '../sessions/create-session.ts';
-import { anotherSignInTry } from '../openid/another-sign-in-try.ts';
-import { finishSignInOnPhone } from '../openid/finish-sign-in-on-phone.ts';
-import { proveSignIn } from '../openid/prove-sign-in.ts';
 import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { currentProvider } from '../openid/current-provider.ts';
@@ -57,7 +51,7 @@ const uidParams = Type.Object({ uid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64
  * Each answers where the browser goes next. The interaction cookie (path `/signin/:uid`) ties the
  * calls to the browser that started the authorization request.
  */
-export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
+export function signInWithZeroIdRoutes(app: FastifyInstance, deps: RouteDeps) {
   const api = typed(app);
   const { config, limits, openidProvider: provider, qrImages } = deps;
   const setIssuer = asIssuer(config.publicUrl);
@@ -87,7 +81,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request, reply) => {
       const { interaction, client, scope } = await signIn(request, reply);
-      const { challenge, expiresAt } = await issueChallenge(deps);
+      const { challenge, expiresAt } = await deps.useCases.issueChallenge();
       return { site: siteOf(client, interaction), scope, challenge, expiresAt };
     },
   );
@@ -106,7 +100,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
       const { provider: current, scope } = await signIn(request, reply);
-      const proved = await proveSignIn(deps, guessAdmitter(limits, guessClient(request)), proof, {
+      const proved = await deps.useCases.proveSignIn(guessAdmitter(limits, guessClient(request)), proof, {
         scope,
         uid: request.params.uid,
         challenge: request.body.challenge,
@@ -127,8 +121,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request, reply) => {
       await signIn(request, reply);
-      await guessAdmitter(limits, guessClient(request))(PROOF_VERIFICATION);
-      return anotherSignInTry(deps);
+      return deps.useCases.anotherSignInTry(guessAdmitter(limits, guessClient(request)));
     },
   );
 
@@ -154,7 +147,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request, reply) => {
       await signIn(request, reply);
-      const created = await createSession(deps, request.params.uid);
+      const created = await deps.useCases.createSession(request.params.uid);
       return { ...created, link: qrImages.link(created.session) };
     },
   );
@@ -177,7 +170,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: AppDeps) {
     async (request, reply) => {
       const { provider: current } = await signIn(request, reply);
       const { id } = request.params;
-      const result = await finishSignInOnPhone(deps, request.params.uid, id, request.headers['session-secret'], request.body?.code);
+      const result = await deps.useCases.finishSignInOnPhone(request.params.uid, id, request.headers['session-secret'], request.body?.code);
       return answer(request, reply, current, result);
     },
   );

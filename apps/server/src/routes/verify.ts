@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { verifyGuide } from './verify.openapi.ts';
 import { CONFIRMATION_CODE, RawVerifyBody, parseSemaphoreProof, VERIFICATION_RESULT, VerifyReply, ZkVerifyBody } from '@zeroid/protocol';
-import type { AppDeps } from '../app-deps.ts';
+import type { RouteDeps } from '../route-use-cases.ts';
 import { RAW_BODY_LIMIT } from '../http/body-limits.ts';
 import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { normaliseField } from '../http/normalise-field.ts';
-import { verifyClaim, type Claim } from '../identity/verify-claim.ts';
+import type { Claim } from '../identity/verify-claim.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { eitherBody, typed } from '../http/typed-app.ts';
 import { readNoisyBio } from '../noisy/read-noisy-bio.ts';
@@ -17,7 +17,7 @@ import { readNoisyBio } from '../noisy/read-noisy-bio.ts';
  * after repeated failures (GuessBudget). The request is checked here, then `verifyClaim` admits and
  * evaluates it: a malformed request spends no attempt.
  */
-export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
+export function verifyRoute(app: FastifyInstance, deps: RouteDeps) {
   const api = typed(app);
   api.post(
     '/verify',
@@ -30,7 +30,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
       const { body } = request;
       const claim: Claim = 'proof' in body ? { proof: parseSemaphoreProof(body.proof) } : rawClaim(deps, body.bio_info);
       const admit = guessAdmitter(deps.limits, guessClient(request), deps.oprfNodes);
-      const { verdict, confirmationCode } = await verifyClaim(deps, admit, claim, body.session, request.ip);
+      const { verdict, confirmationCode } = await deps.useCases.verifyClaim(admit, claim, body.session, request.ip);
       // The phone that completed a session shows its code, for the screen's person to type (decision 035).
       return {
         [VERIFICATION_RESULT]: verdict,
@@ -41,7 +41,7 @@ export function verifyRoute(app: FastifyInstance, deps: AppDeps) {
 }
 
 /** The raw biometric, normalised, and read as a noisy template when the experimental flag is on and it is one (decision 084). */
-function rawClaim(deps: AppDeps, bioInfo: string): Claim {
+function rawClaim(deps: RouteDeps, bioInfo: string): Claim {
   const normalised = normaliseField(bioInfo, 'bio_info');
   const noisy = readNoisyBio(deps.config, normalised);
   return noisy ? { bioInfo: normalised, noisy } : { bioInfo: normalised };

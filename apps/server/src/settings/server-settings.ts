@@ -67,7 +67,7 @@ export const serverSettings = Type.Object({
     minimum: 0,
     maximum: 100,
     default: 5,
-    description: 'failed verifications a client may have before each further attempt waits (NIST SP 800-63B-4); `0` turns it off',
+    description: 'failed verifications a client may have before each further verification waits (NIST SP 800-63B-4); `0` turns it off',
   }),
   // The server named these three FAILED_VERIFICATION_*; the node, GUESS_*. One name now, the earlier one still read.
   GUESS_DELAY_SECONDS: describedAs(

@@ -44,7 +44,7 @@ export const sharedSettings = {
     minimum: 60,
     maximum: 365 * 86_400,
     default: 86_400,
-    description: "a client's failed verifications are forgotten after this long without an attempt",
+    description: "a client's failed verifications are forgotten after this long without a verification",
   }),
 };
 
