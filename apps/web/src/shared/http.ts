@@ -75,6 +75,6 @@ async function errorFrom(response: Response): Promise<ApiError> {
   } catch {
     // not JSON: fall through to the generic message
   }
-  if (response.status === 429) return new ApiError('Too many attempts. Please wait a minute and try again.', 429, retryAfterSeconds ?? 60);
+  if (response.status === 429) return new ApiError('Too many requests. Please wait a minute and try again.', 429, retryAfterSeconds ?? 60);
   return new ApiError(`The server could not complete the request (HTTP ${response.status}). Please try again.`, response.status);
 }
