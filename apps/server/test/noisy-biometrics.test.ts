@@ -28,7 +28,7 @@ import { openStorage } from '../src/storage/open-storage.ts';
 import { usePostgres } from './support/use-postgres.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { distinctWindows, findByteWindows, type ByteForm } from './support/find-byte-windows.ts';
-import { postJson } from './support/post.ts';
+import { post, postJson, type Answer } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { v3Identity } from './identity-v3.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
@@ -92,24 +92,18 @@ beforeAll(async () => {
   };
   dirs.SQLite = tempDir('zeroid-noisy-');
   dirs.off = tempDir('zeroid-noisy-off-');
+  // The attempt limits on (the test servers' default turns them off), with two failed verifications
+  // before an hour's wait: the budget tests below, whatever the machine's load.
+  const noisy = {
+    ...env,
+    EXPERIMENTAL_NOISY_BIOMETRICS: 'true',
+    RATE_LIMIT_PER_MINUTE: '600',
+    FAILED_VERIFICATIONS_BEFORE_DELAY: '2',
+    GUESS_DELAY_SECONDS: '3600',
+  };
   const [sqlite, pg, off] = await Promise.all([
-    // The attempt limits on (the test servers' default turns them off), with two failed verifications
-    // before an hour's wait: the budget test below, whatever the machine's load.
-    startServerProcess(
-      {
-        ...env,
-        EXPERIMENTAL_NOISY_BIOMETRICS: 'true',
-        DATA_DIR: dirs.SQLite,
-        RATE_LIMIT_PER_MINUTE: '600',
-        FAILED_VERIFICATIONS_BEFORE_DELAY: '2',
-        GUESS_DELAY_SECONDS: '3600',
-      },
-      { readyTimeoutMs: 120_000 },
-    ),
-    startServerProcess(
-      { ...env, EXPERIMENTAL_NOISY_BIOMETRICS: 'true', DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-noisy-pg-') },
-      { readyTimeoutMs: 120_000 },
-    ),
+    startServerProcess({ ...noisy, DATA_DIR: dirs.SQLite }, { readyTimeoutMs: 120_000 }),
+    startServerProcess({ ...noisy, DATABASE_URL: postgres.url, DATA_DIR: tempDir('zeroid-noisy-pg-') }, { readyTimeoutMs: 120_000 }),
     startServerProcess({ ...env, DATA_DIR: dirs.off }, { readyTimeoutMs: 120_000 }),
   ]);
   Object.assign(servers, { SQLite: sqlite, PostgreSQL: pg, off });
@@ -125,6 +119,9 @@ let clients = 0;
 /** A POST from a client of its own (X-Forwarded-For behind the trusted proxy). */
 const send = (server: ServerProcess, route: string, body: object, client = `198.51.100.${++clients}`) =>
   postJson(server, route, body, { 'x-forwarded-for': client });
+/** A verification's verdict, or the refusal's status and code. */
+const verdictOf = ({ status, body }: { status: number; body: Answer }) =>
+  status === 200 ? String(body['Verification Result']) : `${status} ${body.error?.code}`;
 
 it('uses readings at the distances it says', () => {
   expect(distance(EYE, NEAR)).toBeGreaterThan(0.08);
@@ -149,8 +146,19 @@ describe.each(['SQLite', 'PostgreSQL'])('with EXPERIMENTAL_NOISY_BIOMETRICS on %
       // Not the DID the exact text would give: the identity is the lockers' seed's.
       expect(registered.DID).not.toBe((await v3Identity(privateKey, IRIS_PERSON)).didKey.did);
       expect(await verify(irisCodeText(NEAR))).toBe('Success');
-      expect(await verify(irisCodeText(FAR))).toBe('Failure');
-      expect(await verify(irisCodeText(OTHER_EYE))).toBe('Failure');
+      // Sent at once, beyond what the process holds (two noisy requests a derivation thread, one
+      // thread here): the third is refused at once with a 503 and Retry-After, and the two it holds
+      // are answered, with their verdicts.
+      const answers = await Promise.all(
+        [FAR, OTHER_EYE, syntheticIrisCode(stream)].map((code) =>
+          post(server(), '/verify', { bio_info: irisCodeText(code) }, { 'x-forwarded-for': `198.51.100.${++clients}` }),
+        ),
+      );
+      const verdicts = await Promise.all(
+        answers.map(async (answer) => verdictOf({ status: answer.status, body: (await answer.json()) as Answer })),
+      );
+      expect(verdicts.sort()).toEqual(['503 NOISY_BUSY', 'Failure', 'Failure']);
+      expect(Number(answers.find((answer) => answer.status === 503)!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     },
   );
 
@@ -177,13 +185,24 @@ describe.each(['SQLite', 'PostgreSQL'])('with EXPERIMENTAL_NOISY_BIOMETRICS on %
   });
 
   it('refuses a second registration of the same eye from a new reading, under another ID', { timeout: 240_000 }, async () => {
-    expect(await register({ id_info: 'NOISY-IRIS another ID', bio_info: irisCodeText(NEAR_AGAIN) })).toEqual({
+    // One client: each noisy registration is one failure under the throttle, which allows two here.
+    const prober = `192.0.2.${++clients}`;
+    expect(
+      (await send(server(), '/register', { id_info: 'NOISY-IRIS another ID', bio_info: irisCodeText(NEAR_AGAIN) }, prober)).body,
+    ).toEqual({
       'DID already generated': true,
     });
     // The same ID with another eye is refused too, by its tag, as on the exact path.
-    expect(await register({ id_info: IRIS_PERSON.id_info, bio_info: irisCodeText(syntheticIrisCode(stream)) })).toEqual({
-      'DID already generated': true,
-    });
+    const anotherEye = { id_info: IRIS_PERSON.id_info, bio_info: irisCodeText(syntheticIrisCode(stream)) };
+    expect((await send(server(), '/register', anotherEye, prober)).body).toEqual({ 'DID already generated': true });
+    // "Is this eye anyone's?" is bounded as verification is: the third registration waits.
+    const third = await send(
+      server(),
+      '/register',
+      { id_info: 'NOISY-IRIS third', bio_info: irisCodeText(syntheticIrisCode(stream)) },
+      prober,
+    );
+    expect([third.status, third.body.error?.code]).toEqual([429, 'TOO_MANY_FAILURES']);
     // Nothing of either was written: another eye registers under that other ID.
     expect(
       await register({ id_info: 'NOISY-IRIS another ID', bio_info: base64.encode(pack(syntheticIrisCode(stream).bits)) }),
@@ -192,13 +211,36 @@ describe.each(['SQLite', 'PostgreSQL'])('with EXPERIMENTAL_NOISY_BIOMETRICS on %
     });
   });
 
-  it('reads the other shapes: a base64 code without a mask, and a face embedding as a JSON vector', { timeout: 240_000 }, async () => {
-    expect(await register(BASE64_PERSON)).toMatchObject({ 'DID already generated': false });
-    expect(await verify(base64.encode(pack(syntheticIrisReading(OTHER_EYE, 0.1, stream).bits)))).toBe('Success');
-    expect(await register(FACE_PERSON)).toMatchObject({ 'DID already generated': false });
-    expect(await verify(vectorText(FACE_AGAIN))).toBe('Success');
-    expect(await verify(vectorText(STRANGER))).toBe('Failure');
-  });
+  it(
+    'reads a base64 code without a mask, and refuses with a 400 a face embedding and a code of another length',
+    { timeout: 240_000 },
+    async () => {
+      expect(await register(BASE64_PERSON)).toMatchObject({ 'DID already generated': false });
+      expect(await verify(base64.encode(pack(syntheticIrisReading(OTHER_EYE, 0.1, stream).bits)))).toBe('Success');
+      // A random face would verify as someone (decision 077's far_1_to_n = 1): refused, never run.
+      for (const answer of [
+        await send(server(), '/register', FACE_PERSON),
+        await send(server(), '/verify', { bio_info: vectorText(FACE_AGAIN) }),
+      ]) {
+        expect(answer.status).toBe(400);
+        expect(answer.body.error).toMatchObject({
+          code: 'NOISY_TEMPLATE_UNSUPPORTED',
+          message: expect.stringMatching(/^Face embeddings do not verify reliably enough.*decision 084/),
+        });
+      }
+      // A registered eye padded to another length is still a template, with lockers at other places:
+      // refused, not registered again. So is a mask that hides every bit.
+      const [code, mask] = IRIS_PERSON.bio_info.split(':');
+      for (const [bio_info, refusal] of [
+        [`${code}00:${mask}ff`, 'NOISY_TEMPLATE_UNSUPPORTED'],
+        [`${code}:${'0'.repeat(mask!.length)}`, 'NOISY_MASK_TOO_SPARSE'],
+      ] as const) {
+        const answer = await send(server(), '/register', { id_info: 'NOISY-IRIS padded', bio_info });
+        expect([answer.status, answer.body.error?.code]).toEqual([400, refusal]);
+        expect((await send(server(), '/verify', { bio_info })).status).toBe(400);
+      }
+    },
+  );
 });
 
 describe('the guess budget', () => {
@@ -216,6 +258,23 @@ describe('the guess budget', () => {
       expect(verdicts).toEqual(['Failure', 'Failure', '429 TOO_MANY_FAILURES']);
     },
   );
+});
+
+describe('a person registered from a template-shaped text before the flag was on', () => {
+  it('still verifies with that text, and that text registers no noisy identity', { timeout: 240_000 }, async () => {
+    const person = { id_info: 'EXACT-BEFORE 9090', bio_info: irisCodeText(syntheticIrisCode(stream)) };
+    const exact = await v3Identity(privateKey, person);
+    // Registered as exact text, as a server with the flag off did.
+    const storage = await openStorage({ dataDir: dirs.SQLite! });
+    expect((await storage.identities.register({ commitment: exact.commitment, idTag: exact.idTag, did: exact.didKey.did })).inserted).toBe(
+      true,
+    );
+    await storage.close();
+    expect(verdictOf(await send(servers.SQLite!, '/verify', { bio_info: person.bio_info }))).toBe('Success');
+    expect((await send(servers.SQLite!, '/register', { id_info: 'EXACT-BEFORE another ID', bio_info: person.bio_info })).body).toEqual({
+      'DID already generated': true,
+    });
+  });
 });
 
 describe('with the flag off', () => {

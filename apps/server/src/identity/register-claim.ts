@@ -1,6 +1,6 @@
 import type { Metrics } from '../metrics.ts';
 import type { Registry } from '../member-tree/member-tree.ts';
-import { REGISTRATION } from '../limits/guess-costs.ts';
+import { NOISY_REGISTRATION, REGISTRATION } from '../limits/guess-costs.ts';
 import { spendGuess, type AdmitGuess } from '../limits/spend-guess.ts';
 import type { NewIdentity, Storage } from '../storage/types.ts';
 import { forgetSignIns, subjectsOfSecret } from '../openid/forget-sign-ins.ts';
@@ -9,7 +9,7 @@ import type { CheckedRegistrationV3 } from './check-registration-v3.ts';
 import { registerProven } from './register-proven.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
 import type { RawIdentity, RawValues } from './raw/raw-identity.ts';
-import type { NoisyTemplate } from '@zeroid/protocol/noisy';
+import type { NoisyIrisCode } from '../noisy/read-noisy-bio.ts';
 import { registerNoisy } from '../noisy/register-noisy.ts';
 
 /**
@@ -18,7 +18,7 @@ import { registerNoisy } from '../noisy/register-noisy.ts';
  * and it is one (decision 084).
  */
 export type RegistrationRequest =
-  { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | (RawValues & { noisy?: NoisyTemplate });
+  { proven: CheckedRegistrationV3; moveFromV2?: { commitment: string; idTag: string } } | (RawValues & { noisy?: NoisyIrisCode });
 
 /**
  * The registration use case (POST /register). Either path draws two guesses from the client's guess
@@ -52,13 +52,18 @@ export async function registerClaim(
     replacedDid = outcome.replacedDid;
     did = request.proven.did;
   } else if (request.noisy) {
-    // Two guesses, as an exact raw registration: the ID and the one reading, whatever it evaluates.
+    // Two guesses, as an exact raw registration (the ID and the one reading, whatever it evaluates),
+    // and one failure kept whatever the answer: "already registered" says whether this eye is anyone's,
+    // so probing by registration is throttled as verification is. The gate comes first: a refusal
+    // there (503 NOISY_BUSY) spends nothing (decision 084).
     const noisy = request.noisy;
-    const outcome = await spendGuess(
-      admit,
-      REGISTRATION,
-      () => registerNoisy(services, { ...request, template: noisy }, client),
-      () => false,
+    const outcome = await deriver.noisyGate!.run(() =>
+      spendGuess(
+        admit,
+        NOISY_REGISTRATION,
+        () => registerNoisy(services, { ...request, template: noisy }, client),
+        () => true,
+      ),
     );
     metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
     ({ did, inserted } = outcome);

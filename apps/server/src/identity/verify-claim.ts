@@ -5,14 +5,14 @@ import { membershipCheckDeps, type ProofCheckServices } from '../proofs/membersh
 import { verifyMembershipProof, type ProofVerdict } from '../proofs/verify-membership-proof.ts';
 import { sessionIsOpen, settleSession, type Settlement } from '../sessions/settle-session.ts';
 import type { RawDeriver } from './raw/raw-deriver.ts';
-import type { NoisyTemplate } from '@zeroid/protocol/noisy';
+import type { NoisyIrisCode } from '../noisy/read-noisy-bio.ts';
 import { noisyCommitments } from '../noisy/noisy-commitments.ts';
 
 /**
  * A verification request checked to be well formed: a parsed proof, or a normalised raw biometric,
  * read as a noisy template too when the experimental flag is on and it is one (decision 084).
  */
-export type Claim = { proof: WireSemaphoreProof; bioInfo?: never } | { bioInfo: string; noisy?: NoisyTemplate; proof?: never };
+export type Claim = { proof: WireSemaphoreProof; bioInfo?: never } | { bioInfo: string; noisy?: NoisyIrisCode; proof?: never };
 
 /** What a verification is handed: the proof check's services, and the raw path's deriver. */
 export type VerifyServices = ProofCheckServices & { deriver: RawDeriver };
@@ -35,12 +35,15 @@ export async function verifyClaim(
   session: string | undefined,
   client: string,
 ): Promise<Settlement> {
-  const { verdict, confirmationCode } = await spendGuess(
-    admit,
-    claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION,
-    () => verdictFor(services, claim, session, client),
-    (settled) => settled.verdict === 'Failure',
-  );
+  const spend = () =>
+    spendGuess(
+      admit,
+      claim.proof ? PROOF_VERIFICATION : RAW_VERIFICATION,
+      () => verdictFor(services, claim, session, client),
+      (settled) => settled.verdict === 'Failure',
+    );
+  // A noisy reading enters the gate first (decision 084): refused there, it spent nothing.
+  const { verdict, confirmationCode } = !claim.proof && claim.noisy ? await services.deriver.noisyGate!.run(spend) : await spend();
   return { verdict: verdict === 'Stale' ? 'Failure' : verdict, ...(confirmationCode === undefined ? {} : { confirmationCode }) };
 }
 
@@ -63,8 +66,12 @@ async function verdictFor(
     return settled;
   }
   if (claim.noisy) {
-    // One reading, one guess, whatever number of lockers it evaluates (decision 084).
-    const found = await storage.identities.holdsAnyCommitment(await noisyCommitments(services, claim.noisy, client));
+    // One reading, one guess, whatever number of lockers it evaluates (decision 084). The same text's
+    // exact identity too, in the same attempt and the same read: a person registered from this text
+    // before the flag was on still verifies with it.
+    const [opened, exact] = await Promise.all([noisyCommitments(services, claim.noisy, client), deriver.commitment(claim.bioInfo, client)]);
+    metrics.oprfEvaluations.inc({ kind: 'direct' }, 2);
+    const found = await storage.identities.holdsAnyCommitment([...opened, exact.v3, exact.v2]);
     const settled = await settleSession(storage, session, found ? 'Success' : 'Failure');
     metrics.verifications.inc({ mode: 'raw', result: settled.verdict });
     return settled;

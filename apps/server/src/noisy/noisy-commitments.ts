@@ -1,5 +1,6 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { deriveNoisyIdentity, xorBytes, type NoisyTemplate } from '@zeroid/protocol/noisy';
+import { deriveNoisyIdentity, xorBytes } from '@zeroid/protocol/noisy';
+import type { NoisyIrisCode } from './read-noisy-bio.ts';
 import type { RawDeriver } from '../identity/raw/raw-deriver.ts';
 import type { Storage } from '../storage/types.ts';
 
@@ -12,7 +13,7 @@ import type { Storage } from '../storage/types.ts';
  */
 export async function noisyCommitments(
   { storage, deriver }: { storage: Storage; deriver: RawDeriver },
-  template: NoisyTemplate,
+  template: NoisyIrisCode,
   client: string,
 ): Promise<string[]> {
   if (!deriver.noisy) throw new Error('Noisy biometrics need the server’s own OPRF key');

@@ -7,10 +7,10 @@ import {
   lockerPad,
   lockerTag,
   nobleLockerArithmetic,
-  templateBits,
+  IRIS_PARAMS,
   type LockerArithmetic,
-  type NoisyTemplate,
 } from '@zeroid/protocol/noisy';
+import type { NoisyIrisCode } from './read-noisy-bio.ts';
 import { idTagV3, type AffinePoint } from '@zeroid/protocol/v3';
 import { singleKeyOutputs } from '../identity/raw/single-key-outputs.ts';
 import { threadV3Arithmetic } from '../oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
@@ -18,7 +18,8 @@ import { libsodiumReady, ristretto255 } from '../oprf/libsodium.ts';
 
 /** What a noisy registration or verification asks the key's holder: the template, and (registration) the ID. */
 export interface NoisyTask {
-  template: NoisyTemplate;
+  /** An iris code only: the server refuses feature vectors (decision 084), so it never projects one. */
+  template: NoisyIrisCode;
   idInfo?: string;
   issuer?: AffinePoint;
 }
@@ -61,7 +62,11 @@ export function noisyDeriver(privateKey: Uint8Array): (task: NoisyTask) => Promi
   const { v2, v3 } = singleKeyOutputs(privateKey);
   return async ({ template, idInfo, issuer }) => {
     await libsodiumReady;
-    const outputs = lockerOutputsWithKey(lockerInputs(templateBits(template)), lockerSecret, sodiumLockerArithmetic);
+    const outputs = lockerOutputsWithKey(
+      lockerInputs({ bits: template.bits, valid: template.valid, params: IRIS_PARAMS }),
+      lockerSecret,
+      sodiumLockerArithmetic,
+    );
     const slots = outputs.map((output, index) => output && { key: lockerKey(index, lockerTag(output)), pad: lockerPad(output) });
     if (idInfo === undefined) return { slots };
     const id = normaliseInput(idInfo);

@@ -1,4 +1,5 @@
-import { deriveNoisyDid, deriveNoisyIdentity, SEED_BYTES, xorBytes, type NoisyTemplate } from '@zeroid/protocol/noisy';
+import { deriveNoisyDid, deriveNoisyIdentity, SEED_BYTES, xorBytes } from '@zeroid/protocol/noisy';
+import type { NoisyIrisCode } from './read-noisy-bio.ts';
 import type { AffinePoint } from '@zeroid/protocol/v3';
 import { randomBytes } from 'node:crypto';
 import type { RawDeriver } from '../identity/raw/raw-deriver.ts';
@@ -9,7 +10,9 @@ import type { NewIdentity, NoisyLocker, Storage } from '../storage/types.ts';
 export interface NoisyRegistration {
   idInfo: string;
   issuer?: AffinePoint;
-  template: NoisyTemplate;
+  /** The template's text, normalised: an exact identity registered from it before the flag was on is this person's. */
+  bioInfo: string;
+  template: NoisyIrisCode;
 }
 
 /**
@@ -18,8 +21,9 @@ export interface NoisyRegistration {
  * same size fill the masked ones, so the table does not show the mask. The identity is the seed's:
  * its Semaphore commitment and its DID, beside the ID's tag as the exact path derives it. The row and
  * its lockers are one transaction: a locker already stored (a second reading of a registered eye),
- * the ID's tag or a v2 identity holding it gives "already registered" and writes nothing. The
- * template and the seed leave no trace here: only the row and the lockers are kept.
+ * the ID's tag or a v2 identity holding it, or an exact identity registered from the same text, gives
+ * "already registered" and writes nothing. The template and the seed leave no trace here: only the
+ * row and the lockers are kept.
  */
 export async function registerNoisy(
   { storage, deriver }: { storage: Storage; deriver: RawDeriver },
@@ -27,7 +31,10 @@ export async function registerNoisy(
   client: string,
 ): Promise<{ did: string; inserted: boolean }> {
   if (!deriver.noisy) throw new Error('Noisy biometrics need the server’s own OPRF key');
-  const { slots, idTags } = await deriver.noisy({ template: request.template, idInfo: request.idInfo, issuer: request.issuer }, client);
+  const [{ slots, idTags }, exact] = await Promise.all([
+    deriver.noisy({ template: request.template, idInfo: request.idInfo, issuer: request.issuer }, client),
+    deriver.commitment(request.bioInfo, client),
+  ]);
   const seed = new Uint8Array(randomBytes(SEED_BYTES));
   const lockers: NoisyLocker[] = slots.map((slot, index) =>
     slot
@@ -38,6 +45,9 @@ export async function registerNoisy(
   const did = deriveNoisyDid(seed, sodiumEd25519PublicKey);
   // The ID is one person's under either protocol version: a v2 identity holding its tag refuses it, as on the exact path.
   if (await storage.identities.holdsCommitmentOrTag({ commitment, idTag: idTags!.v2 })) return { did, inserted: false };
+  // The same text registered as exact text before the flag was on (or by a server with it off): that
+  // person is registered, and verifies through the exact derivation (`noisyCommitments`' caller).
+  if (await storage.identities.holdsAnyCommitment([exact.v3, exact.v2])) return { did, inserted: false };
   const row: NewIdentity = { commitment, idTag: idTags!.v3, did, lockers };
   return { did, inserted: (await storage.identities.register(row)).inserted };
 }

@@ -216,7 +216,7 @@ export const serverSettings = Type.Object({
   EXPERIMENTAL_NOISY_BIOMETRICS: Type.Boolean({
     default: false,
     description:
-      '`true`: a raw biometric that is an iris code (2,048+ bits, hex or base64) or a JSON feature vector verifies from a later reading within the genuine distance (decision 084; experimental)',
+      '`true`: a raw biometric that is an iris code of 2,048 bits (hex or base64, optional mask) verifies from a later reading within the genuine distance; a JSON feature vector is refused (decision 084; experimental)',
   }),
   QR_CACHE_ENTRIES: Type.Integer({
     minimum: 1,

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { commitmentFromRawBio, deriveFromRaw, type RawDerivation, type RawValues } from './raw-identity.ts';
 import { singleKeyOutputs } from './single-key-outputs.ts';
 import { noisyDeriver, type NoisyDerivation, type NoisyTask } from '../../noisy/noisy-derivation.ts';
+import { NOISY_REQUESTS_PER_THREAD, noisyGate, type NoisyGate } from '../../noisy/noisy-gate.ts';
 import { threadEntry } from '../../threads/thread-entry.ts';
 import { threadPool } from '../../threads/thread-pool.ts';
 
@@ -16,6 +17,8 @@ export interface RawDeriver {
    * where the configuration refuses EXPERIMENTAL_NOISY_BIOMETRICS.
    */
   noisy?(task: NoisyTask, client?: string): Promise<NoisyDerivation>;
+  /** The bound on the noisy requests held at once, sized to the threads (decision 084); with `noisy`. */
+  noisyGate?: NoisyGate;
   /** Resolves once every thread can derive at full speed. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -29,6 +32,7 @@ export function inProcessDeriver(privateKey: Uint8Array): RawDeriver {
     registration: (raw) => deriveFromRaw(v2, v3, raw),
     commitment: (bioInfo) => commitmentFromRawBio(v2, v3, bioInfo),
     noisy: (task) => noisy(task),
+    noisyGate: noisyGate(NOISY_REQUESTS_PER_THREAD),
     ready: async () => undefined,
     close: async () => undefined,
   };
@@ -52,6 +56,7 @@ export function workerDeriver(privateKey: Uint8Array, threads = availableParalle
     commitment: (bioInfo) => pool.run({ kind: 'commitment', bioInfo }),
     // Some 20,000 locker evaluations: seconds of a thread, never of the event loop.
     noisy: (task) => pool.run({ kind: 'noisy', ...task }),
+    noisyGate: noisyGate(threads * NOISY_REQUESTS_PER_THREAD),
     // Each worker warms up before its first task (raw-deriver-worker.ts), and piscina hands one task
     // to each idle worker: one task per thread finishes when the slowest has warmed up.
     ready: async () => {
