@@ -9,12 +9,15 @@ export interface NoisyIrisCode {
 }
 
 /**
- * The fewest lockers a reading must see (every sampled bit unmasked): half the layout. Decision 077
- * sized 20,000 lockers a reading for its false-rejection goal; a reading that sees fewer than half of
- * them would be rejected far more often, and its registration would still write 20,000 rows, most of
- * them random, that no later reading opens (an all-zero mask registered one eye again and again).
+ * The fewest lockers a reading must see (every sampled bit unmasked): more than half the layout.
+ * Decision 077 sized 20,000 lockers a reading for its false-rejection goal; a reading that sees fewer
+ * would be rejected far more often, and its registration would still write 20,000 rows, most of them
+ * random, that no later reading opens (an all-zero mask registered one eye again and again). More
+ * than half, not half: two masks of one code that each see exactly half can see disjoint halves, so
+ * the second registration shares no locker with the first and the same eye registered twice; two sets
+ * of more than half always share a locker, which answers "already registered".
  */
-export const MIN_SEEN_LOCKERS = IRIS_PARAMS.lockers / 2;
+export const MIN_SEEN_LOCKERS = IRIS_PARAMS.lockers / 2 + 1;
 
 const faceUnsupported = () =>
   badRequest(
