@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { credentialMessage, issueCredential, issuerPublicKey, issuerTree, parseIssuerKey } from '@zeroid/protocol/credential';
-import { hashText } from '@zeroid/protocol/v3';
-import pg from 'pg';
+import { issueCredential, issuerPublicKey, issuerTree, parseIssuerKey } from '@zeroid/protocol/credential';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { usePostgres } from './support/use-postgres.ts';
 import { findForms } from './scan-bytes.ts';
+import { checkpointPostgres, credentialForms } from './support/credential-forms.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { stopProcesses } from './support/stop-processes.ts';
@@ -237,25 +235,8 @@ describe('an issuer the operator no longer trusts', () => {
 
 describe('P2 with credentials', () => {
   it('no database file and no log holds a credential, its ID, or their hashes', async () => {
-    // Every PostgreSQL write into its files (SQLite's WAL is a file in DATA_DIR, scanned as it is).
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    await client.query('CHECKPOINT');
-    await client.end();
-    const forms = [...secrets].flatMap((secret) => {
-      const sha = createHash('sha256').update(secret).digest();
-      const hashed = hashText(secret);
-      const signed = credentialMessage(secret, 0);
-      return [
-        { form: `text of ${secret.slice(0, 30)}`, bytes: Buffer.from(secret) },
-        { form: 'SHA-256 (hex)', bytes: Buffer.from(sha.toString('hex')) },
-        { form: 'SHA-256 (bytes)', bytes: sha },
-        { form: 'hashText (decimal)', bytes: Buffer.from(hashed.toString()) },
-        { form: 'hashText (hex)', bytes: Buffer.from(hashed.toString(16)) },
-        { form: 'hashText (32 bytes)', bytes: Buffer.from(hashed.toString(16).padStart(64, '0'), 'hex') },
-        { form: 'signed message (decimal)', bytes: Buffer.from(signed.toString()) },
-      ];
-    });
+    await checkpointPostgres(postgresUrl);
+    const forms = credentialForms(secrets);
     // The IDs inside credentials, as they were signed: every secret above with a database prefix is one.
     expect(secrets.size).toBeGreaterThan(20);
     const logs = Object.values(servers)
