@@ -39,18 +39,19 @@ const require = createRequire(import.meta.url);
 const semaphoreArtifact = (name: string) => path.join(path.dirname(require.resolve('@zk-kit/semaphore-artifacts/package.json')), name);
 const v3Artifact = (name: string) => path.join(import.meta.dirname, '..', '..', 'circuits', 'artifacts', name);
 
-/** A fresh single-key registration round: the prover's input and the public signals it must produce. */
-function registrationRound(run: number) {
+/**
+ * One fresh single-key OPRF round for a biometric and an ID: both queries blinded, evaluated and
+ * unblinded, the registration they derive, and the statement both circuits share.
+ */
+function singleKeyRound(run: number, idText: string) {
   const key = randomScalar();
   const groupKey = G.multiply(key);
   const bio = blindQuery('bio', normaliseInput(`bench biometric ${run}`));
-  const id = blindQuery('id', normaliseInput(`bench ID ${run}`));
+  const id = blindQuery('id', idText);
   const bioEvaluated = evaluateBlinded(key, bio.blinded).evaluated;
   const idEvaluated = evaluateBlinded(key, id.blinded).evaluated;
-  const registration = deriveRegistration(
-    unblindEvaluation(bio, groupKey, bioEvaluated).output,
-    unblindEvaluation(id, groupKey, idEvaluated).output,
-  );
+  const outputId = unblindEvaluation(id, groupKey, idEvaluated).output;
+  const registration = deriveRegistration(unblindEvaluation(bio, groupKey, bioEvaluated).output, outputId);
   const statement = {
     bioBlinded: bio.blinded,
     bioEvaluated,
@@ -60,6 +61,12 @@ function registrationRound(run: number) {
     challenge: BigInt(run + 1),
     didHash: didHash(registration.didKey.did),
   };
+  return { bio, id, outputId, registration, statement };
+}
+
+/** A fresh single-key registration round: the prover's input and the public signals it must produce. */
+function registrationRound(run: number) {
+  const { bio, id, registration, statement } = singleKeyRound(run, normaliseInput(`bench ID ${run}`));
   return {
     input: registrationProofInput(bio, id, statement),
     expected: registrationPublicSignals(registration.commitment, registration.idTagField, statement),
@@ -77,28 +84,15 @@ function credentialRound(run: number) {
     tree: issuerTree(issuerKeys.map((key) => parseIssuerKey(issuerPublicKey(key))!)),
   };
   const credential = readCredential(issued.line);
-  const key = randomScalar();
-  const groupKey = G.multiply(key);
-  const bio = blindQuery('bio', normaliseInput(`bench biometric ${run}`));
-  const id = blindQuery('id', credential.id);
-  const bioEvaluated = evaluateBlinded(key, bio.blinded).evaluated;
-  const idEvaluated = evaluateBlinded(key, id.blinded).evaluated;
-  const outputId = unblindEvaluation(id, groupKey, idEvaluated).output;
-  const registration = deriveRegistration(unblindEvaluation(bio, groupKey, bioEvaluated).output, outputId);
-  const statement = {
-    bioBlinded: bio.blinded,
-    bioEvaluated,
-    idBlinded: id.blinded,
-    idEvaluated,
-    groupKey,
-    challenge: BigInt(run + 1),
-    didHash: didHash(registration.didKey.did),
-    today: dayOf(new Date()),
-    issuersRoot: issued.tree.root,
-  };
+  const round = singleKeyRound(run, credential.id);
+  const statement = { ...round.statement, today: dayOf(new Date()), issuersRoot: issued.tree.root };
   return {
-    input: credentialProofInput(bio, id, credential, issued.tree.pathOf(1), statement),
-    expected: credentialPublicSignals(registration.commitment, BigInt(`0x${credentialIdTag(credential.issuer, outputId)}`), statement),
+    input: credentialProofInput(round.bio, round.id, credential, issued.tree.pathOf(1), statement),
+    expected: credentialPublicSignals(
+      round.registration.commitment,
+      BigInt(`0x${credentialIdTag(credential.issuer, round.outputId)}`),
+      statement,
+    ),
   };
 }
 
