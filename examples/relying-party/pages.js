@@ -15,7 +15,7 @@ export const page = (body) => `<!DOCTYPE html>
 <body>
 <header class="bar"><a href="/" class="brand">Example site</a><span class="tag">a relying party of ZeroID</span></header>
 <main class="card">${body}</main>
-<footer class="foot">This site learns only a pseudonym from ZeroID: never your ID, your biometric or your DID.</footer>
+<footer class="foot">This site learns from ZeroID a pseudonym and, only when it asks, which organisation vouches for your ID: never your ID, your credential, your biometric or your DID.</footer>
 </body>
 </html>`;
 
@@ -25,15 +25,25 @@ export function homePage(setup, zeroidUrl) {
     return page(`<h1>Welcome</h1>
 <p>Sign in with your ZeroID identity. You will prove it is you with your biometric, on ZeroID's own screen.</p>
 <p><a id="sign-in" class="button" href="/login">Sign in with ZeroID</a></p>
+<p><a id="sign-in-credential" class="button secondary" href="/login?ask=credential">Sign in and show who vouches for my ID</a></p>
+<p class="hint">The second asks ZeroID which organisation vouches for your ID (the scope <code>credential</code>): if your ID was registered with a credential, this site learns its issuer's name, and nothing else about it.</p>
 <p class="hint">No identity yet? <a href="${escape(zeroidUrl)}/register">Register one at ZeroID</a> first.</p>`);
   }
   return page(`<h1>Not ready to sign in</h1>${problem(setup.problem)}`);
 }
 
-/** The home page while signed in (the site's session remembers the person): who signed in. */
-export const signedInPage = (sub) =>
+/** What the site learnt of the person's credential, when it asked. */
+function credentialLine(credential) {
+  if (!credential?.asked) return '';
+  if (!credential.name) return '<p id="credential">No credential was shared: ZeroID vouches only for your pseudonym.</p>';
+  return `<p id="credential">Credential from ${escape(credential.name)}</p>
+<p class="hint">The organisation whose public key is <code>${escape(credential.issuer)}</code> vouches for your ID. This site does not learn your ID or your credential.</p>`;
+}
+
+/** The home page while signed in (the site's session remembers the person): who signed in, and their credential's issuer if asked. */
+export const signedInPage = (sub, credential) =>
   page(`<h1>Signed in</h1>
-<p id="signed-in">Signed in as ${escape(sub)}</p>
+<p id="signed-in">Signed in as ${escape(sub)}</p>${credentialLine(credential)}
 <p class="hint">This is your pseudonym at this site: the same every time you sign in here, and unknown to every other site. This site remembers you until you sign out.</p>
 <p><a class="button secondary" href="/">Home</a> <a class="button secondary" href="/logout">Sign out</a></p>`);
 

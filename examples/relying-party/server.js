@@ -93,6 +93,19 @@ const MEANINGS = {
  */
 const sessions = createSessions({ secure: site.protocol === 'https:' });
 
+/**
+ * What the site learnt of the person's credential: not asked; asked and none shared (ZeroID makes the
+ * claim only when the person's identity was registered with a credential from an issuer it trusts,
+ * and proved so at this sign-in); or the issuer's name and public key, from the ID token's claims
+ * `credential_issuer_name` and `credential_issuer` (its signature was checked with the token).
+ */
+function credentialShown(asked, claims) {
+  if (!asked) return { asked: false };
+  const { credential_issuer: issuer, credential_issuer_name: name } = claims;
+  if (typeof issuer !== 'string' || typeof name !== 'string') return { asked: true };
+  return { asked: true, issuer, name };
+}
+
 /** 303 See Other: the browser GETs `to`; a reload there does not repeat what led to it. */
 const redirect = (res, to) => {
   res.writeHead(303, { location: to });
@@ -120,14 +133,22 @@ createServer(async (req, res) => {
     const session = sessions.read(req);
     const user = session?.data.user;
     // Signed in: every visit to the home page, and every reload, shows so, until "Sign out".
-    if (url.pathname === '/') return send(res, 200, user ? signedInPage(user.sub) : homePage(await checkSetup(), issuer.origin));
+    if (url.pathname === '/')
+      return send(res, 200, user ? signedInPage(user.sub, user.credential) : homePage(await checkSetup(), issuer.origin));
     if (url.pathname === '/login') {
       const config = await zeroid();
-      const login = { verifier: client.randomPKCECodeVerifier(), state: client.randomState(), nonce: client.randomNonce() };
+      // `/login?ask=credential` also asks which organisation vouches for the person's ID (scope `credential`).
+      const asksCredential = url.searchParams.get('ask') === 'credential';
+      const login = {
+        verifier: client.randomPKCECodeVerifier(),
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        asksCredential,
+      };
       sessions.start(res, { login }, session?.id);
       const to = client.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
-        scope: 'openid',
+        scope: asksCredential ? 'openid credential' : 'openid',
         code_challenge: await client.calculatePKCECodeChallenge(login.verifier),
         code_challenge_method: 'S256',
         state: login.state,
@@ -156,7 +177,13 @@ createServer(async (req, res) => {
       // `sub` is this site's pseudonym for the person: the same on every visit, unknown to every other site.
       // Signed in: a new session id (the one from before the sign-in is dropped), then the home page, so
       // that a reload shows the signed-in page instead of replaying the used code.
-      const signedInUser = { sub: tokens.claims().sub, idToken: tokens.id_token, logoutState: client.randomState() };
+      const claims = tokens.claims();
+      const signedInUser = {
+        sub: claims.sub,
+        idToken: tokens.id_token,
+        logoutState: client.randomState(),
+        credential: credentialShown(login.asksCredential, claims),
+      };
       sessions.start(res, { user: signedInUser }, session.id);
       return redirect(res, '/');
     }
