@@ -84,6 +84,23 @@ export interface Database {
   deactivated_dids: {
     did_hash: string;
   };
+  /** The credential tree's leaves (migration 025, decision 088): '0' once the identity is erased. */
+  credential_leaves: {
+    position: number;
+    leaf: string;
+    leaf_index: number;
+  };
+  /** The credential tree's ordered log of erased positions, as `leaf_erasures` is the member tree's. */
+  credential_leaf_erasures: {
+    seq: number;
+    position: number;
+  };
+  /** The credential tree's root history, shaped as `roots`. */
+  credential_roots: {
+    size: number;
+    root: string;
+    created_at: EpochMs;
+  };
   challenges: {
     nonce: string;
     expires_at: EpochMs;
