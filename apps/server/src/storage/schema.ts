@@ -48,6 +48,8 @@ export interface Database {
     confirmed_at: ColumnType<number | string | null, number | null | undefined, number | null>;
     /** When a phone first opened the pending session's link (migration 018, decision 047). */
     opened_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+    /** The issuer a phone's sign-in proved a credential of (migration 026, decision 088); cleared with `subject`. */
+    credential_issuer: ColumnType<string | null, string | null | undefined, string | null>;
   };
   attempt_counters: {
     key: string;
