@@ -1,5 +1,5 @@
 import type Provider from 'oidc-provider';
-import type { OprfEvaluator } from '@zeroid/protocol';
+import type { OprfEvaluator, WireCredentialSignInProof } from '@zeroid/protocol';
 import type { Config } from './config.ts';
 import type { GuessLimits } from './limits/create-guess-limits.ts';
 import type { Artifacts } from './proofs/artifacts.ts';
@@ -32,6 +32,8 @@ export interface AppDeps {
   config: Config;
   storage: Storage;
   registry: Registry;
+  /** The credential tree (decision 088): one leaf per identity registered with a credential. */
+  credentialRegistry: Registry;
   /** The single key's evaluator; undefined in threshold mode, where this process holds no key. */
   oprf: OprfEvaluator | undefined;
   /** The single key's protocol v3 key, derived from the v2 key (decision 056); undefined in threshold mode. */
@@ -44,6 +46,8 @@ export interface AppDeps {
   deriver: RawDeriver;
   /** Groth16 verification on worker threads, batched. */
   proofVerifier: ProofVerifier;
+  /** The Groth16 check of a credential sign-in proof for a sign-in's scope and message (decision 088). */
+  verifyCredentialProof: (proof: WireCredentialSignInProof, binding: { scope: string; message: string }) => Promise<boolean>;
   artifacts: Artifacts;
   limits: GuessLimits;
   metrics: Metrics;

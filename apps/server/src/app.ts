@@ -20,6 +20,7 @@ import { eraseRoute } from './routes/erase.ts';
 import { issuersRoute } from './routes/issuers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { membersRoute } from './routes/members.ts';
+import { credentialMembersRoute } from './routes/credential-members.ts';
 import { metricsRoute } from './routes/metrics.ts';
 import { oprfRoutes } from './routes/oprf.ts';
 import { qrCodeRoute } from './routes/qr-code.ts';
@@ -75,6 +76,7 @@ export async function buildApp(services: AppDeps, options: { logger?: FastifySer
   challengeRoute(app, routes);
   reservationRoutes(app, routes); // decision 074
   membersRoute(app, routes);
+  credentialMembersRoute(app, routes);
   artifactRoutes(app, routes);
   didDocumentRoute(app, routes);
   sessionRoutes(app, routes);

@@ -12,6 +12,8 @@ import { schedulePurge } from './jobs/schedule-purge.ts';
 import { guessKeySecret, loadGuessKeySecret } from './limits/guess-key-secret.ts';
 import { createGuessLimits } from './limits/create-guess-limits.ts';
 import { Registry } from './member-tree/member-tree.ts';
+import { credentialLeaves } from './member-tree/leaf-sources.ts';
+import { credentialSignInVerifier } from './proofs/verify-credential-sign-in.ts';
 import { createMetrics, observeOprfNodes, observeSessionStreams } from './metrics.ts';
 import { loadOidcKeySecret } from './openid/oidc-key-secret.ts';
 import { providerHolder } from './openid/provider-holder.ts';
@@ -95,14 +97,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 
   const deferred = overrides.storage ? undefined : deferredStorage(config.databaseUrl ? 'postgres' : 'sqlite');
   const storage = overrides.storage ?? deferred!;
-  const registry = new Registry(storage, {
-    onError: (error) =>
-      console.error(
-        'Background tree work (a catch-up, a checkpoint or a root record) failed:',
-        error instanceof Error ? error.message : error,
-      ),
-  });
-  if (overrides.storage) await registry.catchUp();
+  const onTreeError = (error: unknown) =>
+    console.error(
+      'Background tree work (a catch-up, a checkpoint or a root record) failed:',
+      error instanceof Error ? error.message : error,
+    );
+  // The credential tree (decision 088): its own leaves and root history, rebuilt from the rows at start.
+  const credentialRegistry = new Registry(storage, { leaves: credentialLeaves(storage), onError: onTreeError });
+  const registry = new Registry(storage, { onError: onTreeError, onTableMoved: () => credentialRegistry.catchUpSoon() });
+  if (overrides.storage) await Promise.all([registry.catchUp(), credentialRegistry.catchUp()]);
   const artifacts = overrides.artifacts ?? (await Artifacts.load(config.circuitArtifacts));
 
   const lifecycle = overrides.lifecycle ?? { warmingUp: true, draining: false };
@@ -146,12 +149,14 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     lifecycle,
     storage,
     registry,
+    credentialRegistry,
     oprf,
     oprfV3,
     oprfNodes,
     admissions,
     deriver,
     proofVerifier,
+    verifyCredentialProof: credentialSignInVerifier(proofVerifier),
     artifacts,
     limits: createGuessLimits(config, storage.attempts, keySecret, { failuresBeforeDelay: config.failedVerificationsBeforeDelay }),
     metrics,
@@ -199,7 +204,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
             oprfKey,
             groupKey: nodeKeys && ((isRecorded) => nodeKeys.firstRead(isRecorded, () => closing)),
             bindV3: nodeKeys?.bindV3,
-            registry,
+            registry: { catchUp: async () => void (await Promise.all([registry.catchUp(), credentialRegistry.catchUp()])) },
             log,
             closing: () => closing,
           })
@@ -235,7 +240,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       stop();
       try {
         await connecting;
-        if (started && (deferred?.attached ?? true)) await registry.flush();
+        if (started && (deferred?.attached ?? true)) await Promise.all([registry.flush(), credentialRegistry.flush()]);
         sessionWatcher.close();
         await Promise.all([deriver.close(), proofVerifier.close()]);
       } finally {

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed } from './schema-parts.ts';
 import { CANONICAL_DECIMAL } from './field.ts';
 import { confirmationCode, SemaphoreProofSchema, Verdict } from './schemas.ts';
+import { WireCredentialSignInProof } from './credential-sign-in-schemas.ts';
 
 /** GET /signin/:uid/details: the site that asks, the scope to prove for, and a one-time challenge. */
 export const SignInDetailsReply = Type.Object(
@@ -10,13 +11,22 @@ export const SignInDetailsReply = Type.Object(
     scope: Type.String({ description: "The site's sector as a field element (signInScope)." }),
     challenge: Type.String({ description: 'A one-time challenge; the proof message is signInMessage(challenge, uid).' }),
     expiresAt: Type.String(),
+    asksCredential: Type.Boolean({
+      description: 'The site asked for the scope `credential`: which organisation vouches for the person’s ID.',
+    }),
   },
   closed,
 );
 
-/** POST /signin/:uid/proof. */
+/** POST /signin/:uid/proof, and the phone's POST /sessions/:id/sign-in. */
 export const SignInProofBody = Type.Object(
-  { proof: SemaphoreProofSchema, challenge: Type.String({ pattern: CANONICAL_DECIMAL.source, maxLength: 77 }) },
+  {
+    proof: SemaphoreProofSchema,
+    challenge: Type.String({ pattern: CANONICAL_DECIMAL.source, maxLength: 77 }),
+    // Only when the site asked for `credential` (decision 088): valid, the site is told the issuer;
+    // absent, it is told nothing; sent when not asked, ignored.
+    credentialProof: Type.Optional(WireCredentialSignInProof),
+  },
   {
     ...closed,
     description: "A Semaphore v4 proof whose scope is the site's sector and whose message binds the challenge to this sign-in.",

@@ -51,6 +51,10 @@ const probes = (): Record<string, Probe[]> => ({
   'post /reservations': [json('/reservations', { guesses: 2 }), json('/reservations', { guesses: 99 })],
   'post /reservations/release': [json('/reservations/release', { reservation: 'nope' })],
   'get /issuers': [{ method: 'GET', url: '/issuers' }],
+  'get /credential-members': [
+    { method: 'GET', url: '/credential-members' },
+    { method: 'GET', url: '/credential-members?bucket=zz' },
+  ],
   'get /members': [
     { method: 'GET', url: '/members' },
     { method: 'GET', url: '/members?bucket=zz' },

@@ -36,7 +36,8 @@ export async function connectStorage(
     groupKey: ((isRecorded: (groupPublicKey: Uint8Array) => boolean) => Promise<Uint8Array>) | undefined;
     /** Threshold mode: binds the nodes' v3 group key to this database (its `oprf-v3` fingerprint), once read. */
     bindV3?: ((fingerprints: KeyFingerprintRepository) => Promise<void>) | undefined;
-    registry: Registry;
+    /** The trees to catch up before the process is ready: the member tree and the credential tree (decision 088). */
+    registry: Pick<Registry, 'catchUp'>;
     log: JobLog;
     closing: () => boolean;
   },

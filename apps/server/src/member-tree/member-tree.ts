@@ -3,6 +3,7 @@ import { BucketIndex, INDEXED_BUCKET_CHARS } from './bucket-index.ts';
 import { PackedLeanIMT } from './packed-lean-imt.ts';
 import { loadCheckpoint } from './load-checkpoint.ts';
 import { checkpointPieces, savePagedCheckpoint } from './tree-checkpoint-pages.ts';
+import { memberLeaves, type LeafSource } from './leaf-sources.ts';
 import type { Storage } from '../storage/types.ts';
 /** The smallest expected bucket: the k of k-anonymity that `GET /members` gives. */
 export const MIN_BUCKET_MEMBERS = 64;
@@ -31,6 +32,16 @@ export interface RegistryOptions {
   checkpointEvery?: number;
   /** Where background failures (a checkpoint or a root record that could not be saved) are reported. */
   onError?: (error: unknown) => void;
+  /**
+   * The table the tree catches up from and the root history it records in: the member tree's
+   * (`identities`, `roots`) by default, or the credential tree's (decision 088).
+   */
+  leaves?: LeafSource;
+  /**
+   * Told whenever this tree's table was reported moved (`catchUpSoon`): a registration or an erasure
+   * may move the credential tree too, whose roots must be stamped as promptly (decision 088).
+   */
+  onTableMoved?: () => void;
 }
 
 /**
@@ -78,12 +89,14 @@ export class Registry {
   private erasuresSeen = 0;
   /** An erasure deleted the checkpoints holding its leaf: save a new one at the next catch-up. */
   private checkpointErased = false;
+  private readonly leaves: LeafSource;
 
   constructor(
     private readonly storage: Storage,
     private readonly options: RegistryOptions = {},
   ) {
     this.checkpointEvery = options.checkpointEvery ?? 10_000;
+    this.leaves = options.leaves ?? memberLeaves(storage);
   }
 
   get size(): number {
@@ -127,6 +140,7 @@ export class Registry {
    * catch-up reads the table again.
    */
   catchUpSoon(): void {
+    this.options.onTableMoved?.();
     this.tableMovedAt ??= Date.now();
     if (this.backgroundTimer) return;
     this.backgroundTimer = setTimeout(() => {
@@ -173,7 +187,7 @@ export class Registry {
     this.backgroundTimer = undefined;
     await this.catchUp();
     await this.checkpointing;
-    if (this.size > this.checkpointedSize) await this.saveCheckpoint();
+    if (this.leaves.checkpointed && this.size > this.checkpointedSize) await this.saveCheckpoint();
   }
 
   private async appendNewLeaves(): Promise<void> {
@@ -181,14 +195,14 @@ export class Registry {
     const tableMovedAt = this.tableMovedAt;
     this.tableMovedAt = undefined;
     if (!this.loaded) {
-      await this.loadCheckpoint();
+      if (this.leaves.checkpointed) await this.loadCheckpoint();
       this.loaded = true;
     } else if (await this.nothingMoved()) {
       return this.checkpointIfDue();
     }
     const batchSize = 10_000;
     for (;;) {
-      const commitments = await this.storage.identities.commitmentsFrom(this.tree.size, batchSize);
+      const commitments = await this.leaves.leavesFrom(this.tree.size, batchSize);
       if (commitments.length === 0) break;
       const first = this.tree.size;
       this.tree.append(commitments.map((c) => BigInt(c)));
@@ -202,6 +216,7 @@ export class Registry {
 
   /** Starts saving a checkpoint in the background once the tree grew enough, or an erasure deleted the last one. */
   private checkpointIfDue(): void {
+    if (!this.leaves.checkpointed) return;
     const grown = this.size - this.checkpointedSize >= Math.max(this.checkpointEvery, Math.floor(this.size / 20));
     if (!this.checkpointing && (grown || this.checkpointErased)) {
       this.checkpointErased = false;
@@ -217,7 +232,7 @@ export class Registry {
    * 064). It sees every commit made before it started, in any process, as those reads would.
    */
   private async nothingMoved(): Promise<boolean> {
-    const { leafCount, lastErasure } = await this.storage.identities.changeMarks();
+    const { leafCount, lastErasure } = await this.leaves.changeMarks();
     return leafCount === this.tree.size && lastErasure === this.erasuresSeen;
   }
 
@@ -227,7 +242,7 @@ export class Registry {
    * the tree is not there yet (it will be read as 0). Applying one twice changes nothing.
    */
   private async applyErasures(): Promise<void> {
-    const erasures = await this.storage.identities.erasuresAfter(this.erasuresSeen);
+    const erasures = await this.leaves.erasuresAfter(this.erasuresSeen);
     for (const { seq, leafIndex } of erasures) {
       this.erasuresSeen = seq;
       const leaf = this.tree.leaf(leafIndex);
@@ -246,7 +261,7 @@ export class Registry {
   private async recordRoot(): Promise<void> {
     const pending = this.unrecorded;
     if (!pending) return;
-    await this.storage.roots.record(pending.size, pending.root, pending.since);
+    await this.leaves.roots.record(pending.size, pending.root, pending.since);
     if (this.unrecorded === pending) this.unrecorded = undefined;
   }
 

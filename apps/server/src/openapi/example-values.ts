@@ -10,6 +10,7 @@ export const siteDetails = {
   scope: '18245627376427364723847623847623874623847623847628374623874',
   challenge,
   expiresAt,
+  asksCredential: false,
 };
 export const anotherTry = { result: 'Failure', challenge, expiresAt };
 

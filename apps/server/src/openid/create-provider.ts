@@ -1,6 +1,14 @@
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { OidcRepository } from '../storage/types.ts';
 import { allowFormPostToRedirectUri } from './form-post-csp.ts';
+import {
+  asksCredential,
+  CREDENTIAL_CLAIMS,
+  CREDENTIAL_SCOPE,
+  credentialClaimOf,
+  saveCredentialClaim,
+  type CredentialClaim,
+} from './credential-claim.ts';
 import { forgetTokensOnLogout } from './forget-tokens-on-logout.ts';
 import { DISCOVERY_PATH, JWKS_PATH, OIDC_PREFIX, signInPath } from './paths.ts';
 import { signInLeavesNoLogin } from './sign-in-leaves-no-login.ts';
@@ -72,10 +80,13 @@ export function createProvider(options: {
       long: COOKIE_OPTIONS,
       short: COOKIE_OPTIONS,
     },
-    scopes: ['openid'],
-    // `sub` (and `iss` and, when a site asks for max_age, `auth_time`, in the ID token): no other
-    // claim is ever issued, so discovery lists no other (publishedMetadata).
-    claims: { openid: ['sub'] },
+    scopes: ['openid', CREDENTIAL_SCOPE],
+    // `sub` (and `iss` and, when a site asks for max_age, `auth_time`, in the ID token), and, only for
+    // a sign-in that asked for `credential` and proved one, the issuer's key and name (decision 088):
+    // no other claim is ever issued, so discovery lists no other (publishedMetadata).
+    claims: { openid: ['sub'], [CREDENTIAL_SCOPE]: [...CREDENTIAL_CLAIMS] },
+    // The credential's claims go in the ID token too, not only to userinfo: a site reads the ID token.
+    conformIdTokenClaims: false,
     responseTypes: ['code'],
     pkce: { required: () => true },
     // The subject is already per site (the nullifier of the site's scope): no pairwise mapping on top;
@@ -84,7 +95,12 @@ export function createProvider(options: {
     // A sector_identifier_uri is checked once, when the client is added (sector-document.ts): a
     // process loading the client never fetches it, so a site's server being down stops no sign-in.
     sectorIdentifierUriValidate: () => false,
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    // A grant's credential claim is kept under the grant's id (credential-claim.ts): the code and the
+    // access token carry it, and the provider releases the values only under the granted scope.
+    findAccount: async (_ctx, sub, token) => ({
+      accountId: sub,
+      claims: async () => ({ sub, ...(await credentialClaimOf(options.oidc, token?.grantId)) }),
+    }),
     // Nothing identifying is released, so nothing to consent to beyond the site named on the proof
     // screen: the openid scope is granted with the login, for the pseudonym just proved at this site
     // (the session is a new one for every sign-in, so it names no other).
@@ -94,7 +110,19 @@ export function createProvider(options: {
       if (accountId === undefined || clientId === undefined || ctx.oidc.result?.login?.accountId !== accountId) return undefined;
       const grant = new ctx.oidc.provider.Grant({ accountId, clientId });
       grant.addOIDCScope('openid');
-      await grant.save();
+      // The credential is granted only with the claim the sign-in proved (decision 088); asked for and
+      // not proved, it is refused, so the provider does not ask again for consent.
+      const claim = (ctx.oidc.result as { credential?: CredentialClaim } | undefined)?.credential;
+      const asked = asksCredential(ctx.oidc.params?.scope);
+      if (asked && claim) grant.addOIDCScope(CREDENTIAL_SCOPE);
+      else if (asked) grant.rejectOIDCScope(CREDENTIAL_SCOPE);
+      const grantId = await grant.save();
+      if (asked && claim)
+        await saveCredentialClaim(
+          options.oidc,
+          { grantId, accountId, clientId, expiresAt: Date.now() + ID_TOKEN_TTL_SECONDS * 1000 },
+          claim,
+        );
       return grant;
     },
     // Codes and tokens do not depend on the provider's session, which is deleted once the site has
@@ -177,7 +205,7 @@ export function createProvider(options: {
 }
 
 /** The claims an ID token or userinfo of ours can hold; oidc-provider would also list `sid`, which no token carries. */
-const CLAIMS_SUPPORTED = ['sub', 'iss', 'auth_time'];
+const CLAIMS_SUPPORTED = ['sub', 'iss', 'auth_time', ...CREDENTIAL_CLAIMS];
 
 /**
  * Discovery says exactly what the provider does, and it and the JWKS may be cached (decision 037):

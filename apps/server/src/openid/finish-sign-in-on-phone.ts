@@ -3,15 +3,17 @@ import { Problem, sessionSecretRequired, signInNotFound } from '../problem.ts';
 import { confirmSession, wrongCode } from '../sessions/session-confirmation.ts';
 import { sessionSecretMatches } from '../sessions/session-secret.ts';
 import type { Storage } from '../storage/types.ts';
+import type { TrustedIssuer } from '../credentials/trusted-issuers.ts';
 
 /**
  * The sign-in screen finishes a sign-in proved on a phone (decision 029), once the session has
  * completed: the screen must hold the session's secret, and the session must be this authorization
  * request's. The answer is the login with the pseudonym the phone proved, once this screen's person
- * has typed the code the phone shows (decision 035), or access_denied.
+ * has typed the code the phone shows (decision 035), or access_denied. A credential the phone proved
+ * (decision 088) goes with the login if its issuer is still trusted; the site is then told of it.
  */
 export async function finishSignInOnPhone(
-  { storage }: { storage: Storage },
+  { storage, config }: { storage: Storage; config: { trustedIssuers: readonly TrustedIssuer[] } },
   uid: string,
   id: string,
   secret: string | undefined,
@@ -27,5 +29,8 @@ export async function finishSignInOnPhone(
   // The subject was read before the confirmation clears it; it is written once, with the success.
   const { confirmed, attemptsLeft } = await confirmSession(storage, session.id, code);
   if (!confirmed && attemptsLeft > 0) throw wrongCode(attemptsLeft);
-  return confirmed ? { login: { accountId: session.subject, remember: false } } : denied;
+  if (!confirmed) return denied;
+  const issuer = config.trustedIssuers.find((trusted) => trusted.publicKey === session.credentialIssuer);
+  const credential = issuer && { credential_issuer: issuer.publicKey, credential_issuer_name: issuer.name };
+  return { login: { accountId: session.subject, remember: false }, ...(credential ? { credential } : {}) };
 }

@@ -10,7 +10,7 @@ export async function phoneSignInDetails(
   id: string,
   log: { error(details: object, message: string): void },
 ) {
-  const { uid, site, scope } = await openPhoneSignIn(services, id, log);
+  const { uid, site, scope, asksCredential } = await openPhoneSignIn(services, id, log);
   const { challenge, expiresAt } = await issueChallenge(services);
-  return { site, scope, challenge, expiresAt, uid };
+  return { site, scope, challenge, expiresAt, asksCredential, uid };
 }

@@ -1,5 +1,6 @@
 import type Provider from 'oidc-provider';
 import { signInScope, signInSectorUriScope } from '@zeroid/protocol';
+import { asksCredential } from './credential-claim.ts';
 
 type Client = NonNullable<Awaited<ReturnType<Provider['Client']['find']>>>;
 type Interaction = InstanceType<Provider['Interaction']>;
@@ -10,6 +11,8 @@ export interface SignInRequest {
   clientId: string;
   site: { name: string; host: string };
   scope: string;
+  /** The site asked for the scope `credential` (decision 088). */
+  asksCredential: boolean;
 }
 
 /**
@@ -54,5 +57,11 @@ export async function findSignInRequest(provider: Provider, uid: string): Promis
   if (!interaction || interaction.isExpired || interaction.result !== undefined) return undefined;
   const client = await clientOf(provider, interaction);
   if (!client) return undefined;
-  return { uid, clientId: client.clientId, site: siteOf(client, interaction), scope: sectorScope(client) };
+  return {
+    uid,
+    clientId: client.clientId,
+    site: siteOf(client, interaction),
+    scope: sectorScope(client),
+    asksCredential: asksCredential(interaction.params.scope),
+  };
 }

@@ -21,6 +21,8 @@ const ROUTES = [
   '/challenge',
   '/members',
   '/members?bucket=ab',
+  '/credential-members',
+  '/credential-members?bucket=ab',
   '/oprf/public-key',
   '/did/x',
   '/generateQRCode',

@@ -8,6 +8,7 @@ import { admitWithoutEvaluation } from '../limits/admit-without-evaluation.ts';
 import { badRequest } from '../problem.ts';
 import { BucketReplyCache } from '../member-tree/bucket-reply-cache.ts';
 import { bucketHexChars } from '../member-tree/member-tree.ts';
+import { bucketMembers } from '../member-tree/bucket-members.ts';
 
 /**
  * GET /members?bucket=<hex>: k-anonymous membership, after Have I Been Pwned's range API. The client
@@ -34,15 +35,7 @@ export function membersRoute(app: FastifyInstance, { registry, limits }: RouteDe
       await admitWithoutEvaluation(guessAdmitter(limits, guessClient(request)));
       if (bucket === undefined) return base;
       const body = replies.reply(registry.root, bucket, () => {
-        const members = registry.leavesInBucket(bucket).map((leafIndex) => {
-          const proof = registry.merkleProof(leafIndex);
-          return {
-            commitment: registry.commitmentAt(leafIndex)!,
-            leafIndex,
-            proofIndex: proof.index,
-            siblings: proof.siblings.map((s) => s.toString()),
-          };
-        });
+        const members = bucketMembers(registry, bucket).map(({ leaf, ...proof }) => ({ commitment: leaf, ...proof }));
         return reply.serialize({ ...base, bucket, members }) as string;
       });
       return reply.type('application/json; charset=utf-8').send(body);

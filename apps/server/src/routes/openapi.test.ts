@@ -34,6 +34,8 @@ const API_ROUTES = [
   ['post', '/reservations'],
   ['post', '/reservations/release'],
   ['get', '/members'],
+  // The credential tree's buckets (decision 088).
+  ['get', '/credential-members'],
   ['get', '/artifacts'],
   ['get', '/artifacts/{name}'],
   ['get', '/did/{did}'],

@@ -52,7 +52,14 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: RouteDeps) {
       const proof = parseSemaphoreProof(request.body.proof);
       const admit = guessAdmitter(limits, guessClient(request));
       // The phone shows the code; the screen finishes only once its person has typed it (decision 035).
-      return deps.useCases.proveSignInOnPhone(admit, request.params.id, proof, request.body.challenge, request.log);
+      return deps.useCases.proveSignInOnPhone(
+        admit,
+        request.params.id,
+        proof,
+        request.body.challenge,
+        request.log,
+        request.body.credentialProof,
+      );
     },
   );
 }

@@ -28,6 +28,7 @@ import { guessClient, guessLimited } from '../http/guess-limits.ts';
 import { guessAdmitter } from '../limits/guess-admitter.ts';
 import { signInNotFound } from '../problem.ts';
 import { clientOf, sectorScope, siteOf } from '../openid/sign-in-request.ts';
+import { asksCredential } from '../openid/credential-claim.ts';
 import { perClientLimited } from '../http/per-client-limit.ts';
 import { currentProvider } from '../openid/current-provider.ts';
 import { asIssuer, openidProviderRoutes } from './openid-provider.ts';
@@ -82,7 +83,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: RouteDeps) {
     async (request, reply) => {
       const { interaction, client, scope } = await signIn(request, reply);
       const { challenge, expiresAt } = await deps.useCases.issueChallenge();
-      return { site: siteOf(client, interaction), scope, challenge, expiresAt };
+      return { site: siteOf(client, interaction), scope, challenge, expiresAt, asksCredential: asksCredential(interaction.params.scope) };
     },
   );
 
@@ -99,14 +100,18 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: RouteDeps) {
     },
     async (request, reply) => {
       const proof = parseSemaphoreProof(request.body.proof);
-      const { provider: current, scope } = await signIn(request, reply);
-      const proved = await deps.useCases.proveSignIn(guessAdmitter(limits, guessClient(request)), proof, {
-        scope,
-        uid: request.params.uid,
-        challenge: request.body.challenge,
-      });
+      const { provider: current, interaction, scope } = await signIn(request, reply);
+      // A credential proof counts only when the site asked for it (decision 088); otherwise it is ignored.
+      const credentialProof = asksCredential(interaction.params.scope) ? request.body.credentialProof : undefined;
+      const proved = await deps.useCases.proveSignIn(
+        guessAdmitter(limits, guessClient(request)),
+        proof,
+        { scope, uid: request.params.uid, challenge: request.body.challenge },
+        credentialProof,
+      );
       if (proved.result === 'Failure') return proved;
-      return answer(request, reply, current, { login: { accountId: proved.subject, remember: false } });
+      const login = { login: { accountId: proved.subject, remember: false } };
+      return answer(request, reply, current, proved.credential ? { ...login, credential: proved.credential } : login);
     },
   );
 

@@ -20,6 +20,7 @@ export async function settleSession(
   session: string | undefined,
   verdict: Verdict,
   subject?: string,
+  credentialIssuer?: string,
 ): Promise<Settlement> {
   if (session === undefined) return { verdict };
   if (verdict === 'Failure') {
@@ -27,7 +28,7 @@ export async function settleSession(
     return { verdict };
   }
   const { code, hash } = newConfirmationCode(session);
-  const completed = await storage.sessions.complete(session, 'success', undefined, { subject, confirmationHash: hash });
+  const completed = await storage.sessions.complete(session, 'success', undefined, { subject, confirmationHash: hash, credentialIssuer });
   return completed ? { verdict, confirmationCode: code } : { verdict: 'Failure' };
 }
 

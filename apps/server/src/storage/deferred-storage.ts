@@ -18,6 +18,8 @@ export interface DeferredStorage extends Storage {
 const REPOSITORIES = [
   'identities',
   'roots',
+  'credentialLeaves',
+  'credentialRoots',
   'challenges',
   'checkpoints',
   'sessions',

@@ -3,7 +3,14 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The tables an erasure rewrites or deletes from (IdentityRepository.erase). */
-export const ERASURE_TABLES = ['identities', 'roots', 'tree_checkpoints', 'tree_checkpoint_pages'] as const;
+export const ERASURE_TABLES = [
+  'identities',
+  'roots',
+  'tree_checkpoints',
+  'tree_checkpoint_pages',
+  'credential_leaves',
+  'credential_roots',
+] as const;
 /** The tables that hold sign-in history and keys (decision 049): purged, forgotten, retired. */
 export const SIGN_IN_TABLES = ['oidc_models', 'verification_sessions', 'oidc_keys'] as const;
 /** PostgreSQL: scrubs within this long share one VACUUM. */

@@ -32,6 +32,11 @@ export interface NewIdentity {
    * already stored gives `{inserted: false}` and writes nothing.
    */
   lockers?: NoisyLocker[];
+  /**
+   * The identity's credential leaf (decision 088), when it registered with a credential: a decimal
+   * field element, written to `credential_leaves` in the identity's transaction. Absent for a plain ID.
+   */
+  credentialLeaf?: string;
 }
 
 /** One locker of a noisy biometric (decision 084): its number ‖ tag (10 bytes), and its seal (16 bytes). */

@@ -28,6 +28,9 @@ import * as registrationQueries from './migrations/022-registration-queries.ts';
 // Noisy biometrics, experimental (decision 084).
 import * as noisyLockers from './migrations/023-noisy-lockers.ts';
 import * as challengeIssueTimes from './migrations/024-challenge-issue-times.ts';
+// Sign in with ZeroID tells a site of a credential (decision 088).
+import * as credentialLeaves from './migrations/025-credential-leaves.ts';
+import * as signInSessionCredential from './migrations/026-sign-in-session-credential.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -64,6 +67,9 @@ export const migrations: Record<string, Migration> = {
   // Noisy biometrics, experimental (decision 084).
   '023-noisy-lockers': noisyLockers,
   '024-challenge-issue-times': challengeIssueTimes,
+  // Sign in with ZeroID tells a site of a credential (decision 088).
+  '025-credential-leaves': credentialLeaves,
+  '026-sign-in-session-credential': signInSessionCredential,
 };
 
 /**

@@ -28,6 +28,7 @@ import { noisyLockerRepository } from './repositories/noisy-locker-repository.ts
 import { migrateToLatest } from './migrate-to-latest.ts';
 import { oidcRepository } from './repositories/oidc-repository.ts';
 import { rootRepository } from './repositories/root-repository.ts';
+import { credentialLeafRepository } from './repositories/credential-leaf-repository.ts';
 import type { Database } from './schema.ts';
 import { sessionRepository } from './repositories/session-repository.ts';
 import { openSqliteThread } from './sqlite/sqlite-thread.ts';
@@ -70,6 +71,8 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     dialect,
     identities: identityRepository(db, dialect),
     roots: rootRepository(db),
+    credentialLeaves: credentialLeafRepository(db),
+    credentialRoots: rootRepository(db, 'credential_roots'),
     challenges: challengeRepository(db),
     checkpoints: checkpointRepository(db, dialect),
     sessions: sessionRepository(db),

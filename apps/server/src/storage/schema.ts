@@ -48,6 +48,8 @@ export interface Database {
     confirmed_at: ColumnType<number | string | null, number | null | undefined, number | null>;
     /** When a phone first opened the pending session's link (migration 018, decision 047). */
     opened_at: ColumnType<number | string | null, number | null | undefined, number | null>;
+    /** The issuer a phone's sign-in proved a credential of (migration 026, decision 088); cleared with `subject`. */
+    credential_issuer: ColumnType<string | null, string | null | undefined, string | null>;
   };
   attempt_counters: {
     key: string;
@@ -83,6 +85,23 @@ export interface Database {
   /** SHA-256 (hex) of each erased DID that is not registered again: it resolves as deactivated. */
   deactivated_dids: {
     did_hash: string;
+  };
+  /** The credential tree's leaves (migration 025, decision 088): '0' once the identity is erased. */
+  credential_leaves: {
+    position: number;
+    leaf: string;
+    leaf_index: number;
+  };
+  /** The credential tree's ordered log of erased positions, as `leaf_erasures` is the member tree's. */
+  credential_leaf_erasures: {
+    seq: number;
+    position: number;
+  };
+  /** The credential tree's root history, shaped as `roots`. */
+  credential_roots: {
+    size: number;
+    root: string;
+    created_at: EpochMs;
   };
   challenges: {
     nonce: string;

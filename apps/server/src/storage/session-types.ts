@@ -12,6 +12,8 @@ export interface StoredSession {
   signIn?: string;
   /** For a sign-in on a phone that succeeded: the pseudonym (`sub`) the phone's proof gave. */
   subject?: string;
+  /** With `subject`, when the phone's sign-in also proved a credential (decision 088): the issuer's public key. */
+  credentialIssuer?: string;
   /** A success whose code the screen's person typed (decision 035): only then is it the screen's. */
   confirmed?: true;
   /** A phone has opened the pending session's link (decision 047: in the row, seen by every process). */
@@ -45,7 +47,7 @@ export interface SessionRepository {
     id: string,
     status: 'success' | 'failure',
     now?: Date,
-    outcome?: { subject?: string | undefined; confirmationHash?: string | undefined },
+    outcome?: { subject?: string | undefined; confirmationHash?: string | undefined; credentialIssuer?: string | undefined },
   ): Promise<boolean>;
   /**
    * The screen's person typed a confirmation code (decisions 035 and 047): checked only while fewer

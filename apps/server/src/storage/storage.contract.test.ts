@@ -391,6 +391,50 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.close();
   });
 
+  it('writes a credential leaf with its identity at dense positions, zeroes and logs it on erasure, and keeps its own roots (decision 088)', async () => {
+    const { storage } = await open();
+    expect(await storage.credentialLeaves.changeMarks()).toEqual({ leafCount: 0, lastErasure: 0 });
+    await storage.identities.register(identity(0));
+    expect(await storage.identities.register({ ...identity(1), credentialLeaf: '501' })).toEqual({ inserted: true, leafIndex: 1 });
+    // A refused registration writes no leaf, and concurrent ones take positions 1, 2… without gaps.
+    expect(await storage.identities.register({ ...identity(1), credentialLeaf: '999' })).toEqual({ inserted: false });
+    const concurrent = await Promise.all(
+      range(2, 10).map((n) => storage.identities.register({ ...identity(n), credentialLeaf: String(500 + n) })),
+    );
+    expect(concurrent.every((outcome) => outcome.inserted)).toBe(true);
+    const leaves = await storage.credentialLeaves.leavesFrom(0);
+    expect(leaves).toHaveLength(11);
+    expect(leaves[0]).toBe('501');
+    expect(new Set(leaves)).toEqual(new Set(['501', ...range(2, 10).map((n) => String(500 + n))]));
+    expect(await storage.credentialLeaves.leavesFrom(9)).toEqual(leaves.slice(9));
+    expect(await storage.credentialLeaves.changeMarks()).toEqual({ leafCount: 11, lastErasure: 0 });
+
+    // A one-leaf credential tree's root is the leaf; the erasure takes it from the credential history only.
+    await storage.credentialRoots.record(1, '501', 1_000);
+    await storage.roots.record(1, '501', 1_000);
+    expect(await storage.credentialRoots.latest()).toEqual({ size: 1, root: '501' });
+    expect(await storage.identities.erase([identity(1)])).toBe(true);
+    expect(await storage.credentialLeaves.leavesFrom(0, 1)).toEqual(['0']);
+    expect(await storage.credentialLeaves.erasuresAfter(0)).toEqual([{ seq: 1, position: 0 }]);
+    expect(await storage.credentialLeaves.changeMarks()).toEqual({ leafCount: 11, lastErasure: 1 });
+    expect(await storage.credentialRoots.rootOf(1)).toBeUndefined();
+    // A plain identity's erasure logs nothing in the credential tree.
+    expect(await storage.identities.erase([identity(0)])).toBe(true);
+    expect(await storage.credentialLeaves.erasuresAfter(1)).toEqual([]);
+
+    // The two histories are separate: a member root is not a credential root.
+    await storage.roots.record(12, 'member-root');
+    await storage.credentialRoots.record(11, 'credential-root');
+    expect(await storage.credentialRoots.isAccepted('member-root', 60_000)).toBe(false);
+    expect(await storage.roots.isAccepted('credential-root', 60_000)).toBe(false);
+    expect(await storage.credentialRoots.standing('credential-root', 60_000)).toEqual({ size: 11, accepted: true });
+
+    // The same person registers again with the same credential: a new position, the old one stays '0'.
+    expect(await storage.identities.register({ ...identity(1), credentialLeaf: '501' })).toEqual({ inserted: true, leafIndex: 12 });
+    expect(await storage.credentialLeaves.leavesFrom(11)).toEqual(['501']);
+    await storage.close();
+  });
+
   it('consumes a challenge exactly once, never after expiry, and purges expired ones', async () => {
     const { storage } = await open();
     const now = new Date();

@@ -147,10 +147,26 @@ export interface KeyFingerprintRepository {
   recorded(purpose: string): Promise<string | undefined>;
 }
 
+/**
+ * The credential tree's leaves (decision 088), in position order: what every process's credential
+ * tree catches up from. Written only by a registration with a credential and by an erasure.
+ */
+export interface CredentialLeafRepository {
+  /** Leaves ordered by position, from `fromPosition` on; '0' for an erased one. */
+  leavesFrom(fromPosition: number, limit?: number): Promise<string[]>;
+  /** The credential tree's erasure log after `seq`, in order: the positions to set to zero. */
+  erasuresAfter(seq: number): Promise<Array<{ seq: number; position: number }>>;
+  /** How many leaves the table holds and the last erasure's seq (0 for none), in one statement. */
+  changeMarks(): Promise<{ leafCount: number; lastErasure: number }>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly identities: IdentityRepository;
   readonly roots: RootRepository;
+  /** The credential tree's leaves and its own root history (decision 088). */
+  readonly credentialLeaves: CredentialLeafRepository;
+  readonly credentialRoots: RootRepository;
   readonly challenges: ChallengeRepository;
   readonly checkpoints: CheckpointRepository;
   readonly sessions: SessionRepository;

@@ -37,12 +37,12 @@ export function identityRepository(db: Kysely<Database>, dialect: 'sqlite' | 'po
   /** One registration inside a transaction that holds the registration lock. */
   const registerOne = async (
     trx: Transaction<Database>,
-    { commitment, idTag, did, queries, lockers }: NewIdentity,
+    { commitment, idTag, did, queries, lockers, credentialLeaf }: NewIdentity,
   ): Promise<RegisterOutcome> => {
     if (queries && !(await recordQueries(trx, queries))) return { inserted: false, reusedQuery: true };
     // A noisy biometric (decision 084): a reading that repeats a stored locker is of an eye registered.
     if (lockers && (await lockersTaken(trx, lockers))) return { inserted: false };
-    const leafIndex = await insertRow(trx, { commitment, idTag, did });
+    const leafIndex = await insertRow(trx, { commitment, idTag, did, ...(credentialLeaf === undefined ? {} : { credentialLeaf }) });
     if (leafIndex !== undefined) {
       if (lockers) await storeLockers(trx, lockers);
       return { inserted: true, leafIndex };

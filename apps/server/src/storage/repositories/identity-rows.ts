@@ -42,7 +42,10 @@ export async function recordQueries(trx: Transaction<Database>, points: string[]
  * Inserts at the next gapless leaf index, under the registration lock; undefined when a commitment,
  * ID tag or DID is taken. A DID erased before is active again (decision 022).
  */
-export async function insertRow(trx: Transaction<Database>, { commitment, idTag, did }: NewIdentity): Promise<number | undefined> {
+export async function insertRow(
+  trx: Transaction<Database>,
+  { commitment, idTag, did, credentialLeaf }: NewIdentity,
+): Promise<number | undefined> {
   // `WHERE true` lets SQLite tell the upsert clause from a join constraint of INSERT … SELECT.
   const result = await sql<{ leaf_index: number }>`
     INSERT INTO identities (leaf_index, commitment, id_tag, did, created_at)
@@ -53,7 +56,19 @@ export async function insertRow(trx: Transaction<Database>, { commitment, idTag,
   const inserted = result.rows[0];
   if (!inserted) return undefined;
   await trx.deleteFrom('deactivated_dids').where('did_hash', '=', didHash(did)).execute();
-  return Number(inserted.leaf_index);
+  const leafIndex = Number(inserted.leaf_index);
+  if (credentialLeaf !== undefined) await insertCredentialLeaf(trx, credentialLeaf, leafIndex);
+  return leafIndex;
+}
+
+/**
+ * The identity's credential leaf (decision 088) at the next dense position of the credential tree,
+ * in the identity's transaction and under the same registration lock, so positions are gapless.
+ */
+async function insertCredentialLeaf(trx: Transaction<Database>, leaf: string, leafIndex: number) {
+  await sql`
+    INSERT INTO credential_leaves (position, leaf, leaf_index)
+    SELECT COALESCE(MAX(position), -1) + 1, CAST(${leaf} AS TEXT), CAST(${leafIndex} AS INTEGER) FROM credential_leaves`.execute(trx);
 }
 
 // The registration lock orders erasures with registrations, so `seq` is gapless like leaf_index.
@@ -102,6 +117,27 @@ export async function eraseRow(trx: Transaction<Database>, { leafIndex, commitme
   // A LeanIMT of one leaf has that leaf as its root: the root history held the commitment itself
   // (found by the erasure test's database scan). No proof can be made against it any more.
   await trx.deleteFrom('roots').where('root', '=', commitment).execute();
+  await eraseCredentialLeaf(trx, leafIndex);
+}
+
+/**
+ * The identity's credential leaf, if it has one, becomes '0' and its position is logged for every
+ * process's credential tree (decision 088), in the erasure's transaction: the person can no longer
+ * prove a credential once the trees catch up. A one-leaf credential tree's root was the leaf itself.
+ */
+async function eraseCredentialLeaf(trx: Transaction<Database>, leafIndex: number) {
+  const held = await trx
+    .selectFrom('credential_leaves')
+    .select(['position', 'leaf'])
+    .where('leaf_index', '=', leafIndex)
+    .where('leaf', '!=', '0')
+    .executeTakeFirst();
+  if (!held) return;
+  await trx.updateTable('credential_leaves').set({ leaf: '0' }).where('position', '=', held.position).execute();
+  await sql`
+    INSERT INTO credential_leaf_erasures (seq, position)
+    SELECT COALESCE(MAX(seq), 0) + 1, CAST(${held.position} AS INTEGER) FROM credential_leaf_erasures`.execute(trx);
+  await trx.deleteFrom('credential_roots').where('root', '=', held.leaf).execute();
 }
 
 /** The tombstone's key: a DID can be asked about, but the table cannot be listed to learn erased DIDs. */

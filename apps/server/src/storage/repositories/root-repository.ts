@@ -13,11 +13,13 @@ import type { RootRepository } from '../types.ts';
  * roots, in the order they were reached: a root is superseded by the first one recorded after it,
  * at a greater size or at the same size later.
  */
-export function rootRepository(db: Kysely<Database>): RootRepository {
+export function rootRepository(db: Kysely<Database>, table: 'roots' | 'credential_roots' = 'roots'): RootRepository {
+  // The credential tree's history (decision 088) has the same columns; Kysely types one table name.
+  const roots = table as 'roots';
   return {
     async record(size, root, at = Date.now()) {
       await db
-        .insertInto('roots')
+        .insertInto(roots)
         .values({ size, root, created_at: at })
         .onConflict((oc) => oc.columns(['size', 'root']).doNothing())
         .execute();
@@ -26,7 +28,7 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
     async standing(root, windowMs, now = new Date()) {
       if (root === '0') return undefined;
       const row = await db
-        .selectFrom('roots')
+        .selectFrom(roots)
         .select(['size', 'created_at'])
         .where('root', '=', root)
         .orderBy('size', 'desc')
@@ -35,7 +37,7 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
       const size = Number(row.size);
       const reachedAt = Number(row.created_at);
       const successor = await db
-        .selectFrom('roots')
+        .selectFrom(roots)
         .select((eb) => eb.fn.min('created_at').as('superseded_at'))
         .where((eb) => eb.or([eb('size', '>', size), eb.and([eb('size', '=', size), eb('created_at', '>', reachedAt)])]))
         .executeTakeFirst();
@@ -50,7 +52,7 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
 
     async rootOf(size) {
       const row = await db
-        .selectFrom('roots')
+        .selectFrom(roots)
         .select('root')
         .where('size', '=', size)
         .orderBy('created_at', 'desc')
@@ -60,13 +62,13 @@ export function rootRepository(db: Kysely<Database>): RootRepository {
     },
 
     async isRecorded(size, root) {
-      const row = await db.selectFrom('roots').select('root').where('size', '=', size).where('root', '=', root).executeTakeFirst();
+      const row = await db.selectFrom(roots).select('root').where('size', '=', size).where('root', '=', root).executeTakeFirst();
       return row !== undefined;
     },
 
     async latest() {
       const row = await db
-        .selectFrom('roots')
+        .selectFrom(roots)
         .select(['size', 'root'])
         .orderBy('size', 'desc')
         .orderBy('created_at', 'desc')

@@ -16,6 +16,7 @@ function toSession(row: Selectable<Database['verification_sessions']>, now: Date
     secretHash: row.secret_hash,
     ...(row.sign_in === null ? {} : { signIn: row.sign_in }),
     ...(row.subject === null ? {} : { subject: row.subject }),
+    ...(row.credential_issuer === null ? {} : { credentialIssuer: row.credential_issuer }),
     ...(row.confirmed_at === null ? {} : { confirmed: true as const }),
     ...(row.opened_at === null ? {} : { phoneOpened: true as const }),
   };
@@ -75,10 +76,16 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       return result.numUpdatedRows === 1n;
     },
 
-    async complete(id, status, now = new Date(), { subject, confirmationHash } = {}) {
+    async complete(id, status, now = new Date(), { subject, confirmationHash, credentialIssuer } = {}) {
       const result = await db
         .updateTable('verification_sessions')
-        .set({ status, completed_at: now.getTime(), subject: subject ?? null, confirmation_hash: confirmationHash ?? null })
+        .set({
+          status,
+          completed_at: now.getTime(),
+          subject: subject ?? null,
+          confirmation_hash: confirmationHash ?? null,
+          credential_issuer: credentialIssuer ?? null,
+        })
         .where('id', '=', id)
         .where('status', '=', 'pending')
         .where('expires_at', '>', now.getTime())
@@ -100,6 +107,7 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
           confirmed_at: sql<number | null>`CASE WHEN ${right} THEN CAST(${now.getTime()} AS BIGINT) ELSE NULL END`,
           status: sql<string>`CASE WHEN ${right} OR NOT ${last} THEN status ELSE 'failure' END`,
           subject: sql<string | null>`CASE WHEN ${right} OR ${last} THEN NULL ELSE subject END`,
+          credential_issuer: sql<string | null>`CASE WHEN ${right} OR ${last} THEN NULL ELSE credential_issuer END`,
         })
         .where('id', '=', id)
         .where('status', '=', 'success')
@@ -117,7 +125,7 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       for (let start = 0; start < subjects.length; start += IDS_PER_QUERY) {
         await db
           .updateTable('verification_sessions')
-          .set({ subject: null, status: 'failure' })
+          .set({ subject: null, credential_issuer: null, status: 'failure' })
           .where('subject', 'in', subjects.slice(start, start + IDS_PER_QUERY))
           .execute();
       }
@@ -128,7 +136,7 @@ export function sessionRepository(db: Kysely<Database>): SessionRepository {
       // confirmation's grace), the row itself an hour later.
       const cleared = await db
         .updateTable('verification_sessions')
-        .set({ subject: null })
+        .set({ subject: null, credential_issuer: null })
         .where('subject', 'is not', null)
         .where('expires_at', '<=', now.getTime() - subjectsAfterMs)
         .executeTakeFirst();
