@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { wtns } from 'snarkjs';
+import { groth16, wtns } from 'snarkjs';
 import { Group } from '@semaphore-protocol/group';
-import { generateProof } from '@semaphore-protocol/proof';
+import { generateProof, unpackGroth16Proof } from '@semaphore-protocol/proof';
 import { LeanIMT } from '@zk-kit/lean-imt';
 import { poseidon2 } from 'poseidon-lite/poseidon2';
 import { poseidon4 } from 'poseidon-lite/poseidon4';
@@ -118,17 +118,25 @@ describe('the sign-in credential circuit (circuits/artifacts)', () => {
     const { x, y } = parseIssuerKey(university)!;
     for (const position of [0, 2, 4]) {
       const tree = treeWith(position, leaf);
-      const w = await witness(signInCredentialInput(witnessOf(tree, position)));
+      const input = signInCredentialInput(witnessOf(tree, position));
+      const w = await witness(input);
       expect(w.slice(1, 7), `position ${position}`).toEqual([
         tree.root.toString(),
         semaphore.nullifier,
         x.toString(),
         y.toString(),
-        // The values Semaphore's circuit saw for the same sign-in (its proof carries them before its hash).
-        signInCredentialInput(witnessOf(tree, position)).scope,
-        signInCredentialInput(witnessOf(tree, position)).message,
+        input.scope,
+        input.message,
       ]);
     }
+    // The scope and message the circuit sees are the ones Semaphore's circuit saw for the same sign-in:
+    // its own proof verifies with them in its public signals (root, nullifier, message, scope).
+    const { scope: scopeField, message: messageField } = signInCredentialInput(witnessOf(treeWith(0, leaf), 0));
+    const semaphoreKey = JSON.parse(readFileSync(path.join(semaphoreArtifacts, 'semaphore-1.json'), 'utf8')) as object;
+    const semaphoreSignals = (m: unknown, s: unknown) => [semaphore.merkleTreeRoot, semaphore.nullifier, m, s].map(String);
+    const semaphorePoints = unpackGroth16Proof(semaphore.points);
+    expect(await groth16.verify(semaphoreKey, semaphoreSignals(messageField, scopeField), semaphorePoints)).toBe(true);
+    expect(await groth16.verify(semaphoreKey, semaphoreSignals(scopeField, messageField), semaphorePoints)).toBe(false);
     // The last of five leaves has no sibling at the bottom: its proof index is not its position.
     expect(treeWith(4, leaf).generateProof(4).index).not.toBe(4);
     const alone = new LeanIMT<bigint>((a, b) => poseidon2([a, b]), [leaf]);
@@ -200,5 +208,7 @@ describe('the sign-in credential circuit (circuits/artifacts)', () => {
     expect(() => signInCredentialInput(witnessOf(tree, 2, { siblings: Array<bigint>(25).fill(1n) }))).toThrow(/deeper than 24/);
     expect(() => signInCredentialInput(witnessOf(tree, 2, { proofIndex: 8 }))).toThrow(/index/);
     expect(() => signInCredentialInput(witnessOf(tree, 2, { secret: 1n << 251n }))).toThrow(/secret/);
+    expect(() => signInCredentialInput(witnessOf(tree, 2, { scope: 1n << 256n }))).toThrow(/scope or message/);
+    expect(() => signInCredentialInput(witnessOf(tree, 2, { message: -1n }))).toThrow(/scope or message/);
   });
 });

@@ -36,7 +36,8 @@ export type SignInCredentialInput = Record<string, string | string[]>;
  * another secret has no witness.
  *
  * @throws ProtocolInputError('INVALID_PROOF') for a key that is not a valid issuer key, a proof longer
- * than 24 levels, an index that does not fit it, a sibling or a secret out of range.
+ * than 24 levels, an index that does not fit it, a sibling, the secret, the scope or the message out
+ * of range.
  */
 export function signInCredentialInput(witness: SignInCredentialWitness): SignInCredentialInput {
   const invalid = (why: string) => new ProtocolInputError('INVALID_PROOF', `The credential proof cannot be made: ${why}.`);
@@ -49,13 +50,16 @@ export function signInCredentialInput(witness: SignInCredentialWitness): SignInC
   const siblings = witness.siblings.map(String);
   if (!siblings.every(isFieldElement)) throw invalid('a sibling is not a field element');
   if (witness.secret < 0n || witness.secret >= 1n << 251n) throw invalid('the secret is out of range');
+  // Semaphore hashes 32 bytes: a larger or negative value would stand for another one.
+  const [scope, message] = [BigInt(witness.scope), BigInt(witness.message)];
+  if ([scope, message].some((n) => n < 0n || n >= 1n << 256n)) throw invalid('the scope or message is out of range');
   return {
     secret: witness.secret.toString(),
     merkleProofLength: depth.toString(),
     merkleProofIndex: witness.proofIndex.toString(),
     merkleProofSiblings: [...siblings, ...Array<string>(SIGN_IN_CREDENTIAL_MAX_DEPTH - depth).fill('0')],
     issuer: [issuer.x.toString(), issuer.y.toString()],
-    scope: semaphoreHash(witness.scope).toString(),
-    message: semaphoreHash(witness.message).toString(),
+    scope: semaphoreHash(scope).toString(),
+    message: semaphoreHash(message).toString(),
   };
 }
