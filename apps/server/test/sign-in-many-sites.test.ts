@@ -239,10 +239,11 @@ describe.each(['postgres', 'sqlite'] as const)('Sign in with ZeroID at many site
     const metadata = (await discovery.json()) as Record<string, unknown>;
     expect(metadata).toMatchObject({
       issuer: a.url,
-      claims_supported: ['sub', 'iss', 'auth_time'],
+      claims_supported: ['sub', 'iss', 'auth_time', 'credential_issuer', 'credential_issuer_name'],
       // Every sub is per sector, never one identifier for all sites (decision 049).
       subject_types_supported: ['pairwise'],
-      scopes_supported: ['openid'],
+      // `credential`: which organisation vouches for the person, told only when proved (decision 088).
+      scopes_supported: ['openid', 'credential'],
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],

@@ -56,7 +56,7 @@ export {
   SignInSessionParams,
   SignInFinishBody,
 } from './sign-in-schemas.ts';
-export { WireCredentialSignInProof, CredentialMemberWithProof, CredentialMembersReply } from './credential-sign-in-schemas.ts';
+export { CredentialMemberWithProof, CredentialMembersReply } from './credential-members-schemas.ts';
 export * from './schemas.ts';
 export { ArtifactEntry, ArtifactManifestReply } from './artifact-schemas.ts';
 export { IssuersReply } from './issuer-schemas.ts';

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { closed } from './schema-parts.ts';
 import { CANONICAL_DECIMAL } from './field.ts';
 import { confirmationCode, SemaphoreProofSchema, Verdict } from './schemas.ts';
-import { WireCredentialSignInProof } from './credential-sign-in-schemas.ts';
+import { WireCredentialSignInProof } from './sign-in-credential/sign-in-credential-schemas.ts';
 
 /** GET /signin/:uid/details: the site that asks, the scope to prove for, and a one-time challenge. */
 export const SignInDetailsReply = Type.Object(

@@ -38,7 +38,7 @@ export const OIDC_PATHS = {
               token_endpoint: 'https://zeroid.example/oidc/token',
               userinfo_endpoint: 'https://zeroid.example/oidc/me',
               jwks_uri: 'https://zeroid.example/oidc/jwks',
-              scopes_supported: ['openid'],
+              scopes_supported: ['openid', 'credential'],
               response_types_supported: ['code'],
               code_challenge_methods_supported: ['S256'],
               id_token_signing_alg_values_supported: ['ES256'],
