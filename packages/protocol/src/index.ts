@@ -89,3 +89,4 @@ export {
 } from './oprf-node-schemas.ts';
 export { type OprfSuite } from './oprf-group-suite.ts';
 export { ristretto255Suite } from './ristretto255-suite.ts';
+export { credentialLeaf } from './credential/credential-leaf.ts';
