@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { ApiError } from '../shared/http.ts';
 import type { ProverRequest, ProverResponse } from '../prover/messages.ts';
-import { prepareProving, prepareRegistration } from '../prover/prepare-proving.ts';
+import { prepareProving, prepareRegistration, prepareSignInCredential } from '../prover/prepare-proving.ts';
 import { proveRegistration } from '../features/register/prove-registration.ts';
 import { proveVerification } from '../features/verify/prove-verification.ts';
 import { proveSignIn } from '../features/sign-in/prove-sign-in.ts';
@@ -30,6 +30,9 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
       case 'prepare-registration':
         prepareRegistration();
         return;
+      case 'prepare-sign-in-credential':
+        prepareSignInCredential();
+        return;
       case 'register':
         reply({
           id: request.id,
@@ -48,7 +51,7 @@ scope.onmessage = async (event: MessageEvent<ProverRequest>) => {
         reply({
           id: request.id,
           type: 'sign-in-result',
-          proof: await withReservation(FLOW_GUESSES.verify, () => proveSignIn(request, progress)),
+          proofs: await withReservation(FLOW_GUESSES.verify, () => proveSignIn(request, progress)),
         });
         return;
     }

@@ -1,5 +1,5 @@
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
-import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
+import type { RegisterReply, VerifyReply, WireCredentialSignInProof } from '@zeroid/protocol';
 import type { Progress } from '../shared/progress.ts';
 
 /** What the page asks the prover worker, and what the worker answers. */
@@ -10,15 +10,26 @@ export type ProverRequest =
   | { id: number; type: 'prepare-registration' }
   | { id: number; type: 'register'; idInfo: string; bioInfo: string }
   | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined }
-  // Sign in with ZeroID (decision 023).
-  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string };
+  // A sign-in's site asks which organisation vouches for the person's ID: load its circuit (decision 089).
+  | { id: number; type: 'prepare-sign-in-credential' }
+  // Sign in with ZeroID (decision 023), with the credential's proof when the site asks (decision 089).
+  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string; asksCredential: boolean };
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }
   | { id: number; type: 'register-result'; reply: RegisterReply | MoveRefused }
   | { id: number; type: 'verify-result'; reply: VerifyReply }
-  | { id: number; type: 'sign-in-result'; proof: SemaphoreProof | undefined }
+  | { id: number; type: 'sign-in-result'; proofs: SignInProofs | undefined }
   | { id: number; type: 'error'; message: string; retryAfterSeconds?: number | undefined };
 
 /** A move from v2 the server refused because it would evict another registration: the page offers the raw move. */
 export type MoveRefused = { moveRefused: true; message: string };
+
+/**
+ * What a sign-in sends: the membership proof and, when the site asked which organisation vouches for
+ * the person's ID (decision 089), whether a credential was found: `shared` with its proof and its issuer's name (what the site will
+ * be told, for the screen to say), or `none`.
+ */
+export type SignInProofs =
+  | { proof: SemaphoreProof; credential: 'not-asked' | 'none' }
+  | { proof: SemaphoreProof; credential: 'shared'; credentialProof: WireCredentialSignInProof; issuerName: string };

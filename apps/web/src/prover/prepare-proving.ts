@@ -1,7 +1,7 @@
 import type { MembersReply } from '@zeroid/protocol';
 import { requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
-import { provingArtifacts, registrationArtifacts } from './artifact-cache.ts';
+import { provingArtifacts, registrationArtifacts, signInCredentialArtifacts } from './artifact-cache.ts';
 import { fetchOprfKeys } from '../oprf/fetch-oprf-keys.ts';
 import { warmUpCurve } from './warm-up-curve.ts';
 import { timelineMark } from '../shared/timeline-mark.ts';
@@ -49,4 +49,16 @@ export function prepareRegistration(): void {
     () => undefined,
   );
   curve ??= warmUpCurve().then(() => timelineMark('curve-built'));
+}
+
+/**
+ * For a sign-in whose site asks which organisation vouches for the person's ID (decision 089): the
+ * sign-in credential circuit and its proving key load while the biometric is typed, beside what every
+ * sign-in prepares.
+ */
+export function prepareSignInCredential(): void {
+  signInCredentialArtifacts(undefined, { priority: 'high' }).then(
+    () => timelineMark('credential-artifacts-loaded'),
+    () => undefined,
+  );
 }

@@ -16,6 +16,15 @@ export interface ProofBinding {
 }
 
 /**
+ * A membership proof, and the secret scalar of the identity it proved: a second proof about the same
+ * person needs it (the credential at a sign-in, decision 089). It stays in this worker.
+ */
+export interface MembershipProof {
+  proof: SemaphoreProof;
+  secret: bigint;
+}
+
+/**
  * The part every zero-knowledge flow shares (DESIGN §3):
  * 1. the OPRF round gives the identity (v3 first, then v2 for a person registered before it:
  *    `locateIdentity`), while the group's parameters and the proving key load;
@@ -29,7 +38,7 @@ export async function proveMembership(
   rawBioInfo: string,
   bind: () => Promise<ProofBinding>,
   progress: (p: Progress) => void,
-): Promise<SemaphoreProof | undefined> {
+): Promise<MembershipProof | undefined> {
   const bioInfo = normaliseField(rawBioInfo, 'The biometric data');
   progress({ stage: 'deriving' });
   const binding = bind();
@@ -59,5 +68,5 @@ export async function proveMembership(
     zkey: artifacts.zkey as unknown as string,
   });
   timelineMark('proof-done');
-  return proof;
+  return { proof, secret: identity.secretScalar };
 }

@@ -1,8 +1,7 @@
-import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
 import type { Progress } from '../shared/progress.ts';
 import { ApiError } from '../shared/http.ts';
-import type { MoveRefused, ProverRequest, ProverResponse } from './messages.ts';
+import type { MoveRefused, ProverRequest, ProverResponse, SignInProofs } from './messages.ts';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((p: Progress) => void) | undefined };
 
@@ -24,7 +23,7 @@ function proverWorker(): Worker {
     if (message.type === 'progress') return call.onProgress?.(message.progress);
     pending.delete(message.id);
     if (message.type === 'error') call.reject(new ApiError(message.message, undefined, message.retryAfterSeconds));
-    else call.resolve(message.type === 'sign-in-result' ? message.proof : message.reply);
+    else call.resolve(message.type === 'sign-in-result' ? message.proofs : message.reply);
   };
   worker.onerror = () => {
     for (const call of pending.values())
@@ -88,10 +87,25 @@ export function prepareSignIn(): void {
   prepare('high');
 }
 
-/** Sign in with ZeroID: a proof for the site's scope, or undefined when the biometric is not registered. */
+let credentialPrepared = false;
+
+/**
+ * A sign-in whose site asks which organisation vouches for the person's ID (decision 089): the sign-in
+ * credential circuit and its proving key load too, once per page.
+ */
+export function prepareSignInCredential(): void {
+  if (credentialPrepared) return;
+  credentialPrepared = true;
+  proverWorker().postMessage({ id: 0, type: 'prepare-sign-in-credential' } satisfies ProverRequest);
+}
+
+/**
+ * Sign in with ZeroID: a proof for the site's scope and, when the site asks for it, the credential's
+ * proof (decision 089); undefined when the biometric is not registered.
+ */
 export function signInInBrowser(
-  input: { bioInfo: string; uid: string; scope: string; challenge: string },
+  input: { bioInfo: string; uid: string; scope: string; challenge: string; asksCredential: boolean },
   onProgress?: (p: Progress) => void,
-): Promise<SemaphoreProof | undefined> {
-  return call<SemaphoreProof | undefined>({ type: 'sign-in', ...input }, onProgress);
+): Promise<SignInProofs | undefined> {
+  return call<SignInProofs | undefined>({ type: 'sign-in', ...input }, onProgress);
 }

@@ -6,6 +6,7 @@ import type {
   SignInProofReply,
   SignInReply,
   SignInRetryReply,
+  WireCredentialSignInProof,
 } from '@zeroid/protocol';
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
 import { requestBlob, requestJson } from './http.ts';
@@ -19,9 +20,18 @@ export function createSession(): Promise<CreatedSessionReply> {
   return requestJson<CreatedSessionReply>(apiUrls.sessions(), { method: 'POST' });
 }
 
-/** Sign in with ZeroID (decision 023): the proof for the site; back to the site, or another try (decision 051). */
-export function sendSignInProof(uid: string, proof: SemaphoreProof, challenge: string): Promise<SignInProofReply> {
-  return requestJson<SignInProofReply>(apiUrls.signInProof(uid), { method: 'POST', body: { proof, challenge } });
+/**
+ * Sign in with ZeroID (decision 023): the proof for the site, with the credential's proof when the site
+ * asked and one was found (decision 089); back to the site, or another try (decision 051).
+ */
+export function sendSignInProof(
+  uid: string,
+  proof: SemaphoreProof,
+  challenge: string,
+  credentialProof?: WireCredentialSignInProof,
+): Promise<SignInProofReply> {
+  const body = credentialProof === undefined ? { proof, challenge } : { proof, challenge, credentialProof };
+  return requestJson<SignInProofReply>(apiUrls.signInProof(uid), { method: 'POST', body });
 }
 
 /** The biometric is not registered (found before anything was proven): counted, and another try (decision 051). */

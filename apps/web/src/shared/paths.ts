@@ -41,6 +41,9 @@ export const apiUrls = {
   reservations: () => api('/reservations'),
   reservationRelease: () => api('/reservations/release'),
   members: (bucket?: string) => api(bucket === undefined ? '/members' : `/members?bucket=${encodeURIComponent(bucket)}`),
+  // The credential tree's k-anonymous buckets, as /members's (decision 089).
+  credentialMembers: (bucket?: string) =>
+    api(bucket === undefined ? '/credential-members' : `/credential-members?bucket=${encodeURIComponent(bucket)}`),
   // With its SHA-256 in the URL an artifact may be kept for good (decision 043).
   artifactManifest: () => api('/artifacts'),
   artifact: (name: string, sha256: string) => api(`/artifacts/${name}?sha256=${sha256}`),

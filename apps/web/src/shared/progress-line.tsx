@@ -12,6 +12,10 @@ function describe(progress: Progress | undefined): string {
       return `Downloading the prover, once for this device: ${mb(progress.loaded)} of ${mb(progress.total)}`;
     case 'proving':
       return 'Computing the zero-knowledge proof on this device…';
+    case 'finding-credential':
+      return 'Looking for the credential your ID was registered with…';
+    case 'proving-credential':
+      return 'Computing the proof of your credential on this device…';
     case 'sending':
       return 'Contacting the server…';
     case undefined:

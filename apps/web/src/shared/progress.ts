@@ -4,4 +4,7 @@ export type Progress =
   | { stage: 'deriving' }
   | { stage: 'downloading'; loaded: number; total: number }
   | { stage: 'proving' }
+  // A site asked which organisation vouches for the person's ID (decision 089).
+  | { stage: 'finding-credential' }
+  | { stage: 'proving-credential' }
   | { stage: 'sending' };

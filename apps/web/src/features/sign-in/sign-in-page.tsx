@@ -10,6 +10,8 @@ import { isPhone } from '../../shared/is-phone.ts';
 import { SignInOnPhone } from './sign-in-on-phone.tsx';
 import { freshSignInDetails, signInDetails } from './sign-in-details.ts';
 import { afterMissedTry } from './sign-in-tries.ts';
+import { CredentialRequest } from './credential-request.tsx';
+import { credentialOutcome } from '../../shared/credential-outcome.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 import { routes } from '../../shared/paths.ts';
 
@@ -40,6 +42,8 @@ export function SignInPage() {
   // Decision 029: verify on a phone instead, through a cross-device session; pointless on the phone itself.
   const [onPhone, setOnPhone] = useState(false);
   const [phoneHere] = useState(isPhone);
+  // Decision 089: what this try found of the credential the site asked about, said before leaving.
+  const [credentialNote, setCredentialNote] = useState<string>();
 
   useEffect(() => {
     timelineMark('sign-in-screen');
@@ -48,6 +52,7 @@ export function SignInPage() {
       (reply) => {
         setDetails(reply);
         setChallenge(reply.challenge);
+        if (reply.asksCredential) void prover().then((p) => p.prepareSignInCredential());
       },
       (failure: Error) => setError(failure.message),
     );
@@ -58,6 +63,7 @@ export function SignInPage() {
   /** Back to the site, or another try with the server's fresh challenge. */
   async function settle(reply: SignInProofReply) {
     if ('redirectTo' in reply) return leave(reply);
+    setCredentialNote(undefined);
     setChallenge(reply.challenge);
     const tries = missed + 1;
     setMissed(tries);
@@ -70,16 +76,26 @@ export function SignInPage() {
     event.preventDefault();
     if (!details || !challenge) return;
     timelineMark('sign-in-submitted');
+    setCredentialNote(undefined);
+    const { asksCredential } = details;
     // On success the page goes back to the site: it stays pending on the way out.
     await run(
       async (onProgress) => {
-        const proof = await (await prover()).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge }, onProgress);
+        const proofs = await (
+          await prover()
+        ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge, asksCredential }, onProgress);
         onProgress({ stage: 'sending' });
         timelineMark('sign-in-proved');
-        const reply = proof === undefined ? reportSignInFailure(uid) : sendSignInProof(uid, proof, challenge);
+        setCredentialNote(proofs && credentialOutcome(proofs, details.site.name));
+        const reply =
+          proofs === undefined
+            ? reportSignInFailure(uid)
+            : sendSignInProof(uid, proofs.proof, challenge, proofs.credential === 'shared' ? proofs.credentialProof : undefined);
         await settle(
           await reply.catch(async (failure: unknown) => {
+            setCredentialNote(undefined);
             // A stale proof (the group changed meanwhile) spent its challenge: the next try needs another.
+            // A refused credential proof (400) spends none.
             if (failure instanceof ApiError && failure.status === 409) setChallenge((await freshSignInDetails(uid)).challenge);
             throw failure;
           }),
@@ -103,10 +119,13 @@ export function SignInPage() {
       <h1>{details ? `Sign in to ${details.site.name}` : 'Sign in'}</h1>
       {details ? (
         <p className="lead" data-testid="sign-in-site">
-          Sign in to <strong>{details.site.name}</strong> ({details.site.host}). It receives only a pseudonym for this site: not your ID,
-          not your biometric, not your DID.
+          Sign in to <strong>{details.site.name}</strong> ({details.site.host}).{' '}
+          {details.asksCredential
+            ? 'It receives a pseudonym for this site and, if your ID was registered with a credential, the name of the organisation that issued it: not your ID, not your credential, not your biometric, not your DID.'
+            : 'It receives only a pseudonym for this site: not your ID, not your biometric, not your DID.'}
         </p>
       ) : null}
+      {details?.asksCredential ? <CredentialRequest site={details.site.name} /> : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={setBioInfo}
@@ -124,6 +143,11 @@ export function SignInPage() {
           </button>
         ) : null}
       </BiometricForm>
+      {credentialNote ? (
+        <p className="notice" role="status" data-testid="sign-in-credential-outcome">
+          {credentialNote}
+        </p>
+      ) : null}
       <ErrorAlert message={error} retryIn={retryIn} />
       {/* The sign-in is gone (expired, completed) or unreachable: no site to go back to from here, so the start. */}
       {!details && error ? (

@@ -7,11 +7,15 @@ import { apiUrls } from '../../shared/paths.ts';
 import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { BiometricForm } from '../../shared/biometric-form.tsx';
 import { ConfirmationCode } from '../../shared/confirmation-code.tsx';
+import { credentialOutcome } from '../../shared/credential-outcome.ts';
 
 const prover = () => import('../../prover/prover-client.ts');
 
-/** A proof the site accepted comes with the code the other screen's person types there (decision 035). */
-type Outcome = { confirmationCode: string } | 'not-signed-in';
+/**
+ * A proof the site accepted comes with the code the other screen's person types there (decision 035),
+ * and, when the site asked which organisation vouches for the person's ID, what it will be told (decision 089).
+ */
+type Outcome = { confirmationCode: string; credentialNote: string | undefined } | 'not-signed-in';
 
 /**
  * Sign in with ZeroID on a phone (decision 029): opened from the QR code of a sign-in screen. It names
@@ -38,16 +42,20 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
     event.preventDefault();
     await run(async (onProgress) => {
       const details = await requestJson<PhoneSignInDetailsReply>(apiUrls.phoneSignIn(session));
-      const proof = await (
-        await prover()
-      ).signInInBrowser({ bioInfo, uid: details.uid, scope: details.scope, challenge: details.challenge }, onProgress);
+      const { uid, scope, challenge, asksCredential } = details;
+      const proofs = await (await prover()).signInInBrowser({ bioInfo, uid, scope, challenge, asksCredential }, onProgress);
       onProgress({ stage: 'sending' });
-      if (proof === undefined) return fail();
+      if (proofs === undefined) return fail();
+      const { proof } = proofs;
       const reply = await requestJson<PhoneSignInReply>(apiUrls.phoneSignIn(session), {
         method: 'POST',
-        body: { proof, challenge: details.challenge },
+        body: proofs.credential === 'shared' ? { proof, challenge, credentialProof: proofs.credentialProof } : { proof, challenge },
       });
-      setOutcome(reply.result === 'Success' && reply.confirmationCode ? { confirmationCode: reply.confirmationCode } : 'not-signed-in');
+      setOutcome(
+        reply.result === 'Success' && reply.confirmationCode
+          ? { confirmationCode: reply.confirmationCode, credentialNote: credentialOutcome(proofs, site.name) }
+          : 'not-signed-in',
+      );
     }, 'Verification failed. Please try again.');
   }
 
@@ -76,6 +84,11 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
         <ConfirmationCode code={outcome.confirmationCode}>
           <span data-testid="phone-sign-in-outcome">To finish signing in to {site.name}, type this code on the other screen:</span>
         </ConfirmationCode>
+        {outcome.credentialNote ? (
+          <p className="notice" role="status" data-testid="sign-in-credential-outcome">
+            {outcome.credentialNote}
+          </p>
+        ) : null}
       </section>
     );
   }

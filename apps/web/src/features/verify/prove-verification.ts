@@ -15,7 +15,7 @@ export async function proveVerification(
   progress: (p: Progress) => void,
 ): Promise<VerifyReply> {
   const { session } = input;
-  const proof = await proveMembership(
+  const membership = await proveMembership(
     input.bioInfo,
     async () => {
       const { challenge } = await requestJson<ChallengeReply>(apiUrls.challenge(), { method: 'POST' });
@@ -24,12 +24,13 @@ export async function proveVerification(
     },
     progress,
   );
-  if (!proof) {
+  if (!membership) {
     // Not registered, known here without a proof: tell the session, so the screen that showed the
     // code stops waiting at once. It learns only "failure", as it would from a failed proof.
     if (session !== undefined) await requestJson(apiUrls.sessionFailure(session), { method: 'POST' }).catch(() => undefined);
     return FAILURE;
   }
+  const { proof } = membership;
   progress({ stage: 'sending' });
   return requestJson<VerifyReply>(apiUrls.verify(), { method: 'POST', body: session === undefined ? { proof } : { proof, session } });
 }
