@@ -347,7 +347,11 @@ describe('with credentials registered on the raw path', () => {
     await expect(
       zk.proveAt(await zk.identityOf(ERASED_BIO), login.details.scope, signInMessage(login.details.challenge, login.uid)),
     ).rejects.toThrow();
-    expect((credentialProof as { merkleTreeRoot: string }).merkleTreeRoot).toBe(before!.root);
+    expect(credentialProof.merkleTreeRoot).toBe(before!.root);
+    // Sent even so (the credential proof is checked first, so the sign-in proof beside it need only carry its
+    // nullifier): refused, its root out of the window.
+    const carrier = { ...(await proofFor(login, PLAIN_BIO)), nullifier: credentialProof.nullifier };
+    expect(await refusal(await postBoth(login, carrier, credentialProof))).toEqual([400, 'INVALID_CREDENTIAL_PROOF']);
   }, 120_000);
 
   it('keeps nothing that links a sign-in to the leaf: no row but the leaf’s own and no log line holds it', async () => {
