@@ -17,6 +17,7 @@ import {
 } from '@zeroid/protocol/v3';
 import {
   credentialIdTag,
+  credentialLeaf,
   credentialProofInput,
   credentialPublicSignals,
   dayOf,
@@ -91,6 +92,7 @@ function credentialRound(run: number) {
     expected: credentialPublicSignals(
       round.registration.commitment,
       BigInt(`0x${credentialIdTag(credential.issuer, round.outputId)}`),
+      credentialLeaf(credential.issuerKey, round.registration.secretScalar),
       statement,
     ),
   };
