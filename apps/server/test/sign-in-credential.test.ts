@@ -1,6 +1,4 @@
-import path from 'node:path';
 import type { SemaphoreProof } from '@semaphore-protocol/proof';
-import Database from 'better-sqlite3';
 import {
   generateOprfKeyPair,
   memberBucket,
@@ -9,8 +7,7 @@ import {
   signInMessage,
   type WireCredentialSignInProof,
 } from '@zeroid/protocol';
-import { issuerPublicKey, parseIssuerKey } from '@zeroid/protocol/credential';
-import { poseidon4 } from 'poseidon-lite';
+import { credentialLeaf, issueCredential, issuerPublicKey } from '@zeroid/protocol/credential';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
@@ -24,7 +21,9 @@ import { viaHttp, ZkTestClient } from './zk-client.ts';
 
 /**
  * Sign in with ZeroID tells a site which organisation vouches for the person (decision 088), end to
- * end on a real server process (SQLite) with real proofs, driven by openid-client with every check on.
+ * end on a real server process (SQLite) with real proofs, driven by openid-client with every check on:
+ * credentials registered on the raw path (the server files their leaves), the credential proof made
+ * with the protocol's own prover from the person's bucket of GET /credential-members.
  */
 const REDIRECT = 'http://localhost:3003/callback';
 const PLAIN_BIO = 'credential sign-in: a plain identity';
@@ -152,10 +151,10 @@ const OTHER_BIO = 'credential sign-in: another student';
 const EMPLOYEE_BIO = 'credential sign-in: an employee';
 const ERASED_BIO = 'credential sign-in: a student who leaves';
 const credentials = {
-  student: 'Student 0042 Jane Example',
-  other: 'Student 0043 John Example',
-  employee: 'Employee 7',
-  leaving: 'Student 0044 Ann Example',
+  student: issueCredential(university, 'Student 0042 Jane Example'),
+  other: issueCredential(university, 'Student 0043 John Example'),
+  employee: issueCredential(employer, 'Employee 7'),
+  leaving: issueCredential(university, 'Student 0044 Ann Example'),
 };
 
 /** The device's side: its credential leaf for `issuer`, found in its bucket, proven for this login. */
@@ -191,33 +190,10 @@ async function credentialPath(bio: string, issuer: Uint8Array) {
   return member && { ...member, root: reply.root };
 }
 
-const registerRaw = async (idInfo: string, bio: string, issuer: Uint8Array) => {
+const registerRaw = async (idInfo: string, bio: string) => {
   const reply = await postJson(server, '/register', { id_info: idInfo, bio_info: bio });
   expect(reply.body).toMatchObject({ 'DID already generated': false });
-  await fileCredentialLeaf(bio, issuer);
 };
-
-/** Files the identity's credential leaf as a registration with a credential does, straight in the database. */
-async function fileCredentialLeaf(bio: string, issuer: Uint8Array) {
-  const { secretScalar, commitment } = await new ZkTestClient(viaHttp(server.url), artifacts).identityOf(bio);
-  const db = new Database(path.join(dataDir, 'zeroid.sqlite'));
-  try {
-    const { leaf_index } = db.prepare('SELECT leaf_index FROM identities WHERE commitment = ?').get(commitment.toString()) as {
-      leaf_index: number;
-    };
-    db.prepare(
-      'INSERT INTO credential_leaves (position, leaf, leaf_index) SELECT COALESCE(MAX(position), -1) + 1, ?, ? FROM credential_leaves',
-    ).run(credentialLeaf(issuerPublicKey(issuer), secretScalar), leaf_index);
-  } finally {
-    db.close();
-  }
-}
-
-/** Poseidon4(CREDENTIAL_LEAF_DS, A.x, A.y, secret), the leaf the registration files. */
-function credentialLeaf(issuerKey: string, secret: bigint): string {
-  const a = parseIssuerKey(issuerKey)!;
-  return poseidon4([BigInt(`0x${Buffer.from('zeroid/credential-leaf/v1').toString('hex')}`), a.x, a.y, secret]).toString();
-}
 
 /** A whole sign-in asking for the credential, with `credentialProof` made by `make` once the login has started. */
 async function signInProving(bio: string, make: (login: Login) => Promise<unknown>) {
@@ -241,9 +217,9 @@ describe('with credentials registered on the raw path', () => {
   let proven: { leaf: string; sub: string; credentialProof: unknown } | undefined;
 
   beforeAll(async () => {
-    await registerRaw(credentials.student, CRED_BIO, university);
-    await registerRaw(credentials.employee, EMPLOYEE_BIO, employer);
-    await registerRaw(credentials.leaving, ERASED_BIO, university);
+    await registerRaw(credentials.student, CRED_BIO);
+    await registerRaw(credentials.employee, EMPLOYEE_BIO);
+    await registerRaw(credentials.leaving, ERASED_BIO);
   }, 120_000);
 
   it('tells the site the issuer, in the ID token and at userinfo, when the person proves their credential; the sub is the one it gets without asking', async () => {
@@ -324,7 +300,7 @@ describe('with credentials registered on the raw path', () => {
 
   it('refuses a proof against a credential root that left the window', async () => {
     const old = await credentialPath(CRED_BIO, university);
-    await registerRaw(credentials.other, OTHER_BIO, university);
+    await registerRaw(credentials.other, OTHER_BIO);
     await new Promise((resolve) => setTimeout(resolve, (ROOT_WINDOW_SECONDS + 1) * 1000));
     const stale = await signInProving(CRED_BIO, (login) => credentialProofFor(login, CRED_BIO, university, old));
     expect(await refusal(stale.reply)).toEqual([400, 'INVALID_CREDENTIAL_PROOF']);
