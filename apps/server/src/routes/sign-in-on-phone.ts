@@ -45,7 +45,7 @@ export function signInOnPhoneRoutes(app: FastifyInstance, deps: RouteDeps) {
         'x-guide': phoneSignInProofGuide,
         params: SessionParams,
         body: SignInProofBody,
-        response: { 200: PhoneSignInReply, 404: ErrorReply, 409: ErrorReply },
+        response: { 200: PhoneSignInReply, 400: ErrorReply, 404: ErrorReply, 409: ErrorReply },
       },
     },
     async (request) => {

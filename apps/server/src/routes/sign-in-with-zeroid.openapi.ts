@@ -12,6 +12,8 @@ export const signInDetailsGuide: OperationGuide = {
 export const signInProofGuide: OperationGuide = {
   tag: 'Sign in with ZeroID (OpenID Connect)',
   summary: 'Sign-in screen: send the proof',
+  description:
+    'The body is a Semaphore proof for the site’s sector and this sign-in’s challenge. When the site asked for the scope `credential`, a `credentialProof` beside it tells the site which organisation vouches for the person: it must carry the same nullifier, a recent root of GET /credential-members and a trusted issuer, or the reply is 400 INVALID_CREDENTIAL_PROOF and nothing is consumed. Without it, the person signs in and the site is told nothing; sent when not asked, it is ignored.',
   replies: {
     '200': {
       back: { summary: 'Back to the site with a code', value: { redirectTo: 'http://localhost:3000/callback?code=…&state=…&iss=…' } },

@@ -95,7 +95,7 @@ export function signInWithZeroIdRoutes(app: FastifyInstance, deps: RouteDeps) {
         'x-guide': signInProofGuide,
         params: uidParams,
         body: SignInProofBody,
-        response: { 200: SignInProofReply, 404: ErrorReply },
+        response: { 200: SignInProofReply, 400: ErrorReply, 404: ErrorReply },
       },
     },
     async (request, reply) => {

@@ -33,8 +33,11 @@ export interface NewIdentity {
    */
   lockers?: NoisyLocker[];
   /**
-   * The identity's credential leaf (decision 088), when it registered with a credential: a decimal
-   * field element, written to `credential_leaves` in the identity's transaction. Absent for a plain ID.
+   * The credential leaf Poseidon(CREDENTIAL_LEAF_DS, A.x, A.y, secret) of an identity registered with a
+   * credential (decision 086), a canonical decimal below the field modulus: the proof's third public
+   * signal, or computed by the server on the raw path. Written to `credential_leaves` in the identity's
+   * transaction (decision 088). Absent for a plain ID.
+
    */
   credentialLeaf?: string;
 }

@@ -506,12 +506,18 @@ describe.each(backends)('storage contract on $name', (backend) => {
     await storage.sessions.create(signIn, new Date(now.getTime() + 60_000), 'hash-sign-in', 'interaction-1');
     const won = await Promise.all(
       ['sub-a', 'sub-b'].map((subject) =>
-        storage.sessions.complete(signIn, 'success', now, { subject, confirmationHash: `confirm-${subject}` }),
+        storage.sessions.complete(signIn, 'success', now, {
+          subject,
+          confirmationHash: `confirm-${subject}`,
+          credentialIssuer: `issuer-of-${subject}`,
+        }),
       ),
     );
     expect(won.filter(Boolean)).toHaveLength(1);
     const winner = won[0] ? 'sub-a' : 'sub-b';
     expect(await storage.sessions.find(signIn, now)).toMatchObject({ status: 'success', signIn: 'interaction-1', subject: winner });
+    // The issuer a phone's credential proof named (decision 088) is the winner's, and goes with the pseudonym.
+    expect(await storage.sessions.find(signIn, now)).toMatchObject({ credentialIssuer: `issuer-of-${winner}` });
 
     // The screen's person types the winner's code (decision 035): of ten concurrent confirmations one
     // is accepted, and the pseudonym is cleared with it; the loser's code confirms nothing.
@@ -523,25 +529,28 @@ describe.each(backends)('storage contract on $name', (backend) => {
     const confirmations = await Promise.all(range(0, 10).map(() => storage.sessions.confirm(signIn, `confirm-${winner}`, rule, now)));
     expect(confirmations.filter((c) => c.confirmed)).toHaveLength(1);
     expect(await storage.sessions.find(signIn, now)).not.toHaveProperty('subject');
+    expect(await storage.sessions.find(signIn, now)).not.toHaveProperty('credentialIssuer');
     expect(await storage.sessions.find(signIn, now)).toMatchObject({ status: 'success', confirmed: true });
 
     // Five wrong codes fail a session and drop its pseudonym; the right code then confirms nothing.
     const guessed = 'e'.repeat(32);
     await storage.sessions.create(guessed, new Date(now.getTime() + 60_000), 'hash-guessed', 'interaction-2');
-    await storage.sessions.complete(guessed, 'success', now, { subject: 'sub-c', confirmationHash: 'right' });
+    await storage.sessions.complete(guessed, 'success', now, { subject: 'sub-c', confirmationHash: 'right', credentialIssuer: 'issuer-c' });
     const wrong = [];
     for (const i of range(0, 6)) wrong.push((await storage.sessions.confirm(guessed, `wrong-${i}`, rule, now)).attemptsLeft);
     expect(wrong).toEqual([4, 3, 2, 1, 0, 0]);
     expect(await storage.sessions.confirm(guessed, 'right', rule, now)).toEqual({ confirmed: false, attemptsLeft: 0 });
     expect(await storage.sessions.find(guessed, now)).toMatchObject({ status: 'failure' });
     expect(await storage.sessions.find(guessed, now)).not.toHaveProperty('subject');
+    expect(await storage.sessions.find(guessed, now)).not.toHaveProperty('credentialIssuer');
 
     // A pseudonym never outlives its session: cleared at expiry (plus the grace), the row an hour later.
     const late = 'd'.repeat(32);
     await storage.sessions.create(late, new Date(now.getTime() + 60_000), 'hash-late', 'interaction-3');
-    await storage.sessions.complete(late, 'success', now, { subject: 'sub-d', confirmationHash: 'late' });
+    await storage.sessions.complete(late, 'success', now, { subject: 'sub-d', confirmationHash: 'late', credentialIssuer: 'issuer-d' });
     await storage.sessions.purgeExpired(new Date(now.getTime() + 60_000), { subjectsAfterMs: 0 });
     expect(await storage.sessions.find(late, now)).not.toHaveProperty('subject');
+    expect(await storage.sessions.find(late, now)).not.toHaveProperty('credentialIssuer');
     expect(await storage.sessions.confirm(late, 'late', rule, new Date(now.getTime() + 2 * 60_000))).toEqual({
       confirmed: false,
       attemptsLeft: 0,
