@@ -36,8 +36,10 @@ export async function locateCredential(secret: bigint): Promise<LocatedCredentia
     issuerPublicKey: publicKey,
     leaf: credentialLeaf(publicKey, secret),
   }));
-  // Two issuers' leaves may share a bucket: each bucket is asked for once.
-  const buckets = [...new Set(leaves.map(({ leaf }) => memberBucket(leaf, params.bucketHexChars)))];
+  // Two issuers' leaves may share a bucket: each bucket is asked for once. In sorted order, not the
+  // issuers': a server that learns the issuer from the proof must not learn from the order of the
+  // requests which bucket was that issuer's leaf's.
+  const buckets = [...new Set(leaves.map(({ leaf }) => memberBucket(leaf, params.bucketHexChars)))].sort();
   const replies = await Promise.all(buckets.map((bucket) => requestJson<CredentialMembersReply>(apiUrls.credentialMembers(bucket))));
   timelineMark('credential-buckets-found');
   for (const { leaf, ...issuer } of leaves) {
