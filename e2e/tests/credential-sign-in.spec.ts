@@ -19,7 +19,7 @@ import { decodeQrDataUrl } from './qr.ts';
  * "Credential from Example University" with the same pseudonym as a sign-in that does not ask, which
  * shows no credential. A plain identity asked the same is told no credential was found, and the site
  * that no credential was shared. No request carries the ID, the credential or a biometric. Then the
- * same on a phone (decision 029): the phone proves the credential and says what the site will be told,
+ * same on a phone (decision 029): the phone says the site asks, proves the credential and says what the site will be told,
  * and the screen goes back to the site with it.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -201,7 +201,7 @@ test('a site that asks is told the issuer of a registered credential, and only t
   }
 });
 
-test('on a phone: the phone proves the credential too, says what the site will be told, and the screen goes back to the site with it', async ({
+test('on a phone: the phone says the site asks before anything is typed, proves the credential too, says what the site will be told, and the screen goes back to the site with it', async ({
   page,
   browser,
 }) => {
@@ -214,6 +214,8 @@ test('on a phone: the phone proves the credential too, says what the site will b
   await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
   const link = decodeQrDataUrl((await page.locator('img.qr').getAttribute('src'))!);
   await mobile.goto(link!);
+  // The phone says the site asks before anything is typed, as the screen did.
+  await expect(mobile.getByTestId('sign-in-credential')).toContainText('The Credential Site asks which organisation vouches for your ID.');
   const posted = mobile.waitForRequest(
     (r) => r.method() === 'POST' && /^\/sessions\/[0-9a-f]{32}\/sign-in$/.test(new URL(r.url()).pathname),
   );

@@ -238,7 +238,12 @@ export const SessionOpenReply = Type.Object(
     expiresAt: Type.String({ format: 'date-time' }),
     signIn: Type.Optional(
       Type.Object(
-        { site: Type.Object({ name: Type.String(), host: Type.String() }, closed) },
+        {
+          site: Type.Object({ name: Type.String(), host: Type.String() }, closed),
+          asksCredential: Type.Boolean({
+            description: 'The site asked for the scope `credential`: the phone says so before anything is typed.',
+          }),
+        },
         { ...closed, description: 'Present when the session finishes a "Sign in with ZeroID" at this site.' },
       ),
     ),

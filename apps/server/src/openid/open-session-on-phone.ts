@@ -12,7 +12,8 @@ export interface OpenSessionOnPhoneServices {
 /**
  * The phone's view of a session: whether it still waits, never its outcome; for a sign-in (decision
  * 029), the site that asks (here, beside the sign-in requests, so that openid/ uses sessions/ and never
- * the other way round), which the phone names before the person proves anything. A sign-in whose
+ * the other way round), which the phone names before the person proves anything, and whether it asks
+ * which organisation vouches for the person's ID (decision 089). A sign-in whose
  * request has expired or was answered on the screen is no longer open either. An open session is
  * marked opened, so the screen says "phone connected" before the verdict (decision 043), from
  * whichever process follows it. Undefined when there is no such session.
@@ -32,6 +33,6 @@ export async function openSessionOnPhone(
     session: session.id,
     open,
     expiresAt: session.expiresAt.toISOString(),
-    ...(signIn ? { signIn: { site: signIn.site } } : {}),
+    ...(signIn ? { signIn: { site: signIn.site, asksCredential: signIn.asksCredential } } : {}),
   };
 }

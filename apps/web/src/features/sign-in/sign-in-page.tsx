@@ -10,7 +10,8 @@ import { isPhone } from '../../shared/is-phone.ts';
 import { SignInOnPhone } from './sign-in-on-phone.tsx';
 import { freshSignInDetails, signInDetails } from './sign-in-details.ts';
 import { afterMissedTry } from './sign-in-tries.ts';
-import { CredentialRequest } from './credential-request.tsx';
+import { CredentialRequest } from '../../shared/credential-request.tsx';
+import { whatTheSiteReceives } from '../../shared/what-the-site-receives.ts';
 import { credentialOutcome } from '../../shared/credential-outcome.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
 import { routes } from '../../shared/paths.ts';
@@ -119,10 +120,7 @@ export function SignInPage() {
       <h1>{details ? `Sign in to ${details.site.name}` : 'Sign in'}</h1>
       {details ? (
         <p className="lead" data-testid="sign-in-site">
-          Sign in to <strong>{details.site.name}</strong> ({details.site.host}).{' '}
-          {details.asksCredential
-            ? 'It receives a pseudonym for this site and, if your ID was registered with a credential, the name of the organisation that issued it: not your ID, not your credential, not your biometric, not your DID.'
-            : 'It receives only a pseudonym for this site: not your ID, not your biometric, not your DID.'}
+          Sign in to <strong>{details.site.name}</strong> ({details.site.host}). {whatTheSiteReceives(details.asksCredential)}
         </p>
       ) : null}
       {details?.asksCredential ? <CredentialRequest site={details.site.name} /> : null}

@@ -8,6 +8,8 @@ import { ErrorAlert } from '../../shared/error-alert.tsx';
 import { BiometricForm } from '../../shared/biometric-form.tsx';
 import { ConfirmationCode } from '../../shared/confirmation-code.tsx';
 import { credentialOutcome } from '../../shared/credential-outcome.ts';
+import { CredentialRequest } from '../../shared/credential-request.tsx';
+import { whatTheSiteReceives } from '../../shared/what-the-site-receives.ts';
 
 const prover = () => import('../../prover/prover-client.ts');
 
@@ -25,13 +27,28 @@ type Outcome = { confirmationCode: string; credentialNote: string | undefined } 
  * the person in on someone else's screen. A biometric that is not registered, or Cancel, fails the
  * session: the site gets access_denied.
  */
-export function PhoneSignIn({ session, site }: { session: string; site: { name: string; host: string } }) {
+export function PhoneSignIn({
+  session,
+  site,
+  asksCredential,
+}: {
+  session: string;
+  site: { name: string; host: string };
+  asksCredential: boolean;
+}) {
   const [bioInfo, setBioInfo] = useState('');
   const { pending, progress, error, setError, run } = usePendingCall();
   const [outcome, setOutcome] = useState<Outcome>();
 
-  // The worker and the proving artifacts load while the biometric is typed.
-  useEffect(() => void prover().then((p) => p.prepareSignIn()), []);
+  // The worker and the proving artifacts load while the biometric is typed, the credential's too when the site asks.
+  useEffect(
+    () =>
+      void prover().then((p) => {
+        p.prepareSignIn();
+        if (asksCredential) p.prepareSignInCredential();
+      }),
+    [asksCredential],
+  );
 
   const fail = async () => {
     await requestJson(apiUrls.sessionFailure(session), { method: 'POST' });
@@ -97,9 +114,9 @@ export function PhoneSignIn({ session, site }: { session: string; site: { name: 
     <section className="card">
       <h1>{MESSAGES.verificationHeading}</h1>
       <p className="lead" data-testid="sign-in-site">
-        Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. It receives only a pseudonym for this site: not your ID,
-        not your biometric, not your DID.
+        Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. {whatTheSiteReceives(asksCredential)}
       </p>
+      {asksCredential ? <CredentialRequest site={site.name} /> : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={setBioInfo}

@@ -68,7 +68,7 @@ export function VerifyPage() {
     }
   }
 
-  if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} />;
+  if (session && signIn && !error) return <PhoneSignIn session={session} site={signIn.site} asksCredential={signIn.asksCredential} />;
 
   return (
     <section className="card">

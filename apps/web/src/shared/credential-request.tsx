@@ -1,6 +1,7 @@
 /**
  * A site that asks for `credential` (decision 089): said before anything is typed, so the person
- * knows what the site will learn if they go on. Cancel stays open.
+ * knows what the site will learn if they go on. Cancel stays open. Shown by the sign-in screen and by
+ * the phone's sign-in.
  */
 export function CredentialRequest({ site }: { site: string }) {
   return (
