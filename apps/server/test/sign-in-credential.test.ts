@@ -314,6 +314,11 @@ describe('with credentials registered on the raw path', () => {
       'Erasure Result': 'Success',
     });
     expect(await credentialPath(ERASED_BIO, university)).toBeUndefined();
+    // The leaf is gone from every row: its own is '0', the checkpoints and a root holding it deleted.
+    const { secretScalar } = await new ZkTestClient(viaHttp(server.url), artifacts).identityOf(ERASED_BIO);
+    const erasedLeaf = credentialLeaf(issuerPublicKey(university), secretScalar);
+    const erasedForms = [erasedLeaf, BigInt(erasedLeaf).toString(16).padStart(64, '0')];
+    expect((await everyRow({ dataDir })).filter((row) => erasedForms.some((form) => row.text.includes(form)))).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, (ROOT_WINDOW_SECONDS + 1) * 1000));
     // Its secret still makes a proof, but only against a root from before the erasure, now out of the window.
     const login = await journey.startLogin(site, REDIRECT, { extra: asking });
@@ -337,7 +342,10 @@ describe('with credentials registered on the raw path', () => {
     const holding = rows.filter((row) => leafForms.some((form) => row.text.includes(form)));
     // The leaf's own row, and the root of the credential tree while the leaf was its only one (a LeanIMT of
     // one leaf has that leaf as its root, as the member tree's does): nothing a sign-in wrote.
-    expect(holding.filter((row) => row.table !== 'credential_roots').map((row) => row.table)).toEqual(['credential_leaves']);
+    // The tree's own checkpoint pages may hold it too (the leaf as 32 bytes): they are the tree, not a sign-in.
+    expect(
+      holding.filter((row) => !['credential_roots', 'credential_tree_checkpoint_pages'].includes(row.table)).map((row) => row.table),
+    ).toEqual(['credential_leaves']);
     for (const row of holding.filter((r) => r.table === 'credential_roots')) expect(JSON.parse(row.text)).toMatchObject({ size: 1 });
     // The sign-in's own records (its grant's claim, its tokens) name the issuer and the pseudonym, never the leaf or its place.
     const signInRows = rows.filter((row) => row.text.includes(proven!.sub));

@@ -1,5 +1,5 @@
 import { Group } from '@semaphore-protocol/group';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
 import { bucketMembers } from './bucket-members.ts';
@@ -26,7 +26,7 @@ const register = async (from: number, to: number) => {
 const rootOf = (leaves: bigint[]) => new Group(leaves).root.toString();
 
 describe('the credential tree (decision 088)', () => {
-  it('holds only the credential leaves, in registration order, with its own root history and no checkpoints', async () => {
+  it('holds only the credential leaves, in registration order, with its own root history and checkpoints', async () => {
     await register(0, 6);
     const members = new Registry(storage, { checkpointEvery: 1 });
     const credentials = new Registry(storage, { leaves: credentialLeaves(storage), checkpointEvery: 1 });
@@ -40,9 +40,18 @@ describe('the credential tree (decision 088)', () => {
     expect(await storage.roots.rootOf(6)).toBe(members.root);
     await credentials.flush();
     await members.flush();
-    // Only the member tree's checkpoints are saved: none holds 3 leaves.
+    // Each tree's checkpoints in its own tables: none of the member tree's holds 3 leaves.
     expect(await storage.checkpoints.latest(3)).toBeUndefined();
     expect(await storage.checkpoints.latest(6)).toMatchObject({ size: 6 });
+    expect(await storage.credentialCheckpoints.latest(6)).toMatchObject({ size: 3, root: expected });
+    // A new process starts from the checkpoint and reads only the leaves after it.
+    await register(6, 8);
+    const reads = vi.spyOn(storage.credentialLeaves, 'leavesFrom');
+    const restarted = new Registry(storage, { leaves: credentialLeaves(storage) });
+    await restarted.catchUp();
+    expect(reads.mock.calls.map(([from]) => from)).toEqual([3]);
+    expect(restarted.root).toBe(rootOf([0, 2, 4, 6].map((n) => BigInt(leaf(n)))));
+    reads.mockRestore();
 
     // A bucket of the whole (small) tree lists every leaf with a proof the Semaphore group agrees with.
     const group = new Group([0, 2, 4].map((n) => BigInt(leaf(n))));
@@ -70,5 +79,20 @@ describe('the credential tree (decision 088)', () => {
     const rebuilt = new Registry(storage, { leaves: credentialLeaves(storage) });
     await rebuilt.catchUp();
     expect(rebuilt.root).toBe(expected);
+  });
+
+  it('loses the checkpoints that hold an erased leaf, and a tree that had not seen the erasure saves none', async () => {
+    await register(0, 6);
+    const stale = new Registry(storage, { leaves: credentialLeaves(storage), checkpointEvery: 1 });
+    await stale.catchUp();
+    await stale.flush();
+    expect(await storage.credentialCheckpoints.latest(3)).toMatchObject({ size: 3 });
+    expect(await storage.identities.erase([identity(2)])).toBe(true);
+    expect(await storage.credentialCheckpoints.latest(3), 'the checkpoint held position 1').toBeUndefined();
+    expect(await storage.credentialCheckpoints.save({ size: 3, root: stale.root, nodes: 'x' }, 0)).toBe(false);
+    await stale.catchUp();
+    await stale.flush();
+    const saved = await storage.credentialCheckpoints.latest(3);
+    expect(saved).toMatchObject({ size: 3, root: rootOf([BigInt(leaf(0)), 0n, BigInt(leaf(4))]) });
   });
 });

@@ -1,9 +1,9 @@
-import type { RootRepository, Storage } from '../storage/types.ts';
+import type { CheckpointRepository, RootRepository, Storage } from '../storage/types.ts';
 
 /**
  * Where a tree's leaves come from (decision 088): the table it catches up from, in leaf order, its
- * erasure log, and its root history. The member tree reads `identities` and checkpoints itself; the
- * credential tree reads `credential_leaves` and is rebuilt from the rows at start.
+ * erasure log, its root history and its checkpoints. The member tree reads `identities`, the
+ * credential tree `credential_leaves`; each has tables of its own for the rest.
  */
 export interface LeafSource {
   /** Leaves in tree order from `from` on, in canonical decimal; '0' for an erased one. */
@@ -13,8 +13,7 @@ export interface LeafSource {
   /** How many leaves the table holds and the last erasure's seq, in one statement (decision 064). */
   changeMarks(): Promise<{ leafCount: number; lastErasure: number }>;
   roots: RootRepository;
-  /** Whether the tree keeps paged checkpoints in `storage.checkpoints` (only the member tree does). */
-  checkpointed: boolean;
+  checkpoints: CheckpointRepository;
 }
 
 /** The member tree: every registered commitment, by leaf_index (decision 022 for its erasures). */
@@ -24,7 +23,7 @@ export function memberLeaves(storage: Storage): LeafSource {
     erasuresAfter: (seq) => storage.identities.erasuresAfter(seq),
     changeMarks: () => storage.identities.changeMarks(),
     roots: storage.roots,
-    checkpointed: true,
+    checkpoints: storage.checkpoints,
   };
 }
 
@@ -36,6 +35,6 @@ export function credentialLeaves(storage: Storage): LeafSource {
       (await storage.credentialLeaves.erasuresAfter(seq)).map((erasure) => ({ seq: erasure.seq, leafIndex: erasure.position })),
     changeMarks: () => storage.credentialLeaves.changeMarks(),
     roots: storage.credentialRoots,
-    checkpointed: false,
+    checkpoints: storage.credentialCheckpoints,
   };
 }

@@ -187,7 +187,7 @@ export class Registry {
     this.backgroundTimer = undefined;
     await this.catchUp();
     await this.checkpointing;
-    if (this.leaves.checkpointed && this.size > this.checkpointedSize) await this.saveCheckpoint();
+    if (this.size > this.checkpointedSize) await this.saveCheckpoint();
   }
 
   private async appendNewLeaves(): Promise<void> {
@@ -195,7 +195,7 @@ export class Registry {
     const tableMovedAt = this.tableMovedAt;
     this.tableMovedAt = undefined;
     if (!this.loaded) {
-      if (this.leaves.checkpointed) await this.loadCheckpoint();
+      await this.loadCheckpoint();
       this.loaded = true;
     } else if (await this.nothingMoved()) {
       return this.checkpointIfDue();
@@ -216,7 +216,6 @@ export class Registry {
 
   /** Starts saving a checkpoint in the background once the tree grew enough, or an erasure deleted the last one. */
   private checkpointIfDue(): void {
-    if (!this.leaves.checkpointed) return;
     const grown = this.size - this.checkpointedSize >= Math.max(this.checkpointEvery, Math.floor(this.size / 20));
     if (!this.checkpointing && (grown || this.checkpointErased)) {
       this.checkpointErased = false;
@@ -266,7 +265,7 @@ export class Registry {
   }
 
   private async loadCheckpoint(): Promise<void> {
-    const loaded = await loadCheckpoint(this.storage, this.options.onError);
+    const loaded = await loadCheckpoint(this.leaves, this.options.onError);
     if (!loaded) return;
     this.tree = loaded.tree;
     if (loaded.buckets) this.buckets = loaded.buckets;
@@ -286,7 +285,7 @@ export class Registry {
     const pieces = checkpointPieces(tree, this.buckets);
     // A leaf replaced in place meanwhile would have changed pages already written: not recorded then.
     const saved = await savePagedCheckpoint(
-      this.storage.checkpoints,
+      this.leaves.checkpoints,
       { size, root: this.root, pieces },
       () => tree === this.tree && tree.updates === updates,
       erasuresSeen,

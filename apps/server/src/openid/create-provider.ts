@@ -96,10 +96,14 @@ export function createProvider(options: {
     // process loading the client never fetches it, so a site's server being down stops no sign-in.
     sectorIdentifierUriValidate: () => false,
     // A grant's credential claim is kept under the grant's id (credential-claim.ts): the code and the
-    // access token carry it, and the provider releases the values only under the granted scope.
+    // access token carry it, and the provider releases the values only under the granted scope, so
+    // they are read only for a token whose scope holds `credential`.
     findAccount: async (_ctx, sub, token) => ({
       accountId: sub,
-      claims: async () => ({ sub, ...(await credentialClaimOf(options.oidc, token?.grantId)) }),
+      claims: async (_use, scope) => ({
+        sub,
+        ...(asksCredential(scope) ? await credentialClaimOf(options.oidc, token?.grantId) : undefined),
+      }),
     }),
     // Nothing identifying is released, so nothing to consent to beyond the site named on the proof
     // screen: the openid scope is granted with the login, for the pseudonym just proved at this site

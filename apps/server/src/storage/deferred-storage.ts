@@ -20,6 +20,7 @@ const REPOSITORIES = [
   'roots',
   'credentialLeaves',
   'credentialRoots',
+  'credentialCheckpoints',
   'challenges',
   'checkpoints',
   'sessions',

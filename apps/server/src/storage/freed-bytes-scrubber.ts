@@ -10,6 +10,8 @@ export const ERASURE_TABLES = [
   'tree_checkpoint_pages',
   'credential_leaves',
   'credential_roots',
+  'credential_tree_checkpoints',
+  'credential_tree_checkpoint_pages',
 ] as const;
 /** The tables that hold sign-in history and keys (decision 049): purged, forgotten, retired. */
 export const SIGN_IN_TABLES = ['oidc_models', 'verification_sessions', 'oidc_keys'] as const;

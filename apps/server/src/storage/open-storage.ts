@@ -21,7 +21,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { attemptRepository } from './repositories/attempt-repository.ts';
 import { challengeRepository } from './repositories/challenge-repository.ts';
-import { checkpointRepository } from './repositories/checkpoint-repository.ts';
+import { checkpointRepository, CREDENTIAL_TREE_CHECKPOINTS } from './repositories/checkpoint-repository.ts';
 import { identityRepository } from './repositories/identity-repository.ts';
 import { keyFingerprintRepository } from './repositories/key-fingerprint-repository.ts';
 import { noisyLockerRepository } from './repositories/noisy-locker-repository.ts';
@@ -73,6 +73,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     roots: rootRepository(db),
     credentialLeaves: credentialLeafRepository(db),
     credentialRoots: rootRepository(db, 'credential_roots'),
+    credentialCheckpoints: checkpointRepository(db, dialect, CREDENTIAL_TREE_CHECKPOINTS),
     challenges: challengeRepository(db),
     checkpoints: checkpointRepository(db, dialect),
     sessions: sessionRepository(db),

@@ -103,6 +103,19 @@ export interface Database {
     root: string;
     created_at: EpochMs;
   };
+  /** The credential tree's checkpoints, shaped as the member tree's. */
+  credential_tree_checkpoints: {
+    size: number;
+    root: string;
+    nodes: string;
+    created_at: EpochMs;
+  };
+  credential_tree_checkpoint_pages: {
+    size: number;
+    root: string;
+    page: number;
+    bytes: Uint8Array;
+  };
   challenges: {
     nonce: string;
     expires_at: EpochMs;

@@ -409,6 +409,10 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await storage.credentialLeaves.leavesFrom(9)).toEqual(leaves.slice(9));
     expect(await storage.credentialLeaves.changeMarks()).toEqual({ leafCount: 11, lastErasure: 0 });
 
+    // Credential checkpoints holding the leaf go with it; the member tree's are not the credential tree's.
+    await storage.credentialCheckpoints.savePages(11, 'c11', 0, [Buffer.from('pages of c11')]);
+    expect(await storage.credentialCheckpoints.save({ size: 11, root: 'c11', nodes: 'pages:v1' })).toBe(true);
+    expect(await storage.checkpoints.latest(100)).toBeUndefined();
     // A one-leaf credential tree's root is the leaf; the erasure takes it from the credential history only.
     await storage.credentialRoots.record(1, '501', 1_000);
     await storage.roots.record(1, '501', 1_000);
@@ -418,6 +422,11 @@ describe.each(backends)('storage contract on $name', (backend) => {
     expect(await storage.credentialLeaves.erasuresAfter(0)).toEqual([{ seq: 1, position: 0 }]);
     expect(await storage.credentialLeaves.changeMarks()).toEqual({ leafCount: 11, lastErasure: 1 });
     expect(await storage.credentialRoots.rootOf(1)).toBeUndefined();
+    expect(await storage.credentialCheckpoints.latest(11)).toBeUndefined();
+    expect(await storage.credentialCheckpoints.pages(11, 'c11', 0, 1)).toEqual([]);
+    // A save by a tree that has not seen that erasure is refused; one that has, recorded.
+    expect(await storage.credentialCheckpoints.save({ size: 11, root: 'stale', nodes: 'x' }, 0)).toBe(false);
+    expect(await storage.credentialCheckpoints.save({ size: 11, root: 'c11b', nodes: 'x' }, 1)).toBe(true);
     // A plain identity's erasure logs nothing in the credential tree.
     expect(await storage.identities.erase([identity(0)])).toBe(true);
     expect(await storage.credentialLeaves.erasuresAfter(1)).toEqual([]);

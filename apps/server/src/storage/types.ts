@@ -167,6 +167,7 @@ export interface Storage {
   /** The credential tree's leaves and its own root history (decision 088). */
   readonly credentialLeaves: CredentialLeafRepository;
   readonly credentialRoots: RootRepository;
+  readonly credentialCheckpoints: CheckpointRepository;
   readonly challenges: ChallengeRepository;
   readonly checkpoints: CheckpointRepository;
   readonly sessions: SessionRepository;

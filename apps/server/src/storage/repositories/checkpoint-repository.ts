@@ -16,28 +16,35 @@ import type { CheckpointRepository } from '../types.ts';
  * against erasures in flight; SQLite's single writer does the same. Pages keyed by a (size, root)
  * that no row records (a save that died) are removed by the next save that reaches their size.
  */
-export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | 'postgres' = 'sqlite'): CheckpointRepository {
+export function checkpointRepository(
+  db: Kysely<Database>,
+  dialect: 'sqlite' | 'postgres' = 'sqlite',
+  tables: CheckpointTables = MEMBER_TREE_CHECKPOINTS,
+): CheckpointRepository {
+  // The credential tree's tables (decision 088) have the same columns; Kysely types one set of names.
+  const checkpoints = tables.checkpoints as 'tree_checkpoints';
+  const pagesTable = tables.pages as 'tree_checkpoint_pages';
   return {
     async save({ size, root, nodes }, erasuresSeen = 0) {
       const recorded = await db.transaction().execute(async (trx) => {
         if (dialect === 'postgres') await sql`SELECT pg_advisory_xact_lock(${ERASURE_LOCK})`.execute(trx);
         await sql`
-          INSERT INTO tree_checkpoints (size, root, nodes, created_at)
+          INSERT INTO ${sql.table(tables.checkpoints)} (size, root, nodes, created_at)
           SELECT CAST(${size} AS INTEGER), CAST(${root} AS TEXT), CAST(${nodes} AS TEXT), CAST(${Date.now()} AS BIGINT)
-          WHERE NOT EXISTS (SELECT 1 FROM leaf_erasures WHERE seq > ${erasuresSeen})
+          WHERE NOT EXISTS (SELECT 1 FROM ${sql.table(tables.erasures)} WHERE seq > ${erasuresSeen})
           ON CONFLICT (size) DO NOTHING`.execute(trx);
-        const row = await trx.selectFrom('tree_checkpoints').select('root').where('size', '=', size).executeTakeFirst();
+        const row = await trx.selectFrom(checkpoints).select('root').where('size', '=', size).executeTakeFirst();
         if (row?.root === root) return true;
         // Refused (an erasure since) or another tree of this size recorded first: these pages are orphans.
-        await trx.deleteFrom('tree_checkpoint_pages').where('size', '=', size).where('root', '=', root).execute();
+        await trx.deleteFrom(pagesTable).where('size', '=', size).where('root', '=', root).execute();
         return false;
       });
-      const keep = await db.selectFrom('tree_checkpoints').select('size').orderBy('size', 'desc').limit(2).execute();
+      const keep = await db.selectFrom(checkpoints).select('size').orderBy('size', 'desc').limit(2).execute();
       const oldestKept = keep[keep.length - 1]?.size;
       if (oldestKept !== undefined) {
-        await db.deleteFrom('tree_checkpoints').where('size', '<', oldestKept).execute();
+        await db.deleteFrom(checkpoints).where('size', '<', oldestKept).execute();
         await db
-          .deleteFrom('tree_checkpoint_pages')
+          .deleteFrom(pagesTable)
           .where((eb) =>
             eb.or([
               eb('size', '<', oldestKept),
@@ -46,10 +53,9 @@ export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | '
                 eb.not(
                   eb.exists(
                     eb
-                      .selectFrom('tree_checkpoints')
-                      .select('tree_checkpoints.size')
-                      .whereRef('tree_checkpoints.size', '=', 'tree_checkpoint_pages.size')
-                      .whereRef('tree_checkpoints.root', '=', 'tree_checkpoint_pages.root'),
+                      .selectFrom(`${checkpoints} as c` as 'tree_checkpoints')
+                      .select(sql<number>`c.size`.as('size'))
+                      .where(sql<boolean>`c.size = ${sql.table(tables.pages)}.size AND c.root = ${sql.table(tables.pages)}.root`),
                   ),
                 ),
               ]),
@@ -62,7 +68,7 @@ export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | '
 
     async latest(maxSize) {
       const row = await db
-        .selectFrom('tree_checkpoints')
+        .selectFrom(checkpoints)
         .select(['size', 'root', 'nodes'])
         .where('size', '<=', maxSize)
         .orderBy('size', 'desc')
@@ -74,7 +80,7 @@ export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | '
     async savePages(size, root, first, pages) {
       if (pages.length === 0) return;
       await db
-        .insertInto('tree_checkpoint_pages')
+        .insertInto(pagesTable)
         .values(pages.map((bytes, i) => ({ size, root, page: first + i, bytes })))
         .onConflict((oc) => oc.columns(['size', 'root', 'page']).doNothing())
         .execute();
@@ -82,7 +88,7 @@ export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | '
 
     async pages(size, root, first, count) {
       const rows = await db
-        .selectFrom('tree_checkpoint_pages')
+        .selectFrom(pagesTable)
         .select(['page', 'bytes'])
         .where('size', '=', size)
         .where('root', '=', root)
@@ -100,7 +106,27 @@ export function checkpointRepository(db: Kysely<Database>, dialect: 'sqlite' | '
     },
 
     async discardPages(size, root) {
-      await db.deleteFrom('tree_checkpoint_pages').where('size', '=', size).where('root', '=', root).execute();
+      await db.deleteFrom(pagesTable).where('size', '=', size).where('root', '=', root).execute();
     },
   };
 }
+
+/** Where a tree's checkpoints, their pages and the erasure log a save is checked against live. */
+export interface CheckpointTables {
+  checkpoints: 'tree_checkpoints' | 'credential_tree_checkpoints';
+  pages: 'tree_checkpoint_pages' | 'credential_tree_checkpoint_pages';
+  erasures: 'leaf_erasures' | 'credential_leaf_erasures';
+}
+
+export const MEMBER_TREE_CHECKPOINTS: CheckpointTables = {
+  checkpoints: 'tree_checkpoints',
+  pages: 'tree_checkpoint_pages',
+  erasures: 'leaf_erasures',
+};
+
+/** The credential tree's (decision 088). */
+export const CREDENTIAL_TREE_CHECKPOINTS: CheckpointTables = {
+  checkpoints: 'credential_tree_checkpoints',
+  pages: 'credential_tree_checkpoint_pages',
+  erasures: 'credential_leaf_erasures',
+};

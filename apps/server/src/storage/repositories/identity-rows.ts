@@ -138,6 +138,9 @@ async function eraseCredentialLeaf(trx: Transaction<Database>, leafIndex: number
     INSERT INTO credential_leaf_erasures (seq, position)
     SELECT COALESCE(MAX(seq), 0) + 1, CAST(${held.position} AS INTEGER) FROM credential_leaf_erasures`.execute(trx);
   await trx.deleteFrom('credential_roots').where('root', '=', held.leaf).execute();
+  // Every credential checkpoint that holds the leaf goes with it, as for the member tree.
+  await trx.deleteFrom('credential_tree_checkpoints').where('size', '>', held.position).execute();
+  await trx.deleteFrom('credential_tree_checkpoint_pages').where('size', '>', held.position).execute();
 }
 
 /** The tombstone's key: a DID can be asked about, but the table cannot be listed to learn erased DIDs. */
