@@ -37,7 +37,9 @@ import { createBenchVerifier } from './suites/our-verifier.ts';
  *   bytes, and the whole verification in Chromium beside a bare depth-20 proof → bench/results/noisy-biometrics.json
  *   (BENCH_RUNS turns, default 3); latest.json is left alone;
  * - `registration`: only browser.registration_proof (protocol v3's registration proof against a bare
- *   depth-20 Semaphore proof, decision 040), replaced likewise (BENCH_RUNS turns, default 9).
+ *   depth-20 Semaphore proof, decision 040), replaced likewise (BENCH_RUNS turns, default 9);
+ * - `credential`, `sign-in-credential`: the same for the credential registration proof (decision 085)
+ *   and the credential sign-in proof (decision 087).
  * Each rewrites docs/benchmarks.md from the newest results of both.
  */
 const suite = process.argv[2] ?? 'full';
@@ -163,6 +165,10 @@ if (suite === 'scale') {
   // The credential registration proof (decision 085) against bare depth-20 generateProof, taking turns.
   const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9), circuit: 'registration-credential' });
   replaceInLatest((name) => name === 'browser.credential_registration_proof', fresh);
+} else if (suite === 'sign-in-credential') {
+  // The credential sign-in proof (decision 087) against bare depth-20 generateProof, taking turns.
+  const fresh = await runRegistrationProof({ runs: Number(process.env.BENCH_RUNS ?? 9), circuit: 'sign-in-credential' });
+  replaceInLatest((name) => name === 'browser.sign_in_credential_proof', fresh);
 } else if (suite === 'noisy') {
   const rows = await runNoisy({ runs: Number(process.env.BENCH_RUNS ?? 3) });
   console.error(JSON.stringify(rows, null, 2));
@@ -186,7 +192,7 @@ if (suite === 'scale') {
   replaceInLatest((name) => name === 'server.verify_throughput' || name.startsWith('http.zk_verify_'), fresh);
 } else {
   console.error(
-    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, credential, browser, noisy.`,
+    `Unknown suite "${suite}". Use: full (default), quick, scale [10m], simulate, startup, oidc, threshold, verify, first-verify, registration, credential, sign-in-credential, browser, noisy.`,
   );
   process.exit(2);
 }

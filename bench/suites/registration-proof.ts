@@ -3,9 +3,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { normaliseInput } from '@zeroid/protocol';
+import { normaliseInput, semaphoreHash, signInCredentialInput, signInMessage, signInScope } from '@zeroid/protocol';
+import { LeanIMT } from '@zk-kit/lean-imt';
+import { poseidon2 } from 'poseidon-lite/poseidon2';
+import { poseidon4 } from 'poseidon-lite/poseidon4';
 import {
   G,
+  asciiField,
   blindQuery,
   deriveRegistration,
   didHash,
@@ -96,6 +100,25 @@ function credentialRound(run: number) {
   };
 }
 
+/**
+ * A credential sign-in proof (decision 087) for a fresh secret whose credential leaf is the last of a
+ * LeanIMT of 1,024 leaves: the prover's input, and the root and nullifier it must output (the
+ * nullifier Poseidon(hash(scope), secret), Semaphore's).
+ */
+function signInCredentialRound(run: number) {
+  const issuer = issuerPublicKey(new Uint8Array(32).fill(7));
+  const { x, y } = parseIssuerKey(issuer)!;
+  const secret = BigInt(run + 2) ** 40n;
+  const leaf = poseidon4([asciiField('zeroid/credential-leaf/v1'), x, y, secret]);
+  const tree = new LeanIMT<bigint>((a, b) => poseidon2([a, b]), [...Array.from({ length: 1023 }, (_, i) => BigInt(i + 1)), leaf]);
+  const path = tree.generateProof(1023);
+  const [scope, message] = [signInScope('bench-site'), signInMessage(String(run + 1), 'bench-interaction')];
+  return {
+    input: signInCredentialInput({ secret, issuerPublicKey: issuer, proofIndex: path.index, siblings: path.siblings, scope, message }),
+    expected: [tree.root.toString(), poseidon2([semaphoreHash(scope), secret]).toString()],
+  };
+}
+
 /** What each circuit's run measures: its prover's bundle, its rounds, its entry and goal, and the file its samples go to. */
 const CIRCUITS = {
   'registration-v3': {
@@ -114,6 +137,14 @@ const CIRCUITS = {
     decision: '085',
     results: 'registration-credential-proof.json',
   },
+  'sign-in-credential': {
+    round: signInCredentialRound,
+    prover: 'sign-in-credential-prover.ts',
+    entry: 'browser.sign_in_credential_proof',
+    goal: 1.5,
+    decision: '087',
+    results: 'sign-in-credential-proof.json',
+  },
 } as const;
 
 /**
@@ -126,6 +157,8 @@ const CIRCUITS = {
  * samples also go to bench/results/registration-proof-v3.json (`npm run bench -- registration`).
  * With `circuit: 'registration-credential'`, the same for the credential registration proof
  * (decision 085, goal ≤ 2×; `npm run bench -- credential`, bench/results/registration-credential-proof.json).
+ * With `circuit: 'sign-in-credential'`, the credential sign-in proof through `proveSignInCredential`
+ * (decision 087, goal ≤ 1.5×; `npm run bench -- sign-in-credential`).
  */
 export async function runRegistrationProof({
   runs,

@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { SetupLayout } from './setup-files.ts';
 
 /**
- * The circuits with a trusted setup (decision 085): each its own source, transcript and pins in code,
- * all on the one phase 1 in circuits/artifacts/phase1.ptau (2¹⁴, which both fit). The first is the one
+ * The circuits with a trusted setup (decisions 085, 087): each its own source, transcript and pins in code,
+ * all on the one phase 1 in circuits/artifacts/phase1.ptau (2¹⁴, which all fit). The first is the one
  * whose transcript a phase-1 command writes first; the others' phase-1 entries are copied from it.
  */
 export interface CeremonyCircuit {
@@ -39,6 +39,13 @@ export const CEREMONY_CIRCUITS: readonly CeremonyCircuit[] = [
     pinsFile: path.join(pinsDir, 'registration-credential-setup.ts'),
     pinsConstant: 'REGISTRATION_CREDENTIAL_SETUP',
     what: 'the registration circuit of an ID that is a credential',
+  },
+  {
+    name: 'sign-in-credential',
+    layout: layoutOf('sign-in-credential', 'sign-in-credential.transcript.json'),
+    pinsFile: path.join(pinsDir, 'sign-in-credential-setup.ts'),
+    pinsConstant: 'SIGN_IN_CREDENTIAL_SETUP',
+    what: 'the sign-in circuit that shows a credential’s issuer',
   },
 ];
 

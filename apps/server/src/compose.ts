@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { OprfEvaluator, precomputeFixedBases } from '@zeroid/protocol';
-import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP, SIGN_IN_CREDENTIAL_SETUP } from '@zeroid/protocol/v3';
 import type { AppDeps, Lifecycle } from './app-deps.ts';
 import type { Config } from './config.ts';
 import { createRawDeriver } from './identity/raw/create-raw-deriver.ts';
@@ -175,6 +175,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       if (setupNotFinal) log.warn({ setup: REGISTRATION_V3_SETUP.state }, setupNotFinal);
       const credentialNotFinal = setupWarning(REGISTRATION_CREDENTIAL_SETUP.state, 'credential registration circuit');
       if (credentialNotFinal) log.warn({ setup: REGISTRATION_CREDENTIAL_SETUP.state }, credentialNotFinal);
+      const signInNotFinal = setupWarning(SIGN_IN_CREDENTIAL_SETUP.state, 'sign-in credential circuit', 'sign-in credential proofs');
+      if (signInNotFinal) log.warn({ setup: SIGN_IN_CREDENTIAL_SETUP.state }, signInNotFinal);
       const nodeKeys =
         oprfNodes &&
         watchNodeKeys(oprfNodes, {

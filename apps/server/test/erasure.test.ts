@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Group } from '@semaphore-protocol/group';
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP, SIGN_IN_CREDENTIAL_SETUP } from '@zeroid/protocol/v3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
@@ -464,6 +464,7 @@ describe('SIGKILL during erasures under load (SQLite)', () => {
           root: rootOfRows(commitments.map((c) => ({ commitment: c === '0' ? null : c }))),
           setup: REGISTRATION_V3_SETUP.state,
           credentialSetup: REGISTRATION_CREDENTIAL_SETUP.state,
+          signInCredentialSetup: SIGN_IN_CREDENTIAL_SETUP.state,
         });
         console.log(`erasure kill -9: ${whole} of 12 erasures happened (${acknowledgedBeforeKill} acknowledged), ${count} rows`);
       } finally {

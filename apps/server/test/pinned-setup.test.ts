@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
-import { Artifacts, REGISTRATION_CREDENTIAL_FILES, REGISTRATION_V3_FILES } from '../src/proofs/artifacts.ts';
+import { REGISTRATION_V3_SETUP, SIGN_IN_CREDENTIAL_SETUP } from '@zeroid/protocol/v3';
+import { Artifacts, REGISTRATION_CREDENTIAL_FILES, REGISTRATION_V3_FILES, SIGN_IN_CREDENTIAL_FILES } from '../src/proofs/artifacts.ts';
 import { runServerUntilExit, startServerProcess, type ServerProcess } from './server-process.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
 import { viaHttp, ZkTestClient } from './zk-client.ts';
@@ -23,7 +23,7 @@ const env = (artifacts: string) => ({
 
 function copyOfArtifacts(): string {
   const dir = tempDir('zeroid-setup-artifacts-');
-  for (const name of [...REGISTRATION_V3_FILES, ...REGISTRATION_CREDENTIAL_FILES])
+  for (const name of [...REGISTRATION_V3_FILES, ...REGISTRATION_CREDENTIAL_FILES, ...SIGN_IN_CREDENTIAL_FILES])
     copyFileSync(path.join(circuits, name), path.join(dir, name));
   return dir;
 }
@@ -63,8 +63,14 @@ describe('a running server', () => {
       status: 'ready',
       setup: { phase1: 'local', contributions: 2, beacon: false, final: false },
       credentialSetup: { phase1: 'local', contributions: 2, beacon: true, final: false },
+      signInCredentialSetup: { phase1: 'local', contributions: 2, beacon: true, final: false },
     });
     expect(server.output.join('')).toContain("The credential registration circuit's trusted setup is not final: phase 1 is a local one");
+    expect(SIGN_IN_CREDENTIAL_SETUP.state.final).toBe(false);
+    expect(server.output.join('')).toContain(
+      "The sign-in credential circuit's trusted setup is not final: phase 1 is a local one, not a public ceremony’s (npm run ceremony -- import-phase1). " +
+        'Whoever made all of its contributions can forge sign-in credential proofs',
+    );
   });
 
   it('serves and verifies from the bytes it checked at start when the files are replaced under it', async () => {

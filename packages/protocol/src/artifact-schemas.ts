@@ -15,14 +15,18 @@ export const ArtifactEntry = Type.Object(
  * new release changes the URL, and the client checks the bytes it received against the same value.
  * `package` and `version` name the Semaphore artifacts' release; the v3 registration circuit's files
  * (`registration-v3.wasm`, `.zkey`, `.vkey.json`, decision 056) come from this repository's
- * `circuits/artifacts/`, pinned in code by `REGISTRATION_V3_SETUP` (decision 072).
+ * `circuits/artifacts/`, pinned in code by `REGISTRATION_V3_SETUP` (decision 072), and so do the
+ * credential circuits' (`registration-credential.*`, decision 085; `sign-in-credential.*`, decision 087),
+ * under their own pins.
  */
 export const ArtifactManifestReply = Type.Object(
   {
     package: Type.String({ examples: ['@zk-kit/semaphore-artifacts'] }),
     version: Type.String({ examples: ['4.13.0'] }),
     files: Type.Record(
-      Type.String({ pattern: '^(semaphore-[0-9]{1,2}\\.(wasm|zkey|json)|registration-(v3|credential)\\.(wasm|zkey|vkey\\.json))$' }),
+      Type.String({
+        pattern: '^(semaphore-[0-9]{1,2}\\.(wasm|zkey|json)|(registration-(v3|credential)|sign-in-credential)\\.(wasm|zkey|vkey\\.json))$',
+      }),
       ArtifactEntry,
     ),
   },

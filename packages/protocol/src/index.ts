@@ -89,3 +89,13 @@ export {
 } from './oprf-node-schemas.ts';
 export { type OprfSuite } from './oprf-group-suite.ts';
 export { ristretto255Suite } from './ristretto255-suite.ts';
+export {
+  signInCredentialInput,
+  SIGN_IN_CREDENTIAL_MAX_DEPTH,
+  type SignInCredentialWitness,
+  type SignInCredentialInput,
+} from './sign-in-credential/sign-in-credential-input.ts';
+export { proveSignInCredential, type SignInCredentialArtifacts } from './sign-in-credential/prove-sign-in-credential.ts';
+export { verifySignInCredentialProof } from './sign-in-credential/verify-sign-in-credential-proof.ts';
+export { signInCredentialPublicSignals, type SignInBinding } from './sign-in-credential/sign-in-credential-signals.ts';
+export { WireCredentialSignInProof } from './sign-in-credential/sign-in-credential-schemas.ts';

@@ -1,4 +1,4 @@
-import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP, SIGN_IN_CREDENTIAL_SETUP } from '@zeroid/protocol/v3';
 import type { OprfEvaluator } from '@zeroid/protocol';
 import { treeReadiness } from '../member-tree/tree-readiness.ts';
 import type { OprfNodesState } from '../oprf/nodes/oprf-node-set.ts';
@@ -20,7 +20,8 @@ export interface ReadinessDeps {
  * fit (decision 021), storage answers and the tree is loaded. Throws a 503 Problem for the first of the
  * process's own states that is not ready, and what storage threw when it does not answer. The answer
  * also says what the v3 registration setup is (`setup`, decision 072) and the credential circuit's
- * (`credentialSetup`, decision 085): a setup that is not final does not make the instance unready,
+ * (`credentialSetup`, decision 085) and the sign-in credential circuit's (`signInCredentialSetup`,
+ * decision 087): a setup that is not final does not make the instance unready,
  * but nobody should read `ready` as "the setup is trustworthy".
  */
 export async function readiness(deps: ReadinessDeps) {
@@ -38,6 +39,7 @@ export async function readiness(deps: ReadinessDeps) {
   }
   const setup = { ...REGISTRATION_V3_SETUP.state };
   const credentialSetup = { ...REGISTRATION_CREDENTIAL_SETUP.state };
+  const signInCredentialSetup = { ...SIGN_IN_CREDENTIAL_SETUP.state };
   const { members, root } = await treeReadiness(deps);
   const set = oprfNodes?.current;
   const leftOut = (set?.nodes ?? []).flatMap(({ index, problem }) => (problem ? [{ index, problem }] : []));
@@ -45,7 +47,7 @@ export async function readiness(deps: ReadinessDeps) {
   const v3LeftOut = set?.v3 ? set.nodes.flatMap(({ index, v3Problem }) => (v3Problem ? [{ index, problem: v3Problem }] : [])) : [];
   if (leftOut.length > 0 || v3LeftOut.length > 0) {
     const nodes = { leftOut, ...(v3LeftOut.length > 0 ? { v3LeftOut } : {}) };
-    return { status: 'degraded' as const, members, root, oprfNodes: nodes, setup, credentialSetup };
+    return { status: 'degraded' as const, members, root, oprfNodes: nodes, setup, credentialSetup, signInCredentialSetup };
   }
-  return { status: 'ready' as const, members, root, setup, credentialSetup };
+  return { status: 'ready' as const, members, root, setup, credentialSetup, signInCredentialSetup };
 }

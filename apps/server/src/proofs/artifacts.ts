@@ -3,7 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP, SIGN_IN_CREDENTIAL_SETUP } from '@zeroid/protocol/v3';
 import checksums from './artifact-checksums.json' with { type: 'json' };
 
 /** The v3 registration circuit's files that are served (decision 056); its r1cs and ptau stay in the repository. */
@@ -15,6 +15,12 @@ export const REGISTRATION_CREDENTIAL_FILES = [
   'registration-credential.zkey',
   'registration-credential.vkey.json',
 ] as const;
+
+/**
+ * The sign-in circuit's files that are served (decision 087): the device proves with the circuit and
+ * proving key that its credential leaf is in the credential tree; the key verifies it. Own pins.
+ */
+export const SIGN_IN_CREDENTIAL_FILES = ['sign-in-credential.wasm', 'sign-in-credential.zkey', 'sign-in-credential.vkey.json'] as const;
 
 export interface Artifact {
   name: string;
@@ -50,13 +56,15 @@ export class Artifacts {
   ) {}
 
   /**
-   * `circuits`: where the registration circuits' files are; `pins`, `credentialPins`: what the v3 and
-   * the credential circuit's files must be (a test gives another build's).
+   * `circuits`: where our circuits' files are; `pins`, `credentialPins`, `signInPins`: what the v3,
+   * the credential registration and the sign-in credential circuit's files must be (a test gives
+   * another build's).
    */
   static async load(
     circuits = circuitArtifactsDirectory(),
     pins: RegistrationPins = REGISTRATION_V3_SETUP,
     credentialPins: RegistrationPins = REGISTRATION_CREDENTIAL_SETUP,
+    signInPins: RegistrationPins = SIGN_IN_CREDENTIAL_SETUP,
   ): Promise<Artifacts> {
     const require = createRequire(import.meta.url);
     const directory = path.dirname(require.resolve(`${checksums.package}/package.json`));
@@ -75,6 +83,7 @@ export class Artifacts {
       })),
       ...setupFiles(REGISTRATION_V3_FILES, pins, 'v3 registration', 'REGISTRATION_V3_SETUP', circuits),
       ...setupFiles(REGISTRATION_CREDENTIAL_FILES, credentialPins, 'credential registration', 'REGISTRATION_CREDENTIAL_SETUP', circuits),
+      ...setupFiles(SIGN_IN_CREDENTIAL_FILES, signInPins, 'sign-in credential', 'SIGN_IN_CREDENTIAL_SETUP', circuits),
     ];
     const byName = new Map<string, Artifact>();
     await Promise.all(
@@ -110,7 +119,7 @@ export class Artifacts {
   readonly version = checksums.version;
 }
 
-/** A registration circuit's served files with the SHA-256 its pins give each; a file with no pin stops the start. */
+/** A circuit's served files with the SHA-256 its pins give each; a file with no pin stops the start. */
 function setupFiles(names: readonly string[], pins: RegistrationPins, circuit: string, constant: string, directory: string) {
   return names.map((name) => {
     const sums = pins.files[name];

@@ -7,12 +7,13 @@ export interface SetupState {
 }
 
 /**
- * What the operator must hear at every start while a registration circuit's setup (v3's, or the credential circuit's) is not final
+ * What the operator must hear at every start while a circuit's setup (v3's, the credential
+ * registration's or the sign-in credential circuit's) is not final
  * (decision 072): undefined once phase 1 is a public ceremony's and phase 2 has two or more
  * contributions and a closing beacon. A setup whose every contribution one party made lets that
  * party forge registration proofs, so the log says exactly what is missing.
  */
-export function setupWarning(state: SetupState, circuit = 'v3 registration circuit'): string | undefined {
+export function setupWarning(state: SetupState, circuit = 'v3 registration circuit', forges = 'registration proofs'): string | undefined {
   if (state.final) return undefined;
   const missing = [
     ...(state.phase1 === 'local' ? ['phase 1 is a local one, not a public ceremony’s (npm run ceremony -- import-phase1)'] : []),
@@ -21,6 +22,6 @@ export function setupWarning(state: SetupState, circuit = 'v3 registration circu
   ];
   return (
     `The ${circuit}'s trusted setup is not final: ${missing.join('; ')}. ` +
-    'Whoever made all of its contributions can forge registration proofs; see docs/deploy.md, "The trusted setup".'
+    `Whoever made all of its contributions can forge ${forges}; see docs/deploy.md, "The trusted setup".`
   );
 }

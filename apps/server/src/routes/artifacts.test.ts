@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactManifestReply } from '@zeroid/protocol';
 import { startTestApp, type TestApp } from '../../test/test-app.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
-import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP } from '@zeroid/protocol/v3';
-import { Artifacts, REGISTRATION_CREDENTIAL_FILES, REGISTRATION_V3_FILES } from '../proofs/artifacts.ts';
+import { REGISTRATION_CREDENTIAL_SETUP, REGISTRATION_V3_SETUP, SIGN_IN_CREDENTIAL_SETUP } from '@zeroid/protocol/v3';
+import { Artifacts, REGISTRATION_CREDENTIAL_FILES, REGISTRATION_V3_FILES, SIGN_IN_CREDENTIAL_FILES } from '../proofs/artifacts.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ describe('GET /artifacts', () => {
   it('names every pinned file with the SHA-256 and size of its uncompressed bytes', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
     expect(manifest.package).toBe('@zk-kit/semaphore-artifacts');
-    expect(Object.keys(manifest.files)).toHaveLength(96 + 3 + 3);
+    expect(Object.keys(manifest.files)).toHaveLength(96 + 3 + 3 + 3);
     expect(manifest.files['semaphore-1.zkey']).toEqual({
       sha256: '471a978875f91411b21ba5a2fbea41df30ec45eb23e3ac045edf7f30a2846a08',
       bytes: 1552601,
@@ -36,7 +36,7 @@ describe('GET /artifacts', () => {
 describe('the v3 registration circuit’s artifacts (decision 056)', () => {
   const circuits = path.resolve(import.meta.dirname, '../../../../circuits/artifacts');
   const pinned = REGISTRATION_V3_SETUP.files;
-  const SERVED = [...REGISTRATION_V3_FILES, ...REGISTRATION_CREDENTIAL_FILES];
+  const SERVED = [...REGISTRATION_V3_FILES, ...REGISTRATION_CREDENTIAL_FILES, ...SIGN_IN_CREDENTIAL_FILES];
 
   it('are in the manifest with the hashes pinned in code, and served byte for byte', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
@@ -72,12 +72,28 @@ describe('the v3 registration circuit’s artifacts (decision 056)', () => {
     await expect(Artifacts.load(untampered)).rejects.toThrow(
       /^The credential registration setup's registration-credential\.zkey has SHA-256 [0-9a-f]{64}, but this build pins [0-9a-f]{64} \(REGISTRATION_CREDENTIAL_SETUP\)/,
     );
+    // So are the sign-in credential circuit's (decision 087): each file, under SIGN_IN_CREDENTIAL_SETUP.
+    for (const name of SIGN_IN_CREDENTIAL_FILES) {
+      const files = tempDir('zeroid-circuits-');
+      for (const each of SERVED) copyFileSync(path.join(circuits, each), path.join(files, each));
+      const file = path.join(files, name);
+      writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from('\n')]));
+      await expect(Artifacts.load(files), name).rejects.toThrow(
+        new RegExp(
+          `^The sign-in credential setup's ${name.replaceAll('.', '\\.')} has SHA-256 [0-9a-f]{64}, but this build pins ${SIGN_IN_CREDENTIAL_SETUP.files[name].sha256} \\(SIGN_IN_CREDENTIAL_SETUP\\)`,
+        ),
+      );
+    }
   });
 
-  it('serve the credential circuit’s files under their own pins', async () => {
+  it('serve the credential circuits’ files under their own pins', async () => {
     const manifest = (await get('/artifacts')).json<ArtifactManifestReply>();
-    for (const name of REGISTRATION_CREDENTIAL_FILES) {
-      expect(manifest.files[name]).toEqual(REGISTRATION_CREDENTIAL_SETUP.files[name]);
+    const pins: Record<string, { sha256: string; bytes: number }> = {
+      ...REGISTRATION_CREDENTIAL_SETUP.files,
+      ...SIGN_IN_CREDENTIAL_SETUP.files,
+    };
+    for (const name of [...REGISTRATION_CREDENTIAL_FILES, ...SIGN_IN_CREDENTIAL_FILES]) {
+      expect(manifest.files[name]).toEqual(pins[name]);
       const reply = await get(`/artifacts/${name}?sha256=${manifest.files[name]!.sha256}`);
       expect(reply.statusCode).toBe(200);
       expect(sha256(reply.rawPayload)).toBe(manifest.files[name]!.sha256);

@@ -29,9 +29,9 @@ const Query = Type.Object(
 );
 
 /**
- * GET /artifacts and GET /artifacts/semaphore-<depth>.(wasm|zkey|json) or registration-(v3|credential).(wasm|zkey|vkey.json):
- * the pinned proving artifacts and verification keys, Semaphore's and the v3 registration circuit's
- * (decision 056), served by us so the browser fetches nothing from another host (decision 043).
+ * GET /artifacts and GET /artifacts/semaphore-<depth>.(wasm|zkey|json) or
+ * (registration-(v3|credential)|sign-in-credential).(wasm|zkey|vkey.json): the pinned proving artifacts
+ * and verification keys, Semaphore's and our circuits' (decisions 056, 085, 087), served by us so the browser fetches nothing from another host (decision 043).
  * - The manifest names each file's SHA-256 and size; asked for with `?sha256=` the file is immutable
  *   (a new release is a new URL), without it the browser revalidates by ETag.
  * - The circuit and proving key go brotli- or gzip-compressed as Accept-Encoding allows (fewer bytes:

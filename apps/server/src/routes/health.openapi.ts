@@ -5,7 +5,7 @@ export const readyGuide: OperationGuide = {
   tag: 'Operations',
   summary: 'Ready: storage and tree loaded',
   description:
-    '`setup` is what the v3 registration circuit’s trusted setup is, `credentialSetup` the credential registration circuit’s: `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. Neither changes the status.',
+    '`setup` is what the v3 registration circuit’s trusted setup is, `credentialSetup` the credential registration circuit’s, `signInCredentialSetup` the sign-in credential circuit’s: `final` only with a public phase 1, two or more phase-2 contributions and a closing beacon. None changes the status.',
   replies: {
     '200': {
       ready: {
@@ -16,6 +16,7 @@ export const readyGuide: OperationGuide = {
           root: '1200320220719314186300992006211585066859',
           setup: { phase1: 'local', contributions: 2, beacon: false, final: false },
           credentialSetup: { phase1: 'local', contributions: 2, beacon: true, final: false },
+          signInCredentialSetup: { phase1: 'local', contributions: 2, beacon: true, final: false },
         },
       },
     },

@@ -82,6 +82,22 @@ export function credentialRegistrationArtifacts(
   );
 }
 
+/**
+ * The sign-in credential circuit (`sign-in-credential.wasm`) and its proving key, the same way
+ * (decision 087): what `proveSignInCredential` takes in the prover worker.
+ */
+export function signInCredentialArtifacts(
+  onProgress?: DownloadProgress,
+  options: { priority?: RequestPriority } = {},
+): Promise<ProvingArtifacts> {
+  return sharedDownload(
+    ['sign-in-credential.wasm', 'sign-in-credential.zkey'],
+    'The server has no proving key for a credential sign-in.',
+    onProgress,
+    options,
+  );
+}
+
 function sharedDownload(
   names: readonly [string, string],
   missing: string,

@@ -53,3 +53,4 @@ export { v3KeyFromV2 } from './key-from-v2.ts';
 export { signWithDid } from './did-signature.ts';
 export { REGISTRATION_V3_SETUP, type RegistrationSetupState } from './registration-setup.ts';
 export { REGISTRATION_CREDENTIAL_SETUP } from './registration-credential-setup.ts';
+export { SIGN_IN_CREDENTIAL_SETUP } from './sign-in-credential-setup.ts';

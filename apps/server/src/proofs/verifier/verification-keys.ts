@@ -7,6 +7,14 @@ export const REGISTRATION_V3_KEY = 'registration-v3';
 export const REGISTRATION_CREDENTIAL_KEY = 'registration-credential';
 
 /**
+ * The verification key of the sign-in proof that shows a credential's issuer (decision 087):
+ * `keys[SIGN_IN_CREDENTIAL_KEY]` of `verificationKeys`, which the proof verifier's threads hold, so
+ * `proofVerifier.verifyClaim(signInCredentialClaim(proof, binding))` checks one in the same batches as
+ * sign-in proofs.
+ */
+export const SIGN_IN_CREDENTIAL_KEY = 'sign-in-credential';
+
+/**
  * The key of a Semaphore proof of `depth`: `semaphore-<depth>`. Throws on anything but an integer, so
  * no value a client sends can name another circuit's key.
  */
@@ -18,7 +26,7 @@ export function semaphoreKeyName(depth: unknown): string {
 /**
  * Key name → text of every pinned Groth16 verification key we verify against: Semaphore's
  * `semaphore-<depth>.json` for every depth we serve, `registration-v3.vkey.json` and
- * `registration-credential.vkey.json`. The text is
+ * `registration-credential.vkey.json` and `sign-in-credential.vkey.json`. The text is
  * the bytes checked at start (`Artifacts.load`), handed to the verifier threads as they start: no
  * thread reads a key from disk (decision 072).
  */
@@ -32,5 +40,7 @@ export async function verificationKeys(artifacts: Artifacts): Promise<Record<str
   if (registration) keys[REGISTRATION_V3_KEY] = (await registration.read()).toString('utf8');
   const credential = artifacts.get(`${REGISTRATION_CREDENTIAL_KEY}.vkey.json`);
   if (credential) keys[REGISTRATION_CREDENTIAL_KEY] = (await credential.read()).toString('utf8');
+  const signIn = artifacts.get(`${SIGN_IN_CREDENTIAL_KEY}.vkey.json`);
+  if (signIn) keys[SIGN_IN_CREDENTIAL_KEY] = (await signIn.read()).toString('utf8');
   return keys;
 }
