@@ -7,9 +7,13 @@ pragma circom 2.1.0;
 // tag is the ID of a credential signed by an issuer in the tree whose root is issuersRoot, and that
 // the credential has not expired on day `today`. It hides the ID, the credential, its signature, its
 // expiry and which trusted issuer signed it.
-// Public signals, in snarkjs's order: commitment, idTag (outputs), then B_bio, Z_bio, B_id, Z_id, K,
-// challenge, didHash (as registration-v3's), today and issuersRoot. The registrar checks `today`
-// against the challenge's day and issuersRoot against the tree of its TRUSTED_ISSUERS.
+// It also outputs the credential leaf L = Poseidon(CREDENTIAL_LEAF_DS, A.x, A.y, secret) (decision
+// 086), with secret the identity's Semaphore secret: the leaf of the credential tree a sign-in proves
+// membership of to tell a site which issuer vouches for the person. L hides the secret and the issuer:
+// without the secret nobody can tell whose leaf it is, nor which issuer's.
+// Public signals, in snarkjs's order: commitment, idTag, credentialLeaf (outputs), then B_bio, Z_bio,
+// B_id, Z_id, K, challenge, didHash (as registration-v3's), today and issuersRoot. The registrar
+// checks `today` against the challenge's day and issuersRoot against the tree of its TRUSTED_ISSUERS.
 
 include "lib/credential-binding.circom";
 include "lib/registration-slots.circom";
@@ -36,6 +40,9 @@ template RegistrationCredential(ISSUER_DEPTH) {
     signal input issuersRoot;
     signal output commitment;
     signal output idTag;
+    signal output credentialLeaf;
+
+    var CREDENTIAL_LEAF_DS = 768293885226003153231021317016570757166115235676190814467633; // "zeroid/credential-leaf/v1"
 
     component slots = RegistrationSlots();
     slots.bioText <== bioText;
@@ -61,6 +68,11 @@ template RegistrationCredential(ISSUER_DEPTH) {
     credential.today <== today;
     credential.issuersRoot <== issuersRoot;
     idTag <== credential.idTag;
+
+    // The leaf binds the issuer whose signature was checked above to this identity's secret.
+    component leaf = Poseidon(4);
+    leaf.inputs <== [CREDENTIAL_LEAF_DS, issuer[0], issuer[1], slots.secret];
+    credentialLeaf <== leaf.out;
 
     // Bind the challenge and the DID as registration-v3 does: a public input in no constraint could be
     // changed without the witness. `today` and issuersRoot are already in constraints above.

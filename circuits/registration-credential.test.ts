@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { groth16, wtns } from 'snarkjs';
 import {
   credentialIdTag,
+  credentialLeaf,
   credentialProofInput,
   credentialPublicSignals,
   dayNumber,
@@ -28,20 +29,37 @@ import {
 /**
  * circuits/registration-credential.circom (decision 085) through its pinned artifacts: the ID tag of a
  * credential the TypeScript issued (circomlib's EdDSAPoseidonVerifier is an implementation independent
- * of @zk-kit/eddsa-poseidon, which signed it), the commitment registration-v3's circuit gives for the
- * same rounds, witnesses that must not exist, and one real proof refused with any public signal changed.
+ * of @zk-kit/eddsa-poseidon, which signed it), the credential leaf `credentialLeaf` computes (decision
+ * 086), the commitment registration-v3's circuit gives for the same rounds, witnesses that must not
+ * exist, and one real proof refused with any public signal changed.
  */
 const artifact = (name: string) => path.join(import.meta.dirname, 'artifacts', name);
 const wasm = readFileSync(artifact('registration-credential.wasm'));
 const v3Wasm = readFileSync(artifact('registration-v3.wasm'));
 const zkey = artifact('registration-credential.zkey');
-const PUBLIC_SIGNALS = 16;
+const PUBLIC_SIGNALS = 17;
+/** The credential leaf's place among the public signals, and so in the witness after its constant 1. */
+const LEAF_SIGNAL = 2;
+
+type MemoryFile = { type: 'mem'; data?: Uint8Array };
+
+async function witnessFile(input: Record<string, unknown>, circuit = wasm): Promise<MemoryFile> {
+  const out: MemoryFile = { type: 'mem' };
+  await wtns.calculate(input as never, circuit, out);
+  return out;
+}
 
 async function witness(input: Record<string, unknown>, circuit = wasm): Promise<string[]> {
-  const out = { type: 'mem' } as { type: 'mem'; data?: Uint8Array };
-  await wtns.calculate(input as never, circuit, out);
-  return ((await wtns.exportJson(out as never)) as bigint[]).map(String);
+  return ((await wtns.exportJson((await witnessFile(input, circuit)) as never)) as bigint[]).map(String);
 }
+
+/** Whether every constraint of the credential circuit's R1CS holds on this witness (snarkjs `wtns check`, which logs why not). */
+const quiet = { info: () => {}, warn: () => {}, debug: () => {}, error: () => {} };
+const satisfies = async (file: MemoryFile): Promise<boolean> =>
+  (await wtns.check(artifact('registration-credential.r1cs'), { type: 'mem', data: file.data }, quiet)) === true;
+
+/** 32 bytes little-endian: how a .wtns file holds each value. */
+const littleEndian = (value: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((value >> BigInt(8 * i)) & 0xffn));
 
 afterAll(async () => {
   await (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128?.terminate();
@@ -100,7 +118,13 @@ describe('the credential registration circuit (circuits/artifacts)', () => {
   it('gives the TypeScript’s credential ID tag, and registration-v3’s commitment for the same rounds', async () => {
     const { bio, id, credential, statement, registration, idTag, path: issuerPath } = honestRound(line, '2027-03-01');
     const w = await witness(credentialProofInput(bio, id, credential, issuerPath, statement));
-    expect(w.slice(1, 1 + PUBLIC_SIGNALS)).toEqual(credentialPublicSignals(registration.commitment, idTag, statement));
+    // The leaf of decision 086, known answer from the TypeScript: Poseidon(CREDENTIAL_LEAF_DS, A.x, A.y, secret)
+    // for the key the credential names and the secret of the identity whose commitment the proof gives.
+    const leaf = credentialLeaf(credential.issuerKey, registration.secretScalar);
+    expect(w.slice(1, 1 + PUBLIC_SIGNALS)).toEqual(credentialPublicSignals(registration.commitment, idTag, leaf, statement));
+    expect(w[1 + LEAF_SIGNAL]).toBe(leaf);
+    // The leaf is the issuer's: another trusted issuer's key would give another leaf for the same secret.
+    expect(leaf).not.toBe(credentialLeaf(trusted[0]!, registration.secretScalar));
     const v3 = await witness(registrationProofInput(bio, id, statement), v3Wasm);
     expect(v3[1]).toBe(registration.commitment);
     // The plain tag of the same ID round is another value: the two tag spaces never meet.
@@ -139,11 +163,32 @@ describe('the credential registration circuit (circuits/artifacts)', () => {
     await expect(witness(notABit)).rejects.toThrow(/Assert Failed/);
   }, 120_000);
 
+  it('has no witness with another credential leaf: the R1CS holds on the honest witness and fails with only the leaf changed', async () => {
+    const { bio, id, credential, statement, registration, path: issuerPath } = honestRound(line, '2027-03-01');
+    const honest = await witnessFile(credentialProofInput(bio, id, credential, issuerPath, statement));
+    expect(await satisfies(honest)).toBe(true);
+    const leaf = BigInt(credentialLeaf(credential.issuerKey, registration.secretScalar));
+    for (const other of [leaf + 1n, BigInt(credentialLeaf(trusted[0]!, registration.secretScalar)), 0n]) {
+      const data = Uint8Array.from(honest.data!);
+      // The witness section holds the constant 1, then the public signals: find the leaf's one place.
+      const at = Buffer.from(data).indexOf(Buffer.from(littleEndian(leaf)));
+      expect(at).toBeGreaterThan(0);
+      expect(Buffer.from(data).indexOf(Buffer.from(littleEndian(leaf)), at + 1)).toBe(-1);
+      data.set(littleEndian(other), at);
+      expect({ other, holds: await satisfies({ type: 'mem', data }) }).toEqual({ other, holds: false });
+    }
+  }, 120_000);
+
   it('proves a registration with a credential, and the proof fails with any public signal changed', async () => {
     const { bio, id, credential, statement, registration, idTag, path: issuerPath } = honestRound(line, '2026-11-29');
     const vkey = JSON.parse(readFileSync(artifact('registration-credential.vkey.json'), 'utf8')) as object;
     const { proof, publicSignals } = await groth16.fullProve(credentialProofInput(bio, id, credential, issuerPath, statement), wasm, zkey);
-    const expected = credentialPublicSignals(registration.commitment, idTag, statement);
+    const expected = credentialPublicSignals(
+      registration.commitment,
+      idTag,
+      credentialLeaf(credential.issuerKey, registration.secretScalar),
+      statement,
+    );
     expect(publicSignals).toEqual(expected);
     expect(expected).toHaveLength(PUBLIC_SIGNALS);
     expect(await groth16.verify(vkey, expected, proof)).toBe(true);
@@ -153,6 +198,6 @@ describe('the credential registration circuit (circuits/artifacts)', () => {
     }
     // Nor does the plain circuit's key accept it.
     const v3Key = JSON.parse(readFileSync(artifact('registration-v3.vkey.json'), 'utf8')) as object;
-    expect(await groth16.verify(v3Key, expected.slice(0, 14), proof)).toBe(false);
+    expect(await groth16.verify(v3Key, [...expected.slice(0, LEAF_SIGNAL), ...expected.slice(LEAF_SIGNAL + 1, 15)], proof)).toBe(false);
   }, 300_000);
 });

@@ -21,6 +21,7 @@ import {
 } from '@zeroid/protocol/v3';
 import {
   credentialIdTag,
+  credentialLeaf,
   credentialProofInput,
   credentialPublicSignals,
   dayOf,
@@ -95,6 +96,7 @@ function credentialRound(run: number) {
     expected: credentialPublicSignals(
       round.registration.commitment,
       BigInt(`0x${credentialIdTag(credential.issuer, round.outputId)}`),
+      credentialLeaf(credential.issuerKey, round.registration.secretScalar),
       statement,
     ),
   };

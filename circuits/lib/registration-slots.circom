@@ -6,8 +6,9 @@ pragma circom 2.1.0;
 //   y_bio = OprfOutput(x_bio, r_bio; B_bio, Z_bio, K)        y_id = OprfOutput(x_id, r_id; B_id, Z_id, K)
 //   secret = low 250 bits of Poseidon(SEMAPHORE_LABEL, y_bio)
 //   commitment = Poseidon(secret·Base8)                     exactly Semaphore v4's identity commitment
-// and outputs the commitment and y_id; each circuit derives its own ID tag from y_id
-// (registration-v3.circom: a plain ID's; registration-credential.circom: a credential's).
+// and outputs the commitment, y_id and the secret; each circuit derives its own ID tag from y_id
+// (registration-v3.circom: a plain ID's; registration-credential.circom: a credential's), and the
+// credential circuit its credential leaf from the secret.
 
 include "circomlib/circuits/bitify.circom";
 include "circomlib/circuits/escalarmulfix.circom";
@@ -26,6 +27,7 @@ template RegistrationSlots() {
     signal input groupKey[2];
     signal output commitment;
     signal output idOutput;
+    signal output secret;
 
     var SEMAPHORE_LABEL = 2729528195381203497832717771219065409652094515; // "zeroid/semaphore/v3"
     var BIO_QUERY_TAG = 2729528195381203497233053099985455575429248563; // "zeroid/query/bio/v3"
@@ -68,4 +70,9 @@ template RegistrationSlots() {
     leaf.inputs <== publicKey.out;
     commitment <== leaf.out;
     idOutput <== id.out;
+
+    // The secret as a number: a linear sum of the same 250 bits, so no constraint beyond its own.
+    component secretNumber = Bits2Num(250);
+    for (var i = 0; i < 250; i++) secretNumber.in[i] <== seedBits.out[i];
+    secret <== secretNumber.out;
 }

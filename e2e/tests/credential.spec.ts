@@ -45,8 +45,10 @@ test('a pasted credential is named, checked before any proof, and registered in 
   await expect(page.getByText(/did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+/)).toBeVisible({ timeout: 90_000 });
 
   const registration = recorded.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/register')!;
-  const body = registration.postDataJSON() as { credential?: { today: number; issuersRoot: string } };
-  expect(Object.keys(body.credential ?? {}).sort()).toEqual(['issuersRoot', 'today']);
+  const body = registration.postDataJSON() as { credential?: { today: number; issuersRoot: string; leaf: string } };
+  expect(Object.keys(body.credential ?? {}).sort()).toEqual(['issuersRoot', 'leaf', 'today']);
+  // The credential leaf (decision 086): the proof's own output, a field element, which the server verified.
+  expect(body.credential?.leaf).toMatch(/^[1-9][0-9]{0,76}$/);
   const texts = await Promise.all(
     recorded.map(async (r) => [r.url(), JSON.stringify(await r.allHeaders()), r.postData() ?? ''].join('\n')),
   );

@@ -1,14 +1,16 @@
-import { generateOprfKeyPair } from '@zeroid/protocol';
-import { dayNumber, dayOf, issueCredential, issuerPublicKey, readCredential } from '@zeroid/protocol/credential';
+import { generateOprfKeyPair, SNARK_SCALAR_FIELD } from '@zeroid/protocol';
+import { credentialLeaf, dayNumber, dayOf, issueCredential, issuerPublicKey, readCredential } from '@zeroid/protocol/credential';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { usePostgres } from './support/use-postgres.ts';
 import { findForms } from './scan-bytes.ts';
 import { checkpointPostgres, credentialForms } from './support/credential-forms.ts';
+import { recordRegistrations } from './support/record-registrations.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
 import { removeTempDirs, tempDir } from './support/temp-dir.ts';
-import { viaHttp, ZkTestClient, type Send } from './zk-client.ts';
+import { startTestApp } from './test-app.ts';
+import { viaHttp, viaInject, ZkTestClient, type Send } from './zk-client.ts';
 import { proveCredentialRegistration } from './zk-credential-client.ts';
 
 /**
@@ -74,6 +76,7 @@ beforeAll(async () => {
     'removed 2',
     'bound 1',
     'postgres 1',
+    'leaf 1',
   ])
     issued(university, id, day(30));
   issued(university, 'expired 1', day(-1));
@@ -208,6 +211,58 @@ describe('a credential on the zero-knowledge path', () => {
     const member = await client.prove(bio('untrusted'));
     expect(member).toBeUndefined();
     expect(dayNumber(day(0))).toBe(dayOf(new Date()));
+  }, 300_000);
+});
+
+describe('the credential leaf on the zero-knowledge path (decision 086)', () => {
+  it('reaches storage as the proof’s third signal; a body with another leaf, or one that is no field element, is refused', async () => {
+    const testApp = await startTestApp({ env: { TRUSTED_ISSUERS: env.TRUSTED_ISSUERS! } });
+    try {
+      const recorded = recordRegistrations(testApp.storage);
+      const send: Send = (request) => {
+        if (request.payload) sent.push(JSON.stringify(request.payload));
+        return viaInject(testApp.app)(request);
+      };
+      const client = new ZkTestClient(send, artifacts);
+      const post = async (body: object) => {
+        sent.push(JSON.stringify(body));
+        const reply = await testApp.app.inject({ method: 'POST', url: '/register', payload: body });
+        return { status: reply.statusCode, body: reply.json<{ error?: { code: string; message: string } }>() };
+      };
+      const line = issued(university, 'leaf 1', day(30));
+      const holder = 'zk leaf: the holder’s biometric';
+      const tried = await proveCredentialRegistration(client, artifacts, line, holder, { trustedKeys: TRUSTED });
+      const leaf = credentialLeaf(UNIVERSITY, tried.secret);
+      expect(tried.body.credential.leaf).toBe(leaf);
+      const withLeaf = (value: string) => ({ ...tried.body, credential: { ...tried.body.credential, leaf: value } });
+      // Not a field element: refused before the challenge is spent, with a message that says why.
+      for (const [value, code] of [
+        ['0x1f', 'INVALID_REQUEST'],
+        ['-1', 'INVALID_REQUEST'],
+        [SNARK_SCALAR_FIELD.toString(), 'INVALID_FIELD_ELEMENT'],
+        [(SNARK_SCALAR_FIELD + BigInt(leaf)).toString(), 'INVALID_FIELD_ELEMENT'],
+      ]) {
+        const refused = await post(withLeaf(value!));
+        expect({ value, status: refused.status, code: refused.body.error?.code }).toEqual({ value, status: 400, code });
+        expect(refused.body.error?.message).toMatch(/leaf/);
+      }
+      // Another issuer's leaf for the same secret, or any other value: the proof does not hold.
+      const another = await post(withLeaf(credentialLeaf(EMPLOYER, tried.secret)));
+      expect([another.status, another.body.error?.code]).toEqual([400, 'INVALID_PROOF']);
+      expect(recorded).toEqual([]);
+
+      const { body, did, secret } = await proveCredentialRegistration(client, artifacts, line, holder, { trustedKeys: TRUSTED });
+      expect(secret).toBe(tried.secret);
+      expect((await post(body)).body).toEqual({ 'DID already generated': false, DID: did });
+      expect(recorded).toEqual([expect.objectContaining({ did, credentialLeaf: leaf })]);
+      // A plain ID's identity has no leaf.
+      const plain = await client.proveRegistration('zk leaf: a plain ID', 'zk leaf: a plain ID’s biometric');
+      expect((await post(plain.body)).body).toMatchObject({ 'DID already generated': false });
+      expect(recorded).toHaveLength(2);
+      expect(recorded[1]).not.toHaveProperty('credentialLeaf');
+    } finally {
+      await testApp.destroy();
+    }
   }, 300_000);
 });
 

@@ -1,5 +1,5 @@
 import { generateOprfKeyPair } from '@zeroid/protocol';
-import { issueCredential, issuerPublicKey, issuerTree, parseIssuerKey } from '@zeroid/protocol/credential';
+import { credentialLeaf, issueCredential, issuerPublicKey, issuerTree, parseIssuerKey } from '@zeroid/protocol/credential';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Artifacts } from '../src/proofs/artifacts.ts';
 import { usePostgres } from './support/use-postgres.ts';
@@ -7,9 +7,11 @@ import { findForms } from './scan-bytes.ts';
 import { checkpointPostgres, credentialForms } from './support/credential-forms.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { postJson } from './support/post.ts';
+import { recordRegistrations } from './support/record-registrations.ts';
 import { stopProcesses } from './support/stop-processes.ts';
 import { tempDir } from './support/temp-dir.ts';
-import { viaHttp, ZkTestClient } from './zk-client.ts';
+import { startTestApp } from './test-app.ts';
+import { viaHttp, viaInject, ZkTestClient } from './zk-client.ts';
 
 /**
  * Registration with an issued credential on the raw path (decision 079), on real server processes:
@@ -62,6 +64,8 @@ function signAhead() {
     issued(university, at('erased'), day(30));
   }
   issued(university, 'required 7');
+  issued(university, 'leaf 1', day(30));
+  issued(employer, 'leaf 1', day(30));
   issued(employer, 'removed 9');
   issued(employer, 'removed 10');
 }
@@ -183,6 +187,38 @@ describe.each(['SQLite', 'PostgreSQL'])('a credential on the raw path, on %s', (
     expect((await send('/verify', { bio_info: bio('erased') })).body).toEqual({ 'Verification Result': 'Failure' });
     expect((await send('/register', { id_info: line, bio_info: bio('erased') })).body).toMatchObject({ 'DID already generated': false });
   });
+});
+
+describe('the credential leaf on the raw path (decision 086)', () => {
+  it('is computed by the server from the issuer and the derived secret, and handed to storage with the identity', async () => {
+    // A derivation thread, as in production: the leaf crosses back from it with the identity.
+    const testApp = await startTestApp({ env: { TRUSTED_ISSUERS: trusted, DERIVATION_THREADS: '1' } });
+    try {
+      const recorded = recordRegistrations(testApp.storage);
+      const register = async (id_info: string, bio_info: string) => {
+        secrets.add(id_info);
+        const reply = await testApp.app.inject({ method: 'POST', url: '/register', payload: { id_info, bio_info } });
+        return reply.json<Record<string, unknown>>();
+      };
+      // The secret a device holding the biometric derives (one OPRF round of its own).
+      const secretOf = async (bio: string) => (await new ZkTestClient(viaInject(testApp.app), artifacts).identityOf(bio)).secretScalar;
+      expect(await register('leaf plain', 'raw leaf: a plain ID’s biometric')).toMatchObject({ 'DID already generated': false });
+      expect(await register(issued(university, 'leaf 1', day(30)), 'raw leaf: the student')).toMatchObject({
+        'DID already generated': false,
+      });
+      expect(await register(issued(employer, 'leaf 1', day(30)), 'raw leaf: the employee')).toMatchObject({
+        'DID already generated': false,
+      });
+      expect(recorded).toHaveLength(3);
+      expect(recorded[0]).not.toHaveProperty('credentialLeaf');
+      expect(recorded[1]!.credentialLeaf).toBe(credentialLeaf(issuerPublicKey(university), await secretOf('raw leaf: the student')));
+      expect(recorded[2]!.credentialLeaf).toBe(credentialLeaf(issuerPublicKey(employer), await secretOf('raw leaf: the employee')));
+      // Already registered: nothing new is written, whatever was handed over.
+      expect(await register(issued(university, 'leaf 1', day(30)), 'raw leaf: someone else')).toEqual({ 'DID already generated': true });
+    } finally {
+      await testApp.destroy();
+    }
+  }, 240_000);
 });
 
 describe('REQUIRE_CREDENTIAL=true', () => {

@@ -99,3 +99,4 @@ export { proveSignInCredential, type SignInCredentialArtifacts } from './sign-in
 export { verifySignInCredentialProof } from './sign-in-credential/verify-sign-in-credential-proof.ts';
 export { signInCredentialPublicSignals, type SignInBinding } from './sign-in-credential/sign-in-credential-signals.ts';
 export { WireCredentialSignInProof } from './sign-in-credential/sign-in-credential-schemas.ts';
+export { credentialLeaf } from './credential/credential-leaf.ts';

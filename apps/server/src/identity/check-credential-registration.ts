@@ -1,3 +1,4 @@
+import { isFieldElement } from '@zeroid/protocol';
 import { dayOf } from '@zeroid/protocol/credential';
 import type { CredentialClaim, ZkRegisterV3Body } from '@zeroid/protocol/v3';
 import { issuersRoot } from '../credentials/issuers-root.ts';
@@ -18,8 +19,12 @@ import { checkRegistrationV3, type CheckedRegistrationV3, type V3Evaluator } fro
  *   to the challenge's own days (`challengeDayProblem`): from the day it was issued to the day it
  *   expires. A later day only makes the expiry check stricter; an earlier one would let a credential
  *   that expired before the challenge was issued prove.
- * The proof is then verified under the credential circuit's key, with both appended to the signals.
- * @throws Problem 400 `ISSUER_NOT_TRUSTED` or `CREDENTIAL_DAY_INVALID`, or what `checkRegistrationV3` throws.
+ * - `leaf`, the credential leaf the proof outputs (decision 086), must be a field element; the proof
+ *   then holds only if it is the leaf the circuit computes, and it is what the identity is filed with.
+ * The proof is then verified under the credential circuit's key, with the leaf as the third signal and
+ * the day and the root appended.
+ * @throws Problem 400 `INVALID_FIELD_ELEMENT`, `ISSUER_NOT_TRUSTED` or `CREDENTIAL_DAY_INVALID`, or what
+ *   `checkRegistrationV3` throws.
  */
 export function checkCredentialRegistration(
   body: ZkRegisterV3Body & { credential: CredentialClaim },
@@ -27,7 +32,10 @@ export function checkCredentialRegistration(
   policy: { trustedIssuers: readonly TrustedIssuer[]; challengeTtlMs: number },
   now: Date,
 ): CheckedRegistrationV3 {
-  const { today, issuersRoot: claimedRoot } = body.credential;
+  const { today, issuersRoot: claimedRoot, leaf } = body.credential;
+  if (!isFieldElement(leaf)) {
+    throw badRequest('INVALID_FIELD_ELEMENT', 'The credential leaf must be a decimal number below the BN254 field modulus.');
+  }
   if (policy.trustedIssuers.length === 0) {
     throw badRequest('ISSUER_NOT_TRUSTED', 'This server trusts no credential issuer: register the ID itself instead.');
   }
@@ -44,11 +52,13 @@ export function checkCredentialRegistration(
     throw credentialDayInvalid();
   }
   const checked = checkRegistrationV3(body, evaluator);
+  const [commitment, idTag, ...inputs] = checked.publicSignals;
   return {
     ...checked,
     circuit: REGISTRATION_CREDENTIAL_KEY,
-    publicSignals: [...checked.publicSignals, String(today), root],
+    publicSignals: [commitment!, idTag!, leaf, ...inputs, String(today), root],
     credentialDay: today,
+    credentialLeaf: leaf,
   };
 }
 

@@ -34,6 +34,8 @@ export interface CheckedRegistrationV3 {
   circuit?: string;
   /** The credential circuit's public day (decision 085), checked against the challenge's own times when it is consumed. */
   credentialDay?: number;
+  /** The credential leaf the credential circuit's proof outputs (decision 086), filed with the identity. */
+  credentialLeaf?: string;
 }
 
 /** Where Z = k·B comes from: the single key, or the threshold nodes' v3 keys (undefined until they publish them). */

@@ -79,6 +79,7 @@ export async function registerClaim(
     const { v3, v2 } = derived;
     did = v3.did;
     const row: NewIdentity = { commitment: v3.commitment, idTag: v3.idTag, did: v3.did };
+    if (v3.credentialLeaf !== undefined) row.credentialLeaf = v3.credentialLeaf;
     if (await storage.identities.holdsCommitmentOrTag(v2)) {
       // A v2 identity holds one of these texts. If it holds both, it is this person's: it moves to v3
       // in one transaction (decision 073), evicting whoever registered under the person's v3 values

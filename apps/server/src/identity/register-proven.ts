@@ -37,9 +37,11 @@ export async function registerProven(
   if (!(await verifier.verifyClaim(registrationClaim(registration.proof, registration.publicSignals, registration.circuit)))) {
     throw badRequest('INVALID_PROOF', 'The registration proof does not hold for these values and OPRF evaluations.');
   }
-  const { commitment, idTag, did, queries } = registration;
-  if (moveFromV2) return moveProven(storage, moveFromV2, { commitment, idTag, did, queries });
-  const outcome = await storage.identities.register({ commitment, idTag, did, queries });
+  const { commitment, idTag, did, queries, credentialLeaf } = registration;
+  // The leaf is in the proof's signals, so it is the one the circuit computed for this secret and issuer.
+  const identity: NewIdentity = { commitment, idTag, did, queries, ...(credentialLeaf === undefined ? {} : { credentialLeaf }) };
+  if (moveFromV2) return moveProven(storage, moveFromV2, identity);
+  const outcome = await storage.identities.register(identity);
   if (!outcome.inserted && outcome.reusedQuery) throw evaluationReused();
   return { inserted: outcome.inserted };
 }

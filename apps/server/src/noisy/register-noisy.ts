@@ -1,4 +1,5 @@
 import { deriveNoisyDid, deriveNoisyIdentity, SEED_BYTES, xorBytes } from '@zeroid/protocol/noisy';
+import { credentialLeaf } from '@zeroid/protocol/credential';
 import type { NoisyIrisCode } from './read-noisy-bio.ts';
 import type { AffinePoint } from '@zeroid/protocol/v3';
 import { randomBytes } from 'node:crypto';
@@ -41,7 +42,7 @@ export async function registerNoisy(
       ? { key: slot.key, seal: xorBytes(seed, slot.pad) }
       : { key: Uint8Array.of(index >> 8, index & 0xff, ...randomBytes(8)), seal: new Uint8Array(randomBytes(SEED_BYTES)) },
   );
-  const { commitment } = deriveNoisyIdentity(seed);
+  const { commitment, secretScalar } = deriveNoisyIdentity(seed);
   const did = deriveNoisyDid(seed, sodiumEd25519PublicKey);
   // The ID is one person's under either protocol version: a v2 identity holding its tag refuses it, as on the exact path.
   if (await storage.identities.holdsCommitmentOrTag({ commitment, idTag: idTags!.v2 })) return { did, inserted: false };
@@ -49,5 +50,7 @@ export async function registerNoisy(
   // person is registered, and verifies through the exact derivation (`noisyCommitments`' caller).
   if (await storage.identities.holdsAnyCommitment([exact.v3, exact.v2])) return { did, inserted: false };
   const row: NewIdentity = { commitment, idTag: idTags!.v3, did, lockers };
+  // A credential's identity is filed in the credential tree as on the exact path (decision 086).
+  if (request.issuer) row.credentialLeaf = credentialLeaf(request.issuer, secretScalar);
   return { did, inserted: (await storage.identities.register(row)).inserted };
 }

@@ -32,6 +32,12 @@ export interface NewIdentity {
    * already stored gives `{inserted: false}` and writes nothing.
    */
   lockers?: NoisyLocker[];
+  /**
+   * The credential leaf Poseidon(CREDENTIAL_LEAF_DS, A.x, A.y, secret) of an identity registered with a
+   * credential (decision 086), a canonical decimal below the field modulus: the proof's third public
+   * signal, or computed by the server on the raw path. Absent for a plain ID.
+   */
+  credentialLeaf?: string;
 }
 
 /** One locker of a noisy biometric (decision 084): its number ‖ tag (10 bytes), and its seal (16 bytes). */

@@ -20,6 +20,12 @@ export const CREDENTIAL_SIGNATURE_DS = asciiField('zeroid/credential/v1');
  */
 export const CREDENTIAL_ID_TAG_LABEL = asciiField('zeroid/credential-id-tag/v1');
 
+/**
+ * Label of the credential leaf: Poseidon([CREDENTIAL_LEAF_DS, A.x, A.y, secret]) (decision 086). Its own
+ * label, so a leaf is never an ID tag nor any other value of the protocol with four inputs.
+ */
+export const CREDENTIAL_LEAF_DS = asciiField('zeroid/credential-leaf/v1');
+
 /** A credential as it was read: every field decoded and canonical; the signature not yet checked. */
 export interface Credential {
   /** The issuer's public key as `issuerPublicKey` prints it (43 base64url characters). */

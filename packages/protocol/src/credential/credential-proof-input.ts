@@ -15,8 +15,9 @@ export interface CredentialStatement extends RegistrationStatement {
  * The prover's input for `circuits/registration-credential.circom` (decision 085). The proof shows
  * what registration-v3's shows (the commitment and the OPRF rounds), and that the ID of the ID round
  * is the ID of `credential`, signed by an issuer in the tree of `statement.issuersRoot` (at `path`)
- * and not expired on `statement.today`. It hides the ID, the credential, its expiry, its signature
- * and which issuer signed it: all of them are private inputs. `id` must be the blinded round of
+ * and not expired on `statement.today`, and it outputs the credential leaf of that issuer and the
+ * biometric's secret (decision 086). It hides the ID, the credential, its expiry, its signature and
+ * which issuer signed it: all of them are private inputs. `id` must be the blinded round of
  * `credential.id` (normalised), or no witness exists.
  */
 export function credentialProofInput(
@@ -40,10 +41,18 @@ export function credentialProofInput(
 }
 
 /**
- * The credential circuit's public signals in snarkjs's order: registration-v3's (commitment, the
- * credential ID tag, B_bio, Z_bio, B_id, Z_id, K, challenge, didHash), then today and issuersRoot. The
- * registrar builds them from what it checked itself, never from the client's copy.
+ * The credential circuit's public signals in snarkjs's order (decision 086): the outputs commitment,
+ * the credential ID tag and the credential leaf (`credentialLeaf`, a canonical decimal), then
+ * registration-v3's inputs (B_bio, Z_bio, B_id, Z_id, K, challenge, didHash), today and issuersRoot. The
+ * registrar builds them from what it checked itself, never from the client's copy: a proof holds only
+ * for the one leaf its witness computes, so the leaf the server files is the one the circuit made.
  */
-export function credentialPublicSignals(commitment: string, idTagField: bigint, statement: CredentialStatement): string[] {
-  return [...registrationPublicSignals(commitment, idTagField, statement), statement.today.toString(), statement.issuersRoot.toString()];
+export function credentialPublicSignals(
+  commitment: string,
+  idTagField: bigint,
+  credentialLeaf: string,
+  statement: CredentialStatement,
+): string[] {
+  const [, , ...inputs] = registrationPublicSignals(commitment, idTagField, statement);
+  return [commitment, idTagField.toString(), credentialLeaf, ...inputs, statement.today.toString(), statement.issuersRoot.toString()];
 }

@@ -13,20 +13,20 @@ export const REGISTRATION_CREDENTIAL_SETUP = {
       bytes: 6294803,
     },
     'registration-credential.r1cs': {
-      sha256: 'e95fdd8d080ac43f8fe57db56da3e00145a77fc473a7a385f9dbc2efebfc1f5e',
-      bytes: 5225104,
+      sha256: 'ca869ec1827f3d1d6b4ff175c7b86e04e262f07eaa01b5eb1a50e90a11b21204',
+      bytes: 5538172,
     },
     'registration-credential.wasm': {
-      sha256: '931aab67af8fd5092bb9983068803d3d6a4926b494b05e555de54b594c0d09e1',
-      bytes: 3728637,
+      sha256: '832046ebedae0e89a1283d2912d8459db65314b04a445297be6a02338e9021b8',
+      bytes: 3731272,
     },
     'registration-credential.zkey': {
-      sha256: 'c3ad247652b46931a362edf7f73873a1d54182788317d9a6eaa8e85409b43901',
-      bytes: 9742985,
+      sha256: '256c34dc28aff655fcc4c63da9f51e36b4f1a7c6843adc38686051f60fca80f1',
+      bytes: 10149025,
     },
     'registration-credential.vkey.json': {
-      sha256: 'b67bcf70fb4366f77b0d62390933dc5ff73f3cdcd6fba665a251bc3e42f26955',
-      bytes: 6090,
+      sha256: '464012f2722df5343938f79cfe8a0d35c8cfbcc086833f9ceec7100404b07e1a',
+      bytes: 6286,
     },
   },
   preparedPhase1: '90c4a4dfbb1f66d44fcf1c4e4656333a1776e57c7ebaf3ebb5b86599a0d8c932',

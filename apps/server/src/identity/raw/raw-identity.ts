@@ -1,5 +1,5 @@
 import { deriveCommitment, deriveDidKey, deriveIdTag, deriveProvingIdentity, normaliseInput, type OprfDomain } from '@zeroid/protocol';
-import { credentialIdTag } from '@zeroid/protocol/credential';
+import { credentialIdTag, credentialLeaf } from '@zeroid/protocol/credential';
 import { deriveRegistration, provingIdentityV3, type AffinePoint } from '@zeroid/protocol/v3';
 import { threadV3Arithmetic } from '../../oprf/baby-jubjub-wasm/wasm-baby-jubjub.ts';
 import { libsodiumReady, sodiumEd25519PublicKey } from '../../oprf/libsodium.ts';
@@ -20,6 +20,8 @@ export interface RawIdentity {
   did: string;
   idTag: string;
   secretScalar?: string;
+  /** v3 only, for an ID that came from a credential: the credential leaf (decision 086), filed with the identity. */
+  credentialLeaf?: string;
 }
 
 /**
@@ -69,12 +71,16 @@ export async function deriveFromRaw(v2: OprfOutputs, v3: OprfOutputs, raw: RawVa
   // A credential's ID has its issuer's own tag space, apart from plain IDs' (decision 079); it came
   // after v2, so both versions carry that one tag and no plain v2 tag can block its holder.
   const credentialTag = raw.issuer && credentialIdTag(raw.issuer, outputNumber(v3Id!));
+  // The same leaf the credential circuit outputs on the zero-knowledge path (decision 086), from the
+  // issuer whose signature was checked and the v3 secret: the identity is filed in the credential tree.
+  const leaf = raw.issuer && { credentialLeaf: credentialLeaf(raw.issuer, registration.secretScalar) };
   return {
     v3: {
       commitment: registration.commitment,
       did: registration.didKey.did,
       idTag: credentialTag ?? registration.idTag,
       ...secret(registration.secretScalar),
+      ...leaf,
     },
     v2: {
       commitment: proving.commitment.toString(),

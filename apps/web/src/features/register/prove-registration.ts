@@ -33,6 +33,8 @@ import type { MoveRefused } from '../../prover/messages.ts';
  * An ID that is a credential (decision 085) is checked against GET /issuers before anything is sent,
  * its ID goes through the ID round, and the credential circuit proves that a trusted issuer signed it
  * and that it has not expired on the challenge's day: the credential itself never leaves this device.
+ * The proof also outputs the credential leaf (decision 086), which is sent as the proof's own third
+ * public signal: the server files the identity under it, and a proof holds for no other leaf.
  */
 export async function proveRegistration(
   input: { idInfo: string; bioInfo: string },
@@ -73,7 +75,7 @@ export async function proveRegistration(
   const artifacts = await artifactsRequest;
   progress({ stage: 'proving' });
   timelineMark('proof-started');
-  const { proof } = await groth16.fullProve(proofInput, artifacts.wasm, artifacts.zkey);
+  const { proof, publicSignals } = await groth16.fullProve(proofInput, artifacts.wasm, artifacts.zkey);
   timelineMark('proof-done');
   const held = await v2Request;
   const body: ZkRegisterV3Body = {
@@ -83,7 +85,8 @@ export async function proveRegistration(
     proof: packGroth16Proof(proof).map(String),
     didSignature: signWithDid(v3RegistrationMessage(fields), registration.didKey.secretKey),
     ...(held ? { moveFromV2: held.holding } : {}),
-    ...(claim ? { credential: claim } : {}),
+    // The credential circuit's signals: commitment, idTag, credentialLeaf, then its inputs.
+    ...(claim ? { credential: { ...claim, leaf: publicSignals[2]! } } : {}),
   };
   progress({ stage: 'sending' });
   try {
