@@ -15,13 +15,19 @@ import { isStorageFailure } from '../storage/storage-failure.ts';
  */
 export function errorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   const problem = toProblem(error);
-  if (problem.statusCode >= 500) {
+  if (problem.statusCode >= 500 && !refusedOnPurpose(error)) {
     request.log.error({ err: { name: error.name, code: (error as FastifyError).code, stack: error.stack } }, 'request failed');
+  } else if (problem.statusCode >= 500) {
+    // Busy or too few OPRF nodes: the server answered as designed, so an operator sees a warning, not a stack.
+    request.log.warn({ code: problem.code, statusCode: problem.statusCode }, 'request refused for now');
   } else {
     request.log.info({ code: problem.code, statusCode: problem.statusCode }, 'request rejected');
   }
   void replyProblem(reply, problem);
 }
+
+/** A 5xx our own code chose (NOISY_BUSY, OPRF_BUSY, too few OPRF nodes), as against a bug or a failing database. */
+const refusedOnPurpose = (error: Error) => error instanceof Problem || error instanceof OprfNodesUnavailable;
 
 function toProblem(error: FastifyError | Error): Problem {
   if (error instanceof Problem) return error;
