@@ -201,6 +201,48 @@ test('a site that asks is told the issuer of a registered credential, and only t
   }
 });
 
+test('a person who unticks "Tell the site which organisation vouches for my ID" signs in with the same pseudonym and shares no credential: no bucket asked, no credential proof sent', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  expect(person.pseudonym, 'the first test registers the person').not.toBe('');
+  const recorded: Request[] = [];
+  page.context().on('request', (request) => recorded.push(request));
+  await recordStatusLines(page);
+  await startCredentialSignIn(page);
+  // The site asked, so the box starts ticked; the person unticks it before anything is typed.
+  const share = page.getByRole('checkbox', { name: 'Tell The Credential Site which organisation vouches for my ID', exact: true });
+  await expect(share).toBeChecked();
+  await share.uncheck();
+  await expectNoViolations(page, 'sign-in screen of a site that asks for a credential, the person declining');
+
+  // A missed try (a biometric never registered) keeps the choice as the person made it.
+  await page.getByPlaceholder('Touch to verify!', { exact: true }).fill(`never registered ${Date.now()}`);
+  await page.getByRole('button', { name: 'Verify User', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('Not recognised, try again.');
+  await expect(share).not.toBeChecked();
+  await expect(share).toBeEnabled();
+
+  const declined = await verifyHeld(page, person.bio);
+  // Not to be changed while the proof is on its way.
+  await expect(share).toBeDisabled();
+  await expect(share).not.toBeChecked();
+  expect(declined.body.credentialProof).toBeUndefined();
+  expect(declined.lines).not.toContain('Looking for the credential your ID was registered with…');
+  await expect(page.getByTestId('sign-in-credential-outcome')).toHaveText(
+    'You chose not to tell The Credential Site which organisation vouches for your ID: it will not be told of a credential.',
+  );
+  await declined.release();
+  await expect(page.locator('#signed-in')).toHaveText(person.pseudonym);
+  await expect(page.locator('#credential')).toHaveText('No credential was shared: ZeroID vouches only for your pseudonym.');
+
+  // Nothing of the credential was looked for or sent.
+  expect(recorded.filter((r) => new URL(r.url()).pathname === '/credential-members').map((r) => r.url())).toEqual([]);
+  const proofPosts = recorded.filter((r) => r.method() === 'POST' && /\/signin\/[^/]+\/proof$/.test(new URL(r.url()).pathname));
+  expect(proofPosts).toHaveLength(1);
+  for (const r of recorded) expect(r.postData() ?? '', `${r.method()} ${new URL(r.url()).pathname}`).not.toContain('credentialProof');
+});
+
 test('on a phone: the phone says the site asks before anything is typed, proves the credential too, says what the site will be told, and the screen goes back to the site with it', async ({
   page,
   browser,

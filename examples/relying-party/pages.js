@@ -26,7 +26,7 @@ export function homePage(setup, zeroidUrl) {
 <p>Sign in with your ZeroID identity. You will prove it is you with your biometric, on ZeroID's own screen.</p>
 <p><a id="sign-in" class="button" href="/login">Sign in with ZeroID</a></p>
 <p><a id="sign-in-credential" class="button secondary" href="/login?ask=credential">Sign in and show who vouches for my ID</a></p>
-<p class="hint">The second asks ZeroID which organisation vouches for your ID (the scope <code>credential</code>): if your ID was registered with a credential, this site learns its issuer's name, and nothing else about it.</p>
+<p class="hint">The second asks ZeroID which organisation vouches for your ID (the scope <code>credential</code>): if your ID was registered with a credential and you agree on ZeroID's screen, this site learns its issuer's name, and nothing else about it.</p>
 <p class="hint">No identity yet? <a href="${escape(zeroidUrl)}/register">Register one at ZeroID</a> first.</p>`);
   }
   return page(`<h1>Not ready to sign in</h1>${problem(setup.problem)}`);

@@ -12,8 +12,22 @@ export type ProverRequest =
   | { id: number; type: 'verify'; bioInfo: string; session?: string | undefined }
   // A sign-in's site asks which organisation vouches for the person's ID: load its circuit (decision 089).
   | { id: number; type: 'prepare-sign-in-credential' }
-  // Sign in with ZeroID (decision 023), with the credential's proof when the site asks (decision 089).
-  | { id: number; type: 'sign-in'; bioInfo: string; uid: string; scope: string; challenge: string; asksCredential: boolean };
+  // Sign in with ZeroID (decision 023), with the credential's proof when the site asks and the person lets it be told (decision 089).
+  | ({ id: number; type: 'sign-in' } & SignInRequest);
+
+/**
+ * A sign-in to prove: the person's biometric, the sign-in's id, scope and challenge, whether its site
+ * asks which organisation vouches for the person's ID, and whether the person lets it be told (the
+ * screen's box, ticked unless they untick it; read only when the site asks).
+ */
+export interface SignInRequest {
+  bioInfo: string;
+  uid: string;
+  scope: string;
+  challenge: string;
+  asksCredential: boolean;
+  shareCredential: boolean;
+}
 
 export type ProverResponse =
   | { id: number; type: 'progress'; progress: Progress }
@@ -28,8 +42,8 @@ export type MoveRefused = { moveRefused: true; message: string };
 /**
  * What a sign-in sends: the membership proof and, when the site asked which organisation vouches for
  * the person's ID (decision 089), whether a credential was found: `shared` with its proof and its issuer's name (what the site will
- * be told, for the screen to say), or `none`.
+ * be told, for the screen to say), or `none`; `declined` when the person chose not to tell, so none was looked for.
  */
 export type SignInProofs =
-  | { proof: SemaphoreProof; credential: 'not-asked' | 'none' }
+  | { proof: SemaphoreProof; credential: 'not-asked' | 'declined' | 'none' }
   | { proof: SemaphoreProof; credential: 'shared'; credentialProof: WireCredentialSignInProof; issuerName: string };

@@ -1,7 +1,7 @@
 import type { RegisterReply, VerifyReply } from '@zeroid/protocol';
 import type { Progress } from '../shared/progress.ts';
 import { ApiError } from '../shared/http.ts';
-import type { MoveRefused, ProverRequest, ProverResponse, SignInProofs } from './messages.ts';
+import type { MoveRefused, ProverRequest, ProverResponse, SignInProofs, SignInRequest } from './messages.ts';
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void; onProgress?: ((p: Progress) => void) | undefined };
 
@@ -100,12 +100,9 @@ export function prepareSignInCredential(): void {
 }
 
 /**
- * Sign in with ZeroID: a proof for the site's scope and, when the site asks for it, the credential's
- * proof (decision 089); undefined when the biometric is not registered.
+ * Sign in with ZeroID: a proof for the site's scope and, when the site asks for it and the person lets
+ * it be told, the credential's proof (decision 089); undefined when the biometric is not registered.
  */
-export function signInInBrowser(
-  input: { bioInfo: string; uid: string; scope: string; challenge: string; asksCredential: boolean },
-  onProgress?: (p: Progress) => void,
-): Promise<SignInProofs | undefined> {
+export function signInInBrowser(input: SignInRequest, onProgress?: (p: Progress) => void): Promise<SignInProofs | undefined> {
   return call<SignInProofs | undefined>({ type: 'sign-in', ...input }, onProgress);
 }

@@ -4,6 +4,6 @@
  */
 export function whatTheSiteReceives(asksCredential: boolean): string {
   return asksCredential
-    ? 'It receives a pseudonym for this site and, if your ID was registered with a credential, the name of the organisation that issued it: not your ID, not your credential, not your biometric, not your DID.'
+    ? 'It receives a pseudonym for this site and, if your ID was registered with a credential and you let it, the name of the organisation that issued it: not your ID, not your credential, not your biometric, not your DID.'
     : 'It receives only a pseudonym for this site: not your ID, not your biometric, not your DID.';
 }

@@ -5,7 +5,7 @@ import { locateCredential } from '../../prover/locate-credential.ts';
 import { signInCredentialArtifacts } from '../../prover/artifact-cache.ts';
 import { downloadProgress } from '../../prover/download-progress.ts';
 import { timelineMark } from '../../shared/timeline-mark.ts';
-import type { SignInProofs } from '../../prover/messages.ts';
+import type { SignInProofs, SignInRequest } from '../../prover/messages.ts';
 
 /**
  * Sign in with ZeroID (decision 023): a membership proof (`proveMembership`) with the scope of the
@@ -17,16 +17,17 @@ import type { SignInProofs } from '../../prover/messages.ts';
  * credential, a second proof: the identity's credential leaf is in the credential tree, for an issuer
  * it names, with the same scope and message, so its nullifier equals the first proof's, which ties
  * the two to one person without revealing the leaf. The secret never leaves this worker.
+ *
+ * A person who unticks the screen's box declines: nothing of the credential is looked for (no GET
+ * /issuers, no credential-tree bucket) or proven, and the sign-in goes on as if the site had not asked.
  */
-export async function proveSignIn(
-  input: { bioInfo: string; uid: string; scope: string; challenge: string; asksCredential: boolean },
-  progress: (p: Progress) => void,
-): Promise<SignInProofs | undefined> {
+export async function proveSignIn(input: SignInRequest, progress: (p: Progress) => void): Promise<SignInProofs | undefined> {
   const binding = { message: signInMessage(input.challenge, input.uid), scope: input.scope };
   const membership = await proveMembership(input.bioInfo, () => Promise.resolve(binding), progress);
   if (!membership) return undefined;
   const { proof, secret } = membership;
   if (!input.asksCredential) return { proof, credential: 'not-asked' };
+  if (!input.shareCredential) return { proof, credential: 'declined' };
 
   progress({ stage: 'finding-credential' });
   const located = await locateCredential(secret);

@@ -43,7 +43,9 @@ export function SignInPage() {
   // Decision 029: verify on a phone instead, through a cross-device session; pointless on the phone itself.
   const [onPhone, setOnPhone] = useState(false);
   const [phoneHere] = useState(isPhone);
-  // Decision 089: what this try found of the credential the site asked about, said before leaving.
+  // Decision 089: whether the person lets a site that asks be told who vouches for their ID (ticked
+  // because the site asked; kept across tries), and what this try found, said before leaving.
+  const [shareCredential, setShareCredential] = useState(true);
   const [credentialNote, setCredentialNote] = useState<string>();
 
   useEffect(() => {
@@ -84,7 +86,7 @@ export function SignInPage() {
       async (onProgress) => {
         const proofs = await (
           await prover()
-        ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge, asksCredential }, onProgress);
+        ).signInInBrowser({ bioInfo, uid, scope: details.scope, challenge, asksCredential, shareCredential }, onProgress);
         onProgress({ stage: 'sending' });
         timelineMark('sign-in-proved');
         setCredentialNote(proofs && credentialOutcome(proofs, details.site.name));
@@ -123,7 +125,9 @@ export function SignInPage() {
           Sign in to <strong>{details.site.name}</strong> ({details.site.host}). {whatTheSiteReceives(details.asksCredential)}
         </p>
       ) : null}
-      {details?.asksCredential ? <CredentialRequest site={details.site.name} /> : null}
+      {details?.asksCredential ? (
+        <CredentialRequest site={details.site.name} share={shareCredential} onShare={setShareCredential} disabled={pending} />
+      ) : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={setBioInfo}

@@ -39,6 +39,8 @@ export function PhoneSignIn({
   const [bioInfo, setBioInfo] = useState('');
   const { pending, progress, error, setError, run } = usePendingCall();
   const [outcome, setOutcome] = useState<Outcome>();
+  // Decision 089: ticked because the site asked; the person unticks it to sign in without telling.
+  const [shareCredential, setShareCredential] = useState(true);
 
   // The worker and the proving artifacts load while the biometric is typed, the credential's too when the site asks.
   useEffect(
@@ -60,7 +62,9 @@ export function PhoneSignIn({
     await run(async (onProgress) => {
       const details = await requestJson<PhoneSignInDetailsReply>(apiUrls.phoneSignIn(session));
       const { uid, scope, challenge, asksCredential } = details;
-      const proofs = await (await prover()).signInInBrowser({ bioInfo, uid, scope, challenge, asksCredential }, onProgress);
+      const proofs = await (
+        await prover()
+      ).signInInBrowser({ bioInfo, uid, scope, challenge, asksCredential, shareCredential }, onProgress);
       onProgress({ stage: 'sending' });
       if (proofs === undefined) return fail();
       const { proof } = proofs;
@@ -116,7 +120,9 @@ export function PhoneSignIn({
       <p className="lead" data-testid="sign-in-site">
         Sign in to <strong>{site.name}</strong> ({site.host}) on the other screen. {whatTheSiteReceives(asksCredential)}
       </p>
-      {asksCredential ? <CredentialRequest site={site.name} /> : null}
+      {asksCredential ? (
+        <CredentialRequest site={site.name} share={shareCredential} onShare={setShareCredential} disabled={pending} />
+      ) : null}
       <BiometricForm
         bioInfo={bioInfo}
         onBioInfo={setBioInfo}
