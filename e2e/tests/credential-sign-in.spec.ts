@@ -20,7 +20,9 @@ import { decodeQrDataUrl } from './qr.ts';
  * shows no credential. A plain identity asked the same is told no credential was found, and the site
  * that no credential was shared. No request carries the ID, the credential or a biometric. Then the
  * same on a phone (decision 029): the phone says the site asks, proves the credential and says what the site will be told,
- * and the screen goes back to the site with it.
+ * and the screen goes back to the site with it. A person who unticks "Tell <site> which organisation vouches for my ID",
+ * on the screen or on the phone, signs in with the same pseudonym: nothing of the credential is looked for or sent, and
+ * the site shows that none was shared.
  */
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 let site: ChildProcess;
@@ -278,5 +280,45 @@ test('on a phone: the phone says the site asks before anything is typed, proves 
   await page.waitForURL(`${siteUrl}/`);
   await expect(page.locator('#signed-in')).toHaveText(person.pseudonym);
   await expect(page.locator('#credential')).toHaveText('Credential from Example University');
+  await phone.close();
+});
+
+test('on a phone: a person who unticks the box signs in with the same pseudonym, the phone looks for and sends no credential, and the site is told of none', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  expect(person.pseudonym, 'the first test registers the person').not.toBe('');
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const mobile = await phone.newPage();
+  const recorded: Request[] = [];
+  phone.on('request', (request) => recorded.push(request));
+  // As in the phone's journey above: its membership prover is in its cache before the session starts.
+  const warmed = mobile.waitForResponse((r) => /\/artifacts\/semaphore-\d+\.zkey$/.test(new URL(r.url()).pathname));
+  await mobile.goto('/user-verification');
+  await (await warmed).finished();
+  await startCredentialSignIn(page);
+  await page.getByRole('button', { name: 'Verify on my phone instead', exact: true }).click();
+  const link = decodeQrDataUrl((await page.locator('img.qr').getAttribute('src'))!);
+  await mobile.goto(link!);
+  const share = mobile.getByRole('checkbox', { name: 'Tell The Credential Site which organisation vouches for my ID', exact: true });
+  await expect(share).toBeChecked();
+  await share.uncheck();
+  const posted = mobile.waitForRequest(
+    (r) => r.method() === 'POST' && /^\/sessions\/[0-9a-f]{32}\/sign-in$/.test(new URL(r.url()).pathname),
+  );
+  await mobile.getByPlaceholder('Touch to verify!', { exact: true }).fill(person.bio);
+  await mobile.getByRole('button', { name: 'Verify User', exact: true }).click();
+  const body = (await posted).postDataJSON() as { proof: { nullifier: string }; credentialProof?: unknown };
+  expect(body.proof.nullifier).toMatch(/^\d+$/);
+  expect(body.credentialProof).toBeUndefined();
+  await expect(mobile.getByTestId('sign-in-credential-outcome')).toHaveText(
+    'You chose not to tell The Credential Site which organisation vouches for your ID: it will not be told of a credential.',
+  );
+  expect(recorded.filter((r) => new URL(r.url()).pathname === '/credential-members').map((r) => r.url())).toEqual([]);
+  await typePhoneCodeOnScreen(mobile, page);
+  await page.waitForURL(`${siteUrl}/`);
+  await expect(page.locator('#signed-in')).toHaveText(person.pseudonym);
+  await expect(page.locator('#credential')).toHaveText('No credential was shared: ZeroID vouches only for your pseudonym.');
   await phone.close();
 });
