@@ -171,6 +171,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       oidc: storage.oidc,
       keySecret: oidcKeySecret,
       signInTtlSeconds: config.signInTtlSeconds,
+      trustedIssuers: config.trustedIssuers,
     }),
 
     start(appLog) {

@@ -1,10 +1,12 @@
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { TrustedIssuer } from '../credentials/trusted-issuers.ts';
 import type { OidcRepository } from '../storage/types.ts';
 import { allowFormPostToRedirectUri } from './form-post-csp.ts';
 import {
   asksCredential,
   CREDENTIAL_CLAIMS,
   CREDENTIAL_SCOPE,
+  claimStillTrue,
   credentialClaimOf,
   saveCredentialClaim,
   type CredentialClaim,
@@ -58,6 +60,8 @@ export function createProvider(options: {
   cookieKeys: string[];
   /** How long an authorization request waits for its proof (SIGN_IN_TTL_SECONDS). */
   signInTtlSeconds: number;
+  /** TRUSTED_ISSUERS: a stored credential claim is told only while its issuer is one of them. */
+  trustedIssuers: readonly TrustedIssuer[];
 }) {
   const configuration: Configuration = {
     adapter: storageAdapter(options.oidc),
@@ -102,7 +106,9 @@ export function createProvider(options: {
       accountId: sub,
       claims: async (_use, scope) => ({
         sub,
-        ...(asksCredential(scope) ? await credentialClaimOf(options.oidc, token?.grantId) : undefined),
+        ...(asksCredential(scope)
+          ? claimStillTrue(await credentialClaimOf(options.oidc, token?.grantId), options.trustedIssuers)
+          : undefined),
       }),
     }),
     // Nothing identifying is released, so nothing to consent to beyond the site named on the proof

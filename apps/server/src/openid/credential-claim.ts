@@ -1,3 +1,4 @@
+import type { TrustedIssuer } from '../credentials/trusted-issuers.ts';
 import type { OidcRepository } from '../storage/types.ts';
 
 /** The scope a site asks with to be told which organisation vouches for the person's ID (decision 088). */
@@ -42,4 +43,14 @@ export async function credentialClaimOf(oidc: OidcRepository, grantId: string | 
   return typeof credential_issuer === 'string' && typeof credential_issuer_name === 'string'
     ? { credential_issuer, credential_issuer_name }
     : undefined;
+}
+
+/**
+ * A stored claim as it may be told now: only while its issuer is still in TRUSTED_ISSUERS, under the
+ * name the operator gives it now. A token issued before a restart that removed the issuer keeps
+ * working for `sub`, never for the issuer (decision 079: a removed issuer is never claimed).
+ */
+export function claimStillTrue(claim: CredentialClaim | undefined, trustedIssuers: readonly TrustedIssuer[]): CredentialClaim | undefined {
+  const issuer = claim && trustedIssuers.find((trusted) => trusted.publicKey === claim.credential_issuer);
+  return issuer && { credential_issuer: issuer.publicKey, credential_issuer_name: issuer.name };
 }

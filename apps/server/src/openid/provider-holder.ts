@@ -1,4 +1,5 @@
 import type Provider from 'oidc-provider';
+import type { TrustedIssuer } from '../credentials/trusted-issuers.ts';
 import type { OidcRepository } from '../storage/types.ts';
 import { createProvider } from './create-provider.ts';
 import { KEY_REFRESH_MS, loadOidcKeys } from './signing-keys.ts';
@@ -9,7 +10,13 @@ import { KEY_REFRESH_MS, loadOidcKeys } from './signing-keys.ts';
  * signs. Its state is all in storage, so a rebuilt provider continues every login in flight. The
  * keys are stored sealed under `keySecret`, which is never in the database (decision 038).
  */
-export function providerHolder(options: { issuer: string; oidc: OidcRepository; keySecret: Uint8Array; signInTtlSeconds: number }) {
+export function providerHolder(options: {
+  issuer: string;
+  oidc: OidcRepository;
+  keySecret: Uint8Array;
+  signInTtlSeconds: number;
+  trustedIssuers: readonly TrustedIssuer[];
+}) {
   let current: { provider: Provider; keys: string; checkedAt: number } | undefined;
   let loading: Promise<Provider> | undefined;
 
@@ -23,6 +30,7 @@ export function providerHolder(options: { issuer: string; oidc: OidcRepository; 
         signing: keys.signing,
         cookieKeys: keys.cookie,
         signInTtlSeconds: options.signInTtlSeconds,
+        trustedIssuers: options.trustedIssuers,
       });
       // The routes set X-Forwarded-Host and -Proto to PUBLIC_URL's before every hand-over.
       provider.proxy = true;
