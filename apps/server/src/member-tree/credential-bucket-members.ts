@@ -9,9 +9,13 @@ import { leafWithProof } from './leaf-with-proof.ts';
  * Bucketing by the commitment, not the leaf, means a device asks for one bucket, its own, whatever
  * the number of trusted issuers, and tells the server nothing /members did not. The commitments
  * themselves are not in the reply. A leaf whose identity, or itself, is erased (0) is left out.
- * `memberRoot` is the member tree's root at the same moment: the reply changes when either root does.
+ * `roots` names both trees' roots at that moment (the reply changes when either does); `settled` says
+ * neither tree moved during the read, so no leaf filed meanwhile can be missing: only then may the
+ * reply be kept for those roots.
  */
 export async function credentialBucketMembers(members: Registry, credentials: Registry, leaves: CredentialLeafRepository, bucket: string) {
+  const rootsOf = () => `${members.root} ${credentials.root}`;
+  const before = rootsOf();
   const owned = await leaves.positionsOf(members.leavesInBucket(bucket));
   // From here on synchronous: both trees as they are at one moment, whatever catch-up ran during the read.
   const live = owned.filter(
@@ -22,7 +26,8 @@ export async function credentialBucketMembers(members: Registry, credentials: Re
       credentials.commitmentAt(position) !== '0',
   );
   return {
-    memberRoot: members.root,
+    roots: rootsOf(),
+    settled: rootsOf() === before,
     reply: {
       size: credentials.size,
       depth: credentials.provingDepth,

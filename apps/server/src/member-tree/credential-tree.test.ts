@@ -159,6 +159,36 @@ describe('GET /credential-members, bucketed by the commitment (decision 088)', (
     expect((await test.app.inject({ url: '/credential-members?bucket=' })).json()).toMatchObject({ error: { code: 'BUCKET_LENGTH' } });
   });
 
+  it('keeps no reply built while a tree moved: a leaf filed during the read is in the next reply', async () => {
+    // A bucket no other case asked for, so no reply of it is kept yet.
+    const asked = [commitment(0), commitment(1), personCommitment].map((c) => memberBucket(c, 1));
+    const bucket = [...'0123456789abcdef'].find((b) => !asked.includes(b))!;
+    let late = 5_000;
+    while (memberBucket(commitment(late), 1) !== bucket) late += 3;
+    const read = test.storage.credentialLeaves.positionsOf.bind(test.storage.credentialLeaves);
+    const during = vi.spyOn(test.storage.credentialLeaves, 'positionsOf').mockImplementationOnce(async (indexes) => {
+      const owned = await read(indexes);
+      await test.storage.identities.register({
+        commitment: commitment(late),
+        idTag: 'late',
+        did: 'late',
+        credentialLeaf: credential(late),
+      });
+      await Promise.all([test.registry.catchUp(), test.services.credentialRegistry.catchUp()]);
+      return owned;
+    });
+    const leavesOf = async () =>
+      (await test.app.inject({ url: `/credential-members?bucket=${bucket}` }))
+        .json<{ members: Array<{ leaf: string }> }>()
+        .members.map((m) => m.leaf);
+    try {
+      expect(await leavesOf()).not.toContain(credential(late));
+      expect(await leavesOf()).toContain(credential(late));
+    } finally {
+      during.mockRestore();
+    }
+  });
+
   it("the device's search asks for one bucket, its commitment's (the one it asks /members for), and finds its leaf there", async () => {
     await test.storage.identities.register({ commitment: personCommitment, idTag: 'person', did: 'person', credentialLeaf: personLeaf });
     const address = await test.app.listen({ port: 0, host: '127.0.0.1' });
