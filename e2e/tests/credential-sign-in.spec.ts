@@ -138,6 +138,7 @@ test('a site that asks is told the issuer of a registered credential, and only t
   await startCredentialSignIn(page);
   await expect(page.getByTestId('sign-in-credential')).toContainText('The Credential Site asks which organisation vouches for your ID.');
   await expectNoViolations(page, 'sign-in screen of a site that asks for a credential');
+  const askedFrom = recorded.length;
   const asked = await verifyHeld(page, bio);
   expect(asked.lines).toContain('Computing the proof of your credential on this device…');
   await expect(page.getByTestId('sign-in-credential-outcome')).toHaveText(
@@ -149,6 +150,15 @@ test('a site that asks is told the issuer of a registered credential, and only t
   // One nullifier for both proofs: what ties the credential to the person signing in.
   expect(credentialProof?.nullifier).toBe(asked.body.proof.nullifier);
   await asked.release();
+  // One bucket of the credential tree, the one the sign-in asked /members for (decision 088).
+  const bucketsOf = (pathname: string) =>
+    recorded
+      .slice(askedFrom)
+      .map((r) => new URL(r.url()))
+      .filter((url) => url.pathname === pathname && url.searchParams.has('bucket'))
+      .map((url) => url.searchParams.get('bucket'));
+  expect(bucketsOf('/credential-members')).toHaveLength(1);
+  expect(bucketsOf('/credential-members')).toEqual(bucketsOf('/members'));
   await expect(page.locator('#credential')).toHaveText('Credential from Example University');
   const pseudonym = await page.locator('#signed-in').textContent();
   expect(pseudonym).toMatch(/^Signed in as [A-Za-z0-9_-]{43}$/);

@@ -5,6 +5,7 @@ import { failOnPhone } from './sessions/fail-on-phone.ts';
 import { ownedSession } from './sessions/owned-session.ts';
 import { pendingSessionQr } from './sessions/pending-session-qr.ts';
 import { anotherSignInTry } from './openid/another-sign-in-try.ts';
+import { credentialBucket } from './openid/credential-bucket.ts';
 import { finishSignInOnPhone } from './openid/finish-sign-in-on-phone.ts';
 import { openSessionOnPhone } from './openid/open-session-on-phone.ts';
 import { phoneSignInDetails } from './openid/phone-sign-in-details.ts';
@@ -32,6 +33,7 @@ export function routeUseCases(deps: AppDeps) {
     anotherSignInTry: bound(anotherSignInTry),
     confirmOnScreen: bound(confirmOnScreen),
     createSession: bound(createSession),
+    credentialBucket: bound(credentialBucket),
     eraseClaim: bound(eraseClaim),
     erasureScopes: bound(erasureScopes),
     failOnPhone: bound(failOnPhone),

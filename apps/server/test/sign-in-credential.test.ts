@@ -180,9 +180,12 @@ async function credentialProofFor(login: Login, bio: string, issuer: Uint8Array,
 /** The leaf of `bio`'s identity for `issuer` and its Merkle path, from GET /credential-members, or undefined. */
 async function credentialPath(bio: string, issuer: Uint8Array) {
   const zk = new ZkTestClient(viaHttp(server.url), artifacts);
-  const leaf = credentialLeaf(issuerPublicKey(issuer), (await zk.identityOf(bio)).secretScalar);
+  const { secretScalar, commitment } = await zk.identityOf(bio);
+  const leaf = credentialLeaf(issuerPublicKey(issuer), secretScalar);
+  // The bucket is the commitment's, as GET /members is asked for: one request whatever the issuer.
   const { bucketHexChars } = (await (await fetch(`${server.url}/credential-members`)).json()) as { bucketHexChars: number };
-  const reply = (await (await fetch(`${server.url}/credential-members?bucket=${memberBucket(leaf, bucketHexChars)}`)).json()) as {
+  const bucket = memberBucket(commitment.toString(), bucketHexChars);
+  const reply = (await (await fetch(`${server.url}/credential-members?bucket=${bucket}`)).json()) as {
     root: string;
     members: Array<{ leaf: string; proofIndex: number; siblings: string[] }>;
   };

@@ -13,16 +13,18 @@ export const CredentialMemberWithProof = Type.Object(
 );
 
 /**
- * GET /credential-members?bucket=…: the credential tree's size, depth and root, and, for a bucket (the
- * first hex characters of sha256 of the decimal leaf, as many as `bucketHexChars`), every leaf in it
- * with its Merkle proof. The server learns the bucket, never which leaf a sign-in proves.
+ * GET /credential-members?bucket=…: the credential tree's size, depth and root, the member tree's
+ * `bucketHexChars`, and, for a bucket of the member tree (the first hex characters of sha256 of the
+ * decimal identity commitment, as many as `bucketHexChars`: the bucket GET /members takes), the
+ * credential leaf of every identity in it that has one, with its Merkle proof, never the commitments.
+ * The server learns the bucket GET /members told it, never which leaf a sign-in proves.
  */
 export const CredentialMembersReply = Type.Object(
   {
     size: Type.Integer({ minimum: 0 }),
     depth: Type.Integer({ minimum: 1, maximum: 32 }),
     root: decimal('current root of the credential tree'),
-    bucketHexChars: Type.Integer({ minimum: 0, maximum: 4 }),
+    bucketHexChars: Type.Integer({ minimum: 0, maximum: 4, description: 'the member tree’s bucket length, as GET /members says it' }),
     bucket: Type.Optional(Type.String()),
     members: Type.Optional(Type.Array(CredentialMemberWithProof)),
   },

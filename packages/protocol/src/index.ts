@@ -43,7 +43,7 @@ export { memberBucket } from './member-bucket.ts';
 export { sessionMessage } from './session-message.ts';
 export { signInScope, signInSectorUriScope, signInMessage, nullifierSubject } from './sign-in-scope.ts';
 export { signInSubject } from './sign-in-subject.ts';
-export { isSecretOfCommitment } from './baby-jubjub-commitment.ts';
+export { commitmentOfSecretScalar, isSecretOfCommitment } from './baby-jubjub-commitment.ts';
 export { precomputeFixedBases } from './fixed-base-tables.ts';
 export {
   SignInDetailsReply,

@@ -1,13 +1,11 @@
 import type { Registry } from './member-tree.ts';
+import { leafWithProof } from './leaf-with-proof.ts';
 
 /**
  * Every leaf of `bucket` in the tree as it is now, with its LeanIMT Merkle proof: the body of a
- * k-anonymous bucket reply, for the member tree (`GET /members`) and the credential tree
- * (`GET /credential-members`, decision 088) alike.
+ * k-anonymous `GET /members` bucket reply. (`GET /credential-members` buckets the credential tree by
+ * its identities' commitments instead: `credential-bucket-members.ts`, decision 088.)
  */
 export function bucketMembers(registry: Registry, bucket: string) {
-  return registry.leavesInBucket(bucket).map((leafIndex) => {
-    const proof = registry.merkleProof(leafIndex);
-    return { leaf: proof.leaf.toString(), leafIndex, proofIndex: proof.index, siblings: proof.siblings.map((s) => s.toString()) };
-  });
+  return registry.leavesInBucket(bucket).map((leafIndex) => leafWithProof(registry, leafIndex));
 }

@@ -11,6 +11,11 @@ export class BucketReplyCache {
 
   constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
 
+  /** The reply already built for `bucket` at `root`, if any (another root's cache is kept). */
+  cached(root: string, bucket: string): string | undefined {
+    return root === this.root ? this.replies.get(bucket) : undefined;
+  }
+
   reply(root: string, bucket: string, build: () => string): string {
     if (root !== this.root) {
       this.replies.clear();

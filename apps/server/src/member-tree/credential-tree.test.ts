@@ -1,11 +1,14 @@
 import { Group } from '@semaphore-protocol/group';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { commitmentOfSecretScalar, memberBucket } from '@zeroid/protocol';
+import { credentialLeaf, issuerPublicKey } from '@zeroid/protocol/credential';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStorage } from '../storage/open-storage.ts';
 import type { Storage } from '../storage/types.ts';
 import { bucketMembers } from './bucket-members.ts';
 import { credentialLeaves } from './leaf-sources.ts';
 import { Registry } from './member-tree.ts';
 import { removeTempDirs, tempDir } from '../../test/support/temp-dir.ts';
+import { startTestApp, type TestApp } from '../../test/test-app.ts';
 
 let storage: Storage;
 beforeEach(async () => {
@@ -96,3 +99,116 @@ describe('the credential tree (decision 088)', () => {
     expect(saved).toMatchObject({ size: 3, root: rootOf([BigInt(leaf(0)), 0n, BigInt(leaf(4))]) });
   });
 });
+
+describe('GET /credential-members, bucketed by the commitment (decision 088)', () => {
+  // Large numbers, so that no commitment can turn up by chance inside a sibling's digits.
+  const commitment = (n: number) => String(10n ** 40n + 7919n * BigInt(n));
+  const credential = (n: number) => String(10n ** 41n + 104_729n * BigInt(n));
+  const withCredential = (n: number) => n % 3 === 0;
+  /** Past 1,024 members, so a bucket is one hex character (bucketHexChars 1). */
+  const count = 1_100;
+  const issuers = [1, 2, 3].map((fill) => issuerPublicKey(new Uint8Array(32).fill(fill)));
+  /** A person with a real secret, registered with a credential of the second issuer. */
+  const secret = 123_456_789_012_345_678_901_234_567_890n;
+  const personCommitment = commitmentOfSecretScalar(secret).toString();
+  const personLeaf = credentialLeaf(issuers[1]!, secret);
+  let test: TestApp;
+  let erased: number;
+
+  beforeAll(async () => {
+    test = await startTestApp({ env: { TRUSTED_ISSUERS: `First=${issuers[0]}, Second=${issuers[1]}, Third=${issuers[2]}` } });
+    for (let n = 0; n < count; n++) {
+      const identity = { commitment: commitment(n), idTag: `t${n}`, did: `d${n}` };
+      await test.storage.identities.register(withCredential(n) ? { ...identity, credentialLeaf: credential(n) } : identity);
+    }
+    erased = [...Array(count).keys()].find((n) => withCredential(n) && memberBucket(commitment(n), 1) === memberBucket(commitment(0), 1))!;
+    expect(await test.storage.identities.erase([{ commitment: commitment(erased), idTag: `t${erased}` }])).toBe(true);
+  }, 120_000);
+  afterAll(async () => {
+    delete process.env.VITE_BACKEND_URL;
+    await test?.destroy();
+  });
+
+  it('answers for a /members bucket exactly the live credential leaves of its identities, with proofs and without a commitment', async () => {
+    const params = (await test.app.inject({ url: '/credential-members' })).json<{ bucketHexChars: number; size: number }>();
+    expect(params).toMatchObject({ bucketHexChars: 1, size: Math.ceil(count / 3) });
+    const credentials = [...Array(count).keys()].filter(withCredential);
+    const group = new Group(credentials.map((n) => (n === erased ? 0n : BigInt(credential(n)))));
+    for (const bucket of [memberBucket(commitment(0), 1), memberBucket(commitment(1), 1)]) {
+      const raw = await test.app.inject({ url: `/credential-members?bucket=${bucket}` });
+      expect(raw.statusCode).toBe(200);
+      const reply = raw.json<{
+        root: string;
+        members: Array<{ leaf: string; leafIndex: number; proofIndex: number; siblings: string[] }>;
+      }>();
+      const expected = credentials.filter((n) => n !== erased && memberBucket(commitment(n), 1) === bucket);
+      expect(expected.length).toBeGreaterThan(10);
+      expect(reply.members.map((m) => m.leaf)).toEqual(expected.map(credential));
+      expect(reply.root).toBe(group.root.toString());
+      for (const member of reply.members) {
+        const position = credentials.findIndex((n) => credential(n) === member.leaf);
+        const proof = group.generateMerkleProof(position);
+        expect(member.leafIndex).toBe(position);
+        expect(member.proofIndex).toBe(proof.index);
+        expect(member.siblings).toEqual(proof.siblings.map(String));
+      }
+      for (let n = 0; n < count; n++) expect(raw.body.includes(commitment(n)), `the reply named commitment ${n}`).toBe(false);
+      expect(raw.body.includes(credential(erased))).toBe(false);
+    }
+    // The bucket is the member tree's: its length follows the group's size, not the credential tree's.
+    expect((await test.app.inject({ url: '/credential-members?bucket=' })).json()).toMatchObject({ error: { code: 'BUCKET_LENGTH' } });
+  });
+
+  it('keeps no reply built while a tree moved: a leaf filed during the read is in the next reply', async () => {
+    // A bucket no other case asked for, so no reply of it is kept yet.
+    const asked = [commitment(0), commitment(1), personCommitment].map((c) => memberBucket(c, 1));
+    const bucket = [...'0123456789abcdef'].find((b) => !asked.includes(b))!;
+    let late = 5_000;
+    while (memberBucket(commitment(late), 1) !== bucket) late += 3;
+    const read = test.storage.credentialLeaves.positionsOf.bind(test.storage.credentialLeaves);
+    const during = vi.spyOn(test.storage.credentialLeaves, 'positionsOf').mockImplementationOnce(async (indexes) => {
+      const owned = await read(indexes);
+      await test.storage.identities.register({
+        commitment: commitment(late),
+        idTag: 'late',
+        did: 'late',
+        credentialLeaf: credential(late),
+      });
+      await Promise.all([test.registry.catchUp(), test.services.credentialRegistry.catchUp()]);
+      return owned;
+    });
+    const leavesOf = async () =>
+      (await test.app.inject({ url: `/credential-members?bucket=${bucket}` }))
+        .json<{ members: Array<{ leaf: string }> }>()
+        .members.map((m) => m.leaf);
+    try {
+      expect(await leavesOf()).not.toContain(credential(late));
+      expect(await leavesOf()).toContain(credential(late));
+    } finally {
+      during.mockRestore();
+    }
+  });
+
+  it("the device's search asks for one bucket, its commitment's (the one it asks /members for), and finds its leaf there", async () => {
+    await test.storage.identities.register({ commitment: personCommitment, idTag: 'person', did: 'person', credentialLeaf: personLeaf });
+    const address = await test.app.listen({ port: 0, host: '127.0.0.1' });
+    process.env.VITE_BACKEND_URL = address;
+    // The web app's own search (apps/web/src/prover/locate-credential.ts), its requests recorded as they go out.
+    const web = (await import(LOCATE_CREDENTIAL)) as {
+      locateCredential(secret: bigint): Promise<{ issuerPublicKey: string; member: { leaf: string } } | undefined>;
+    };
+    const requested: URL[] = [];
+    const fetchOf = globalThis.fetch;
+    const recording = vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      requested.push(new URL(input instanceof Request ? input.url : input));
+      return fetchOf(input, init);
+    });
+    const located = await web.locateCredential(secret).finally(() => recording.mockRestore());
+    const buckets = requested.filter((url) => url.pathname === '/credential-members' && url.searchParams.has('bucket'));
+    expect(buckets.map((url) => url.searchParams.get('bucket'))).toEqual([memberBucket(personCommitment, 1)]);
+    expect(located).toMatchObject({ issuerPublicKey: issuers[1], member: { leaf: personLeaf } });
+  });
+});
+
+// Held in a variable: the server's type check does not follow it into the web app (DOM and Vite types).
+const LOCATE_CREDENTIAL = '../../../web/src/prover/locate-credential.ts';

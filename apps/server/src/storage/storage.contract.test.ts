@@ -441,6 +441,15 @@ describe.each(backends)('storage contract on $name', (backend) => {
     // The same person registers again with the same credential: a new position, the old one stays '0'.
     expect(await storage.identities.register({ ...identity(1), credentialLeaf: '501' })).toEqual({ inserted: true, leafIndex: 12 });
     expect(await storage.credentialLeaves.leavesFrom(11)).toEqual(['501']);
+
+    // Found by their identities' leaf_index (a /credential-members bucket): in position order, a plain
+    // identity (0) and an unknown index have none, an erased identity's row is there with its '0' leaf.
+    const byIdentity = await storage.credentialLeaves.positionsOf([12, 0, 1, 5, 999]);
+    expect(byIdentity).toEqual([{ position: 0, leafIndex: 1 }, expect.objectContaining({ leafIndex: 5 }), { position: 11, leafIndex: 12 }]);
+    expect(leaves[byIdentity[1]!.position]).toBe('505');
+    expect(await storage.credentialLeaves.positionsOf([])).toEqual([]);
+    // More indexes than one statement takes on SQLite are read in slices, each once.
+    expect(await storage.credentialLeaves.positionsOf([...range(0, 40_000), 12])).toHaveLength(12);
     await storage.close();
   });
 

@@ -158,6 +158,12 @@ export interface CredentialLeafRepository {
   erasuresAfter(seq: number): Promise<Array<{ seq: number; position: number }>>;
   /** How many leaves the table holds and the last erasure's seq (0 for none), in one statement. */
   changeMarks(): Promise<{ leafCount: number; lastErasure: number }>;
+  /**
+   * The positions of the credential leaves of these identities (their `leaf_index`), ordered by
+   * position: a GET /credential-members bucket is the identities of a /members bucket (decision 088).
+   * An identity with no credential leaf has no row; an erased one's row is there, its leaf '0'.
+   */
+  positionsOf(leafIndexes: readonly number[]): Promise<Array<{ position: number; leafIndex: number }>>;
 }
 
 export interface Storage {

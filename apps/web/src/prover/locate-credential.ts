@@ -1,4 +1,4 @@
-import { credentialLeaf, memberBucket, type CredentialMembersReply, type IssuersReply } from '@zeroid/protocol';
+import { commitmentOfSecretScalar, credentialLeaf, memberBucket, type CredentialMembersReply, type IssuersReply } from '@zeroid/protocol';
 import { requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
 import { timelineMark } from '../shared/timeline-mark.ts';
@@ -19,11 +19,12 @@ export interface LocatedCredential {
 /**
  * Finds the credential leaf of the identity whose secret is `secret` (decision 089): registered with
  * a credential, the identity left L = Poseidon4(CREDENTIAL_LEAF_DS, A.x, A.y, secret) in the
- * credential tree, for its issuer A. This device computes L for every issuer the server trusts
- * (GET /issuers) and asks for the k-anonymous bucket of each (GET /credential-members, as
- * `locateIdentity` asks GET /members), all of them whatever it finds: the server learns a set of
- * buckets, one per trusted issuer, and neither whether one holds this person nor for which issuer.
- * Undefined when none does (a plain identity, or one whose issuer is no longer trusted).
+ * credential tree, for its issuer A. This device asks GET /credential-members once, for the bucket of
+ * its own commitment, the one `locateIdentity` asked GET /members for (decision 088), which answers
+ * the credential leaves of every identity in that bucket; it computes L for every issuer the server
+ * trusts (GET /issuers) and looks for it there. The server learns the bucket /members told it, and
+ * neither whether the person has a credential nor for which issuer. Undefined when no leaf matches (a
+ * plain identity, or one whose issuer is no longer trusted).
  */
 export async function locateCredential(secret: bigint): Promise<LocatedCredential | undefined> {
   const [{ issuers }, params] = await Promise.all([
@@ -31,22 +32,15 @@ export async function locateCredential(secret: bigint): Promise<LocatedCredentia
     requestJson<CredentialMembersReply>(apiUrls.credentialMembers()),
   ]);
   if (params.size === 0 || issuers.length === 0) return undefined;
-  const leaves = issuers.map(({ name, publicKey }) => ({
-    issuerName: name,
-    issuerPublicKey: publicKey,
-    leaf: credentialLeaf(publicKey, secret),
-  }));
-  // Two issuers' leaves may share a bucket: each bucket is asked for once. In sorted order, not the
-  // issuers': a server that learns the issuer from the proof must not learn from the order of the
-  // requests which bucket was that issuer's leaf's.
-  const buckets = [...new Set(leaves.map(({ leaf }) => memberBucket(leaf, params.bucketHexChars)))].sort();
-  const replies = await Promise.all(buckets.map((bucket) => requestJson<CredentialMembersReply>(apiUrls.credentialMembers(bucket))));
+  // The commitment's bucket, with the member tree's length (which this reply gives): the same bucket
+  // as the person's /members request, so the two requests say the same thing.
+  const commitment = commitmentOfSecretScalar(secret).toString();
+  const reply = await requestJson<CredentialMembersReply>(apiUrls.credentialMembers(memberBucket(commitment, params.bucketHexChars)));
   timelineMark('credential-buckets-found');
-  for (const { leaf, ...issuer } of leaves) {
-    for (const reply of replies) {
-      const member = reply.members?.find((m) => m.leaf === leaf);
-      if (member) return { ...issuer, member, depth: reply.depth, root: reply.root };
-    }
+  for (const { name, publicKey } of issuers) {
+    const leaf = credentialLeaf(publicKey, secret);
+    const member = reply.members?.find((m) => m.leaf === leaf);
+    if (member) return { issuerName: name, issuerPublicKey: publicKey, member, depth: reply.depth, root: reply.root };
   }
   return undefined;
 }

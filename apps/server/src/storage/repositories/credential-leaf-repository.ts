@@ -20,6 +20,21 @@ export function credentialLeafRepository(db: Kysely<Database>): CredentialLeafRe
       return rows.map((row) => row.leaf);
     },
 
+    async positionsOf(leafIndexes) {
+      const found: Array<{ position: number; leafIndex: number }> = [];
+      const wanted = [...new Set(leafIndexes)];
+      // In slices: SQLite caps the parameters of one statement, and a bucket of a small group is all of it.
+      for (let i = 0; i < wanted.length; i += 500) {
+        const rows = await db
+          .selectFrom('credential_leaves')
+          .select(['position', 'leaf_index'])
+          .where('leaf_index', 'in', wanted.slice(i, i + 500))
+          .execute();
+        for (const row of rows) found.push({ position: Number(row.position), leafIndex: Number(row.leaf_index) });
+      }
+      return found.sort((a, b) => a.position - b.position);
+    },
+
     async erasuresAfter(seq) {
       const rows = await db
         .selectFrom('credential_leaf_erasures')
