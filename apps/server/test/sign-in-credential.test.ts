@@ -265,10 +265,6 @@ describe('with credentials registered on the raw path', () => {
     const forgedIssuer = { ...theirs, issuer: issuerPublicKey(employer) };
     const own = await proofFor(login, CRED_BIO);
     expect(await refusal(await postBoth(login, own, forgedIssuer))).toEqual([400, 'INVALID_CREDENTIAL_PROOF']);
-    // The depth is in no public signal: any other spelling of the same proof is refused, not passed.
-    for (const merkleTreeDepth of [0, theirs.merkleTreeDepth + 1, 24]) {
-      expect(await refusal(await postBoth(login, own, { ...theirs, merkleTreeDepth }))).toEqual([400, 'INVALID_CREDENTIAL_PROOF']);
-    }
     // Nothing was consumed: the student's own pair still signs in, with the claim.
     const tokens = await tokensOf(login, await postBoth(login, own, theirs));
     expect(tokens.claims()!.credential_issuer_name).toBe(UNIVERSITY);

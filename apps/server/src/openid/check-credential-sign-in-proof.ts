@@ -1,6 +1,6 @@
 import { isCanonicalBelow, signInMessage, SNARK_SCALAR_FIELD, type WireCredentialSignInProof } from '@zeroid/protocol';
 import type { TrustedIssuer } from '../credentials/trusted-issuers.ts';
-import { provingDepthFor, type Registry } from '../member-tree/member-tree.ts';
+import type { Registry } from '../member-tree/member-tree.ts';
 import { Problem } from '../problem.ts';
 import type { Storage } from '../storage/types.ts';
 import type { CredentialClaim } from './credential-claim.ts';
@@ -25,8 +25,7 @@ const invalid = (why: string) =>
  * 2. the nullifier is the sign-in proof's: Poseidon(scope, secret) for the same scope, so the same
  *    secret, so the same person as the sign-in proof (which proves that secret is registered);
  * 3. the root is one of the credential tree's, current or superseded less than the root window ago
- *    (the member tree's window), never 0 or foreign: the Groth16 check alone accepts any root; and
- *    the depth is the tree's at that root;
+ *    (the member tree's window), never 0 or foreign: the Groth16 check alone accepts any root;
  * 4. the Groth16 proof is valid for the sign-in's own scope and message, so it was made for this
  *    sign-in and no other (a replay at another sign-in has the wrong message).
  * Valid: the claim the site may be told. Anything else is a 400 `INVALID_CREDENTIAL_PROOF`, and the
@@ -48,13 +47,10 @@ export async function checkCredentialSignInProof(
   await tree.catchUp();
   const standing =
     proof.merkleTreeRoot === tree.root
-      ? { size: tree.size, accepted: true }
+      ? { accepted: true }
       : await services.storage.credentialRoots.standing(proof.merkleTreeRoot, services.config.rootWindowMs);
   if (!standing) throw invalid('its credential tree root is not one of ours.');
   if (!standing.accepted) throw invalid('the credential tree changed while it was made.');
-  // The circuit takes any path length up to its maximum, so the depth binds nothing in the proof: it
-  // must be the depth the tree had at that root, as a membership proof's must (one spelling per proof).
-  if (proof.merkleTreeDepth !== provingDepthFor(standing.size)) throw invalid('its depth is not the credential tree’s at that root.');
   if (!(await services.verifyCredentialProof(proof, { scope, message: signInMessage(challenge, uid) }))) {
     throw invalid('it does not verify.');
   }
