@@ -195,7 +195,7 @@ describe('GET /credential-members, bucketed by the commitment (decision 088)', (
     process.env.VITE_BACKEND_URL = address;
     // The web app's own search (apps/web/src/prover/locate-credential.ts), its requests recorded as they go out.
     const web = (await import(LOCATE_CREDENTIAL)) as {
-      locateCredential(secret: bigint): Promise<{ issuerPublicKey: string; member: { leaf: string } } | undefined>;
+      locateCredential(secret: bigint, commitment: bigint): Promise<{ issuerPublicKey: string; member: { leaf: string } } | undefined>;
     };
     const requested: URL[] = [];
     const fetchOf = globalThis.fetch;
@@ -203,7 +203,7 @@ describe('GET /credential-members, bucketed by the commitment (decision 088)', (
       requested.push(new URL(input instanceof Request ? input.url : input));
       return fetchOf(input, init);
     });
-    const located = await web.locateCredential(secret).finally(() => recording.mockRestore());
+    const located = await web.locateCredential(secret, BigInt(personCommitment)).finally(() => recording.mockRestore());
     const buckets = requested.filter((url) => url.pathname === '/credential-members' && url.searchParams.has('bucket'));
     expect(buckets.map((url) => url.searchParams.get('bucket'))).toEqual([memberBucket(personCommitment, 1)]);
     expect(located).toMatchObject({ issuerPublicKey: issuers[1], member: { leaf: personLeaf } });

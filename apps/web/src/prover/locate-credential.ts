@@ -1,4 +1,4 @@
-import { commitmentOfSecretScalar, credentialLeaf, memberBucket, type CredentialMembersReply, type IssuersReply } from '@zeroid/protocol';
+import { credentialLeaf, memberBucket, type CredentialMembersReply, type IssuersReply } from '@zeroid/protocol';
 import { requestJson } from '../shared/http.ts';
 import { apiUrls } from '../shared/paths.ts';
 import { timelineMark } from '../shared/timeline-mark.ts';
@@ -17,7 +17,7 @@ export interface LocatedCredential {
 }
 
 /**
- * Finds the credential leaf of the identity whose secret is `secret` (decision 089): registered with
+ * Finds the credential leaf of the identity whose secret is `secret` and commitment `commitment` (decision 089): registered with
  * a credential, the identity left L = Poseidon4(CREDENTIAL_LEAF_DS, A.x, A.y, secret) in the
  * credential tree, for its issuer A. This device asks GET /credential-members once, for the bucket of
  * its own commitment, the one `locateIdentity` asked GET /members for (decision 088), which answers
@@ -26,7 +26,7 @@ export interface LocatedCredential {
  * neither whether the person has a credential nor for which issuer. Undefined when no leaf matches (a
  * plain identity, or one whose issuer is no longer trusted).
  */
-export async function locateCredential(secret: bigint): Promise<LocatedCredential | undefined> {
+export async function locateCredential(secret: bigint, commitment: bigint): Promise<LocatedCredential | undefined> {
   const [{ issuers }, params] = await Promise.all([
     requestJson<IssuersReply>(apiUrls.issuers()),
     requestJson<CredentialMembersReply>(apiUrls.credentialMembers()),
@@ -34,8 +34,8 @@ export async function locateCredential(secret: bigint): Promise<LocatedCredentia
   if (params.size === 0 || issuers.length === 0) return undefined;
   // The commitment's bucket, with the member tree's length (which this reply gives): the same bucket
   // as the person's /members request, so the two requests say the same thing.
-  const commitment = commitmentOfSecretScalar(secret).toString();
-  const reply = await requestJson<CredentialMembersReply>(apiUrls.credentialMembers(memberBucket(commitment, params.bucketHexChars)));
+  const bucket = memberBucket(commitment.toString(), params.bucketHexChars);
+  const reply = await requestJson<CredentialMembersReply>(apiUrls.credentialMembers(bucket));
   timelineMark('credential-buckets-found');
   for (const { name, publicKey } of issuers) {
     const leaf = credentialLeaf(publicKey, secret);

@@ -16,12 +16,13 @@ export interface ProofBinding {
 }
 
 /**
- * A membership proof, and the secret scalar of the identity it proved: a second proof about the same
- * person needs it (the credential at a sign-in, decision 089). It stays in this worker.
+ * A membership proof, and the secret scalar and commitment of the identity it proved: a second proof
+ * about the same person needs them (the credential at a sign-in, decision 089). They stay in this worker.
  */
 export interface MembershipProof {
   proof: SemaphoreProof;
   secret: bigint;
+  commitment: bigint;
 }
 
 /**
@@ -68,5 +69,5 @@ export async function proveMembership(
     zkey: artifacts.zkey as unknown as string,
   });
   timelineMark('proof-done');
-  return { proof, secret: identity.secretScalar };
+  return { proof, secret: identity.secretScalar, commitment: identity.commitment };
 }

@@ -25,12 +25,12 @@ export async function proveSignIn(input: SignInRequest, progress: (p: Progress) 
   const binding = { message: signInMessage(input.challenge, input.uid), scope: input.scope };
   const membership = await proveMembership(input.bioInfo, () => Promise.resolve(binding), progress);
   if (!membership) return undefined;
-  const { proof, secret } = membership;
+  const { proof, secret, commitment } = membership;
   if (!input.asksCredential) return { proof, credential: 'not-asked' };
   if (!input.shareCredential) return { proof, credential: 'declined' };
 
   progress({ stage: 'finding-credential' });
-  const located = await locateCredential(secret);
+  const located = await locateCredential(secret, commitment);
   if (!located) return { proof, credential: 'none' };
   // Prepared as the screen opened, the download may be done or half done: the bar shows what is left.
   const artifacts = await signInCredentialArtifacts(downloadProgress(progress));
